@@ -1,0 +1,34 @@
+"""The rule cores of Schnapsen and Dreierschnapsen: pure Python, no Django.
+
+See ``sheet`` for the words (entry, game, Bummerl, Partie); ``schnapsen`` and
+``dreier`` score single deals; ``ruleset`` holds rule sets as data.
+"""
+
+from scoring.rules.dreier import DreierDeal, Redeal, TieBreak, deal_value, score_dreier_deal
+from scoring.rules.errors import RuleError
+from scoring.rules.ruleset import NORMAL, Contract, MayDeclare, RuleSet
+from scoring.rules.schnapsen import End, EndedDeal, QuickDeal, score_schnapsen_deal
+from scoring.rules.sheet import Game, Line, Result, SheetState, Variant, score_sheet
+
+__all__ = [
+    "NORMAL",
+    "Contract",
+    "DreierDeal",
+    "End",
+    "EndedDeal",
+    "Game",
+    "Line",
+    "MayDeclare",
+    "QuickDeal",
+    "Redeal",
+    "Result",
+    "RuleError",
+    "RuleSet",
+    "SheetState",
+    "TieBreak",
+    "Variant",
+    "deal_value",
+    "score_dreier_deal",
+    "score_schnapsen_deal",
+    "score_sheet",
+]

@@ -1,0 +1,277 @@
+"""A whole score sheet folded into totals, games, Bummerl and tally (RULES.md 2 and 3.3).
+
+Words used here:
+
+- *entry*: one line the table records: a deal, a redeal or a tie-break deal.
+- *game*: for Dreierschnapsen the game to 24 (``game_target``), counted up from 0; for
+  two-player Schnapsen one Bummerl, the count-down from 7 (``BUMMERL_START``), whose
+  totals are kept as points won (0 up to 7 or more) and shown as points *left*.
+- *Bummerl* (as a number): what the loser of a game "gets": 1, a Schneider
+  ``schneider_counts``, a Retourschneider ``retourschneider_counts`` to each of two.
+- *Partie* (two players): won by the first to hang ``partie_bummerl`` Bummerl on the other.
+  A two-player sheet is one Partie: entries after it is decided are refused.
+
+``score_sheet`` is the only place that decides when a game ends, who deals, who is
+Rufer and who gets how many Bummerl; the web layer, the JSON command and the
+services all call it.
+"""
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from scoring.rules.dreier import DreierDeal, Redeal, TieBreak, score_dreier_deal
+from scoring.rules.errors import RuleError, gettext_noop
+from scoring.rules.ruleset import BUMMERL_START, RuleSet
+from scoring.rules.schnapsen import EndedDeal, QuickDeal, score_schnapsen_deal
+
+
+class Variant(StrEnum):
+    SCHNAPSEN = "schnapsen"
+    DREIERSCHNAPSEN = "dreierschnapsen"
+
+    @property
+    def seats(self) -> int:
+        return 2 if self is Variant.SCHNAPSEN else 3
+
+
+class Result(StrEnum):
+    BUMMERL = "bummerl"
+    SCHNEIDER = "schneider"
+    RETOURSCHNEIDER = "retourschneider"
+
+
+Entry = DreierDeal | Redeal | TieBreak | QuickDeal | EndedDeal
+
+
+@dataclass(frozen=True)
+class Line:
+    """One scored entry. ``points`` and ``totals`` have one value per seat; ``totals``
+    are the open game's totals after it. ``game`` is the 0-based game it belongs to.
+    ``rufer`` is the Vorhand in two-player Schnapsen and None on a tie-break deal,
+    which the third player deals."""
+
+    entry: Entry
+    dealer: int
+    rufer: int | None
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+    game: int
+
+
+@dataclass(frozen=True)
+class Game:
+    """A finished game: ``final`` totals, the ``losers`` (one seat, two on a
+    Retourschneider), the ``result``, ``bummerl`` per seat, the tie-break pair and its
+    winner if one was needed, and the index of the entry that decided it."""
+
+    final: tuple[int, ...]
+    losers: tuple[int, ...]
+    result: Result
+    bummerl: tuple[int, ...]
+    tiebreak: tuple[int, int] | None
+    tiebreak_winner: int | None
+    decided_at: int
+
+
+@dataclass(frozen=True)
+class SheetState:
+    """Everything a sheet shows. ``totals`` belong to the open game; ``dealer`` and
+    ``rufer`` are those of the next deal; ``awaiting_tiebreak`` is the tied pair whose
+    tie-break deal must be the next entry, else None; ``partie_winner`` (two players)
+    is the seat that won the Partie, else None."""
+
+    variant: Variant
+    rules: RuleSet
+    lines: tuple[Line, ...]
+    games: tuple[Game, ...]
+    tally: tuple[int, ...]
+    totals: tuple[int, ...]
+    dealer: int
+    rufer: int
+    awaiting_tiebreak: tuple[int, int] | None
+    partie_winner: int | None
+
+    @property
+    def left(self) -> tuple[int, ...]:
+        """Two players: the points each still needs to win the open Bummerl (7 .. 0)."""
+        return tuple(max(0, BUMMERL_START - t) for t in self.totals)
+
+    @property
+    def display_totals(self) -> tuple[int, ...]:
+        """Totals as the sheet shows them: points left (two players, or Dreierschnapsen
+        with ``count_down_display``), else points won."""
+        if self.variant is Variant.SCHNAPSEN:
+            return self.left
+        if self.rules.count_down_display:
+            target = self.rules.game_target
+            return tuple(max(0, target - t) for t in self.totals)
+        return self.totals
+
+    @property
+    def is_closed(self) -> bool:
+        return self.partie_winner is not None
+
+
+def next_seat(seat: int, seats: int) -> int:
+    """The seat to the left (clockwise)."""
+    return (seat + 1) % seats
+
+
+def score_sheet(
+    variant: Variant | str, rules: RuleSet, first_dealer: int, entries: list[Entry]
+) -> SheetState:
+    """Fold ``entries`` (in play order) into a ``SheetState``.
+
+    ``first_dealer`` is the seat that deals first (0..seats-1). Raises RuleError with
+    ``index`` set at the first entry that breaks a rule: a deal of the wrong variant,
+    a declarer who may not play the contract, a deal while a tie-break is due, a
+    tie-break with no tie or by a player not in it, an entry after the Partie.
+    """
+    variant = Variant(variant)
+    seats = variant.seats
+    if first_dealer not in range(seats):
+        raise RuleError("first_dealer", gettext_noop("Choose who deals first."))
+    fold = _Fold(variant, rules, first_dealer)
+    for index, entry in enumerate(entries):
+        try:
+            fold.add(index, entry)
+        except RuleError as error:
+            raise error.at(index) from None
+    return fold.state()
+
+
+class _Fold:
+    def __init__(self, variant: Variant, rules: RuleSet, first_dealer: int):
+        self.variant = variant
+        self.rules = rules
+        self.seats = variant.seats
+        self.dealer = first_dealer
+        self.totals = (0,) * self.seats
+        self.tally = [0] * self.seats
+        self.lines: list[Line] = []
+        self.games: list[Game] = []
+        self.awaiting: tuple[int, int] | None = None
+        self.partie_winner: int | None = None
+
+    @property
+    def rufer(self) -> int:
+        return next_seat(self.dealer, self.seats)
+
+    def add(self, index: int, entry: Entry) -> None:
+        if self.partie_winner is not None:
+            raise RuleError("deal", gettext_noop("The Partie is decided: start a new one."))
+        if isinstance(entry, TieBreak):
+            self._tiebreak(index, entry)
+            return
+        if self.awaiting is not None:
+            raise RuleError(
+                "tiebreak_winner",
+                gettext_noop("The game ended in a tie: first enter who won the tie-break deal."),
+            )
+        if self.variant is Variant.SCHNAPSEN:
+            self._schnapsen(index, entry)
+        else:
+            self._dreier(index, entry)
+
+    def _line(self, entry: Entry, points: tuple[int, ...], rufer: int | None) -> None:
+        self.lines.append(Line(entry, self.dealer, rufer, points, self.totals, len(self.games)))
+
+    def _schnapsen(self, index: int, entry: Entry) -> None:
+        if not isinstance(entry, QuickDeal | EndedDeal):
+            raise RuleError("deal", gettext_noop("This is not a two-player Schnapsen deal."))
+        winner, value = score_schnapsen_deal(entry, self.rules)
+        points = tuple(value if seat == winner else 0 for seat in range(2))
+        self.totals = tuple(t + p for t, p in zip(self.totals, points, strict=True))
+        self._line(entry, points, self.rufer)
+        self.dealer = self.rufer  # dealer and Vorhand alternate every deal
+        if max(self.totals) >= BUMMERL_START:
+            loser = 1 - winner
+            count = self.rules.schneider_counts if self.totals[loser] == 0 else 1
+            result = Result.SCHNEIDER if self.totals[loser] == 0 else Result.BUMMERL
+            self._close_game(index, (loser,), result, count, None, None)
+            if self.tally[loser] >= self.rules.partie_bummerl:
+                self.partie_winner = winner
+
+    def _dreier(self, index: int, entry: Entry) -> None:
+        if isinstance(entry, Redeal):
+            self._line(entry, (0, 0, 0), self.rufer)  # the same dealer deals again
+            return
+        if not isinstance(entry, DreierDeal):
+            raise RuleError("deal", gettext_noop("This is not a Dreierschnapsen deal."))
+        points = score_dreier_deal(entry, self.rufer, self.rules)
+        before = self.totals
+        self.totals = tuple(t + p for t, p in zip(before, points, strict=True))
+        self._line(entry, points, self.rufer)
+        self.dealer = self.rufer
+        if max(self.totals) >= self.rules.game_target:
+            self._end_dreier_game(index, before)
+
+    def _end_dreier_game(self, index: int, before: tuple[int, ...]) -> None:
+        rules = self.rules
+        final = self.totals
+        top = max(final)
+        zero = [s for s in range(3) if before[s] == 0]
+        near = [s for s in range(3) if before[s] == rules.game_target - 1]
+        if len(zero) == 1 and len(near) == 2 and [s for s in range(3) if final[s] == top] == zero:
+            # RULES.md 3.3: two stood at 23, the third at 0 and won the game.
+            count = rules.retourschneider_counts
+            self._close_game(index, tuple(near), Result.RETOURSCHNEIDER, count, None, None)
+            return
+        low = min(final)
+        lowest = [s for s in range(3) if final[s] == low]
+        if len(lowest) == 2:
+            self.awaiting = (lowest[0], lowest[1])
+            return
+        self._close_with_loser(index, lowest[0], None, None)
+
+    def _close_with_loser(
+        self, index: int, loser: int, tie: tuple[int, int] | None, tie_winner: int | None
+    ) -> None:
+        schneider = self.totals[loser] == 0
+        count = self.rules.schneider_counts if schneider else 1
+        result = Result.SCHNEIDER if schneider else Result.BUMMERL
+        self._close_game(index, (loser,), result, count, tie, tie_winner)
+
+    def _tiebreak(self, index: int, entry: TieBreak) -> None:
+        if self.awaiting is None:
+            raise RuleError("tiebreak_winner", gettext_noop("There is no tie to settle."))
+        if entry.winner not in self.awaiting:
+            raise RuleError(
+                "tiebreak_winner", gettext_noop("Only the two tied players play the tie-break.")
+            )
+        tie = self.awaiting
+        third = next(s for s in range(3) if s not in tie)
+        points = tuple(0 for _ in range(self.seats))
+        self.lines.append(Line(entry, third, None, points, self.totals, len(self.games)))
+        loser = tie[0] if entry.winner == tie[1] else tie[1]
+        self.awaiting = None
+        self._close_with_loser(index, loser, tie, entry.winner)
+
+    def _close_game(
+        self,
+        index: int,
+        losers: tuple[int, ...],
+        result: Result,
+        count: int,
+        tie: tuple[int, int] | None,
+        tie_winner: int | None,
+    ) -> None:
+        bummerl = tuple(count if s in losers else 0 for s in range(self.seats))
+        for seat in losers:
+            self.tally[seat] += count
+        self.games.append(Game(self.totals, losers, result, bummerl, tie, tie_winner, index))
+        self.totals = (0,) * self.seats
+
+    def state(self) -> SheetState:
+        return SheetState(
+            variant=self.variant,
+            rules=self.rules,
+            lines=tuple(self.lines),
+            games=tuple(self.games),
+            tally=tuple(self.tally),
+            totals=self.totals,
+            dealer=self.dealer,
+            rufer=self.rufer,
+            awaiting_tiebreak=self.awaiting,
+            partie_winner=self.partie_winner,
+        )

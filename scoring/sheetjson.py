@@ -1,0 +1,237 @@
+"""The score sheet as JSON: parse a document, score it, render the result (pure Python).
+
+The format is documented in README.md ("The sheet as JSON"). ``score_document`` is
+what ``manage.py score`` prints; the import and export views use the same parse and
+render functions, so there is one reading of the format.
+"""
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.rules import (
+    DreierDeal,
+    EndedDeal,
+    QuickDeal,
+    Redeal,
+    RuleError,
+    RuleSet,
+    SheetState,
+    TieBreak,
+    Variant,
+    score_sheet,
+)
+from scoring.rules.errors import gettext_noop
+from scoring.rules.presets import preset
+from scoring.rules.sheet import Entry
+
+
+@dataclass(frozen=True)
+class ParsedSheet:
+    """A document read into plain values: seat i is ``players[i]``; seat 0 deals first."""
+
+    variant: Variant
+    rules: RuleSet
+    players: tuple[str, ...]
+    entries: tuple[Entry, ...]
+
+
+def parse_rule_set(value: Any) -> RuleSet:
+    """A preset name, ``{"preset", "options", "catalog": {code: change}}``, or a whole rule
+    set ``{"name", "options", "catalog": [contracts]}``; RuleError(field="rule_set…")."""
+    if value is None:
+        value = "wiki"
+    if isinstance(value, str):
+        return preset(value)
+    if not isinstance(value, dict):
+        raise RuleError("rule_set", gettext_noop("Give a preset name or an object."))
+    if isinstance(value.get("catalog"), list):
+        return RuleSet.from_dict(value)
+    base = preset(value.get("preset", "wiki"))
+    catalog = value.get("catalog") or {}
+    options = value.get("options") or {}
+    if not isinstance(catalog, dict) or not isinstance(options, dict):
+        raise RuleError("rule_set", gettext_noop("Options and catalogue changes are objects."))
+    return base.with_changes(options=options, catalog=catalog)
+
+
+def parse_document(data: Any) -> ParsedSheet:
+    """Read a sheet document; RuleError names the field (``deals[i]`` errors carry ``index``)."""
+    if not isinstance(data, dict):
+        raise RuleError("sheet", gettext_noop("The sheet must be a JSON object."))
+    try:
+        variant = Variant(data.get("variant"))
+    except ValueError:
+        raise RuleError(
+            "variant", gettext_noop('The variant is "schnapsen" or "dreierschnapsen".')
+        ) from None
+    rules = parse_rule_set(data.get("rule_set"))
+    players = data.get("players")
+    if (
+        not isinstance(players, list)
+        or len(players) != variant.seats
+        or not all(isinstance(p, str) and p.strip() for p in players)
+    ):
+        raise RuleError(
+            "players", gettext_noop("Name %(count)s players in seating order."), count=variant.seats
+        )
+    names = tuple(p.strip() for p in players)
+    if len(set(names)) != len(names):
+        raise RuleError("players", gettext_noop("Every player needs a different name."))
+    deals = data.get("deals", [])
+    if not isinstance(deals, list):
+        raise RuleError("deals", gettext_noop("The deals are a list."))
+    entries = []
+    for index, raw in enumerate(deals):
+        try:
+            entries.append(parse_entry(raw, variant, names))
+        except RuleError as error:
+            raise error.at(index) from None
+    return ParsedSheet(variant, rules, names, tuple(entries))
+
+
+def _seat(raw: dict, key: str, names: tuple[str, ...]) -> int:
+    name = raw.get(key)
+    if name not in names:
+        raise RuleError(key, gettext_noop("%(name)r is not a player of this sheet."), name=name)
+    return names.index(name)
+
+
+def _int(raw: dict, key: str, default: int | None = None) -> int | None:
+    value = raw.get(key, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(key, gettext_noop("Must be a whole number."))
+    return value
+
+
+def _bool(raw: dict, key: str) -> bool | None:
+    value = raw.get(key)
+    if value is not None and not isinstance(value, bool):
+        raise RuleError(key, gettext_noop("Must be true or false."))
+    return value
+
+
+def parse_entry(raw: Any, variant: Variant, names: tuple[str, ...]) -> Entry:
+    """One element of ``deals`` as a rule-core entry."""
+    if not isinstance(raw, dict):
+        raise RuleError("deal", gettext_noop("A deal is an object."))
+    if "tiebreak_winner" in raw:
+        if variant is not Variant.DREIERSCHNAPSEN:
+            raise RuleError("tiebreak_winner", gettext_noop("Only Dreierschnapsen has tie-breaks."))
+        return TieBreak(_seat(raw, "tiebreak_winner", names))
+    if variant is Variant.DREIERSCHNAPSEN:
+        if raw.get("redeal") is True:
+            return Redeal()
+        if not isinstance(raw.get("contract"), str):
+            raise RuleError("contract", gettext_noop("Name the contract."))
+        won = _bool(raw, "won")
+        if won is None:
+            raise RuleError("won", gettext_noop("Say whether the declarer won."))
+        return DreierDeal(
+            contract=raw["contract"],
+            declarer=_seat(raw, "declarer", names),
+            won=won,
+            spritzen=_int(raw, "spritzen", 0) or 0,
+            normal_points=_int(raw, "normal_points"),
+        )
+    if "end" in raw:
+        return EndedDeal(
+            end=raw["end"],
+            by=_seat(raw, "by", names),
+            other_augen=_int(raw, "other_augen"),
+            other_had_trick=_bool(raw, "other_had_trick"),
+        )
+    return QuickDeal(winner=_seat(raw, "winner", names), points=_int(raw, "points") or 0)
+
+
+def entry_to_dict(entry: Entry, names: tuple[str, ...]) -> dict[str, Any]:
+    """The document form of an entry (the inverse of ``parse_entry``)."""
+    if isinstance(entry, Redeal):
+        return {"redeal": True}
+    if isinstance(entry, TieBreak):
+        return {"tiebreak_winner": names[entry.winner]}
+    if isinstance(entry, DreierDeal):
+        out: dict[str, Any] = {
+            "contract": entry.contract,
+            "declarer": names[entry.declarer],
+            "won": entry.won,
+        }
+        if entry.spritzen:
+            out["spritzen"] = entry.spritzen
+        if entry.normal_points is not None:
+            out["normal_points"] = entry.normal_points
+        return out
+    if isinstance(entry, QuickDeal):
+        return {"winner": names[entry.winner], "points": entry.points}
+    out = {"end": str(entry.end), "by": names[entry.by]}
+    if entry.other_augen is not None:
+        out["other_augen"] = entry.other_augen
+    if entry.other_had_trick is not None:
+        out["other_had_trick"] = entry.other_had_trick
+    return out
+
+
+def render_state(document: dict[str, Any], parsed: ParsedSheet, state: SheetState) -> dict:
+    """The input document plus the scored values (README.md, "The sheet as JSON")."""
+    names = parsed.players
+    two = parsed.variant is Variant.SCHNAPSEN
+
+    def per(values: tuple[int, ...]) -> dict[str, int]:
+        return dict(zip(names, values, strict=True))
+
+    out = copy.deepcopy(document)
+    out["deals"] = []
+    raw_deals = document.get("deals", [])
+    for raw, line in zip(raw_deals, state.lines, strict=True):
+        item = dict(raw)
+        item["points"] = per(line.points)
+        item["totals"] = per(line.totals)
+        if two:
+            item["left"] = per(tuple(max(0, 7 - t) for t in line.totals))
+        item["dealer"] = names[line.dealer]
+        item["rufer"] = None if line.rufer is None else names[line.rufer]
+        item["game"] = line.game + 1
+        out["deals"].append(item)
+    out["games"] = [
+        {
+            "final": per(game.final),
+            "loser": names[game.losers[0]]
+            if len(game.losers) == 1
+            else [names[s] for s in game.losers],
+            "result": str(game.result),
+            "bummerl": per(game.bummerl),
+            **(
+                {
+                    "tiebreak": [names[s] for s in game.tiebreak],
+                    "tiebreak_winner": names[game.tiebreak_winner],
+                }  # noqa: E501
+                if game.tiebreak is not None and game.tiebreak_winner is not None
+                else {}
+            ),
+        }
+        for game in state.games
+    ]
+    out["tally"] = per(state.tally)
+    current: dict[str, Any] = {
+        "totals": per(state.totals),
+        "dealer": names[state.dealer],
+        "rufer": names[state.rufer],
+        "awaiting_tiebreak": None
+        if state.awaiting_tiebreak is None
+        else [names[s] for s in state.awaiting_tiebreak],
+    }
+    if two:
+        current["left"] = per(state.left)
+        out["bummerls"] = [names[game.losers[0]] for game in state.games]
+        out["partie_winner"] = None if state.partie_winner is None else names[state.partie_winner]
+    out["current"] = current
+    return out
+
+
+def score_document(document: Any) -> dict[str, Any]:
+    """Parse, score and render a sheet document; RuleError names the deal and field."""
+    parsed = parse_document(document)
+    state = score_sheet(parsed.variant, parsed.rules, 0, list(parsed.entries))
+    return render_state(document, parsed, state)

@@ -1,0 +1,1 @@
+"""Preisschnapsen tournaments (RULES.md section 5): not built yet."""
