@@ -1,1 +1,30 @@
-urlpatterns: list = []
+from django.contrib import admin
+from django.urls import include, path
+
+from clubs import views as club_views
+from scoring import views as sheet_views
+
+sheet_patterns = [
+    path("", sheet_views.page, name="page"),
+    path("record/", sheet_views.record, name="record"),
+    path("deals/<int:deal_id>/void/", sheet_views.void, name="void"),
+    path("deals/<int:deal_id>/correct/", sheet_views.correct, name="correct"),
+    path("export.json", sheet_views.export, name="export"),
+    path("link/", sheet_views.link, name="link"),
+    path("link/<str:action>/", sheet_views.link_change, name="link_change"),
+]
+
+urlpatterns = [
+    path("", club_views.home, name="home"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("c/<slug:slug>/", club_views.club, name="club"),
+    path("c/<slug:slug>/players/", club_views.players, name="players"),
+    path("c/<slug:slug>/players/search/", club_views.player_search, name="player_search"),
+    path("c/<slug:slug>/players/<int:player_id>/", club_views.player, name="player"),
+    path("c/<slug:slug>/tables/new/", club_views.open_table, name="open_table"),
+    path("c/<slug:slug>/tables/import/", club_views.import_table, name="import_table"),
+    path("tables/<int:pk>/", include((sheet_patterns, "sheet"))),
+    path("e/<str:token>/", include((sheet_patterns, "entry"))),
+]

@@ -1,0 +1,85 @@
+"""Clubs, their players and the accounts that run them.
+
+A *player* is a name at the card table; an *account* (Django user) signs in to run
+the club. Roles per club: owner, organiser, scorer, member (read).
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from clubs.text import german_key
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=100)
+    slug = models.SlugField(_("short name"), unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PlayerQuerySet(models.QuerySet):
+    def search(self, text: str) -> "PlayerQuerySet":
+        """Players whose name contains ``text``, umlauts and case folded (Mül finds Müller)."""
+        return self.filter(name_key__contains=german_key(text))
+
+
+class Player(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players")
+    name = models.CharField(_("name"), max_length=80)
+    name_key = models.CharField(max_length=80, editable=False, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = PlayerQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name_key", "name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club")
+        ]
+
+    def save(self, *args, **kwargs):
+        self.name = self.name.strip()
+        self.name_key = german_key(self.name)
+        super().save(*args, **kwargs)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Role(models.TextChoices):
+    OWNER = "owner", _("owner")
+    ORGANISER = "organiser", _("organiser")
+    SCORER = "scorer", _("scorer")
+    MEMBER = "member", _("member")
+
+
+ROLE_RANK = {Role.MEMBER: 0, Role.SCORER: 1, Role.ORGANISER: 2, Role.OWNER: 3}
+
+
+class Membership(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices, default=Role.MEMBER)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club"], name="one_membership_per_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.club} ({self.role})"
+
+    def allows(self, role: str) -> bool:
+        return ROLE_RANK[Role(self.role)] >= ROLE_RANK[Role(role)]

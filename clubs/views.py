@@ -1,0 +1,177 @@
+"""Club pages: the club, its players, a player's history, opening and importing tables."""
+
+import dataclasses
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from clubs.access import club_for, clubs_of
+from clubs.models import Player, Role
+from clubs.services import add_player
+from clubs.tables import PlayerTable, SheetTable, TallyTable
+from scoring import services
+from scoring.forms import ImportForm, OpenSheetForm, PlayerForm
+from scoring.models import Sheet
+from scoring.rules import RuleError
+from scoring.tally import club_sheets, tally
+from scoring.views import rule_error_text
+
+
+def home(request):
+    if not request.user.is_authenticated:
+        return render(request, "clubs/welcome.html")
+    clubs = list(clubs_of(request.user))
+    if len(clubs) == 1:
+        return redirect("club", slug=clubs[0].slug)
+    return render(request, "clubs/home.html", {"clubs": clubs})
+
+
+def _season(request) -> int | None:
+    value = request.GET.get("season", "")
+    return int(value) if value.isdigit() and 2000 <= int(value) <= 2100 else None
+
+
+@login_required
+@require_GET
+def club(request, slug):
+    club = club_for(request, slug)
+    season = _season(request)
+    sheets = (
+        Sheet.objects.filter(club=club)
+        .prefetch_related("seats__player")
+        .order_by("-created_at", "-id")
+    )
+    sheet_table = SheetTable(sheets, prefix="t-", order_by=request.GET.get("t-sort"))
+    sheet_table.paginate(page=request.GET.get("t-page", 1), per_page=20)
+    rows = [dataclasses.asdict(r) | {"evenings": None} for r in tally(club_sheets(club, season))]
+    tally_table = TallyTable(rows, club=club, prefix="b-", order_by=request.GET.get("b-sort"))
+    years = sorted({d.year for d in Sheet.objects.filter(club=club).dates("created_at", "year")})
+    return render(
+        request,
+        "clubs/club.html",
+        {
+            "club": club,
+            "sheet_table": sheet_table,
+            "tally_table": tally_table,
+            "season": season,
+            "years": years,
+            "can_manage": club.role in (Role.OWNER, Role.ORGANISER),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def players(request, slug):
+    club = club_for(request, slug)
+    form = PlayerForm(request.POST or None)
+    if request.method == "POST":
+        club = club_for(request, slug, Role.SCORER)
+        if form.is_valid():
+            try:
+                player = add_player(club, form.cleaned_data["name"])
+            except RuleError as error:
+                form.add_error("name", rule_error_text(error))
+            else:
+                next_url = request.POST.get("next")
+                if next_url and next_url.startswith("/") and not next_url.startswith("//"):
+                    return redirect(next_url)
+                return redirect(f"{request.path}?added={player.pk}")
+    query = request.GET.get("q", "").strip()
+    found = Player.objects.filter(club=club)
+    if query:
+        found = found.search(query)
+    table = PlayerTable(found, club=club, order_by=request.GET.get("sort"))
+    table.paginate(page=request.GET.get("page", 1), per_page=50)
+    template = (
+        "clubs/players.html#list"
+        if request.htmx and request.method == "GET"
+        else "clubs/players.html"
+    )
+    return render(request, template, {"club": club, "form": form, "table": table, "query": query})
+
+
+@login_required
+@require_GET
+def player_search(request, slug):
+    """Names for a type-ahead: ``?q=mül`` finds Müller (JSON list of names)."""
+    club = club_for(request, slug)
+    query = request.GET.get("q", "").strip()
+    names = (
+        list(Player.objects.filter(club=club).search(query).values_list("name", flat=True)[:10])
+        if query
+        else []
+    )
+    return JsonResponse({"names": names})
+
+
+@login_required
+@require_GET
+def player(request, slug, player_id):
+    club = club_for(request, slug)
+    person = Player.objects.filter(club=club, pk=player_id).first()
+    if person is None:
+        raise Http404
+    rows = tally(club_sheets(club).filter(seats__player=person))
+    mine = next((r for r in rows if r.player_id == person.pk), None)
+    return render(request, "clubs/player.html", {"club": club, "player": person, "tally": mine})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def open_table(request, slug):
+    club = club_for(request, slug, Role.SCORER)
+    initial = {}
+    for i in (1, 2, 3):
+        value = request.GET.get(f"p{i}", "")
+        if value.isdigit():
+            initial[f"player_{i}"] = int(value)
+    if request.GET.get("variant"):
+        initial["variant"] = request.GET["variant"]
+    form = OpenSheetForm(request.POST or None, club=club, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            sheet = services.open_sheet(
+                club,
+                data["variant"],
+                data["players"],
+                data["rule_set"],
+                title=data["title"],
+                actor=services.Actor(request.user),
+            )
+        except RuleError as error:
+            form.add_error(None, rule_error_text(error))
+        else:
+            return redirect("sheet:page", pk=sheet.pk)
+    return render(request, "clubs/open_table.html", {"club": club, "form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def import_table(request, slug):
+    club = club_for(request, slug, Role.SCORER)
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            document = json.loads(form.cleaned_data["text"])
+        except json.JSONDecodeError as error:
+            form.add_error(
+                "document",
+                _("Not JSON: line %(line)s, column %(col)s.")
+                % {"line": error.lineno, "col": error.colno},
+            )
+        else:
+            try:
+                sheet = services.import_document(
+                    club, document, services.Actor(request.user), form.cleaned_data["title"]
+                )
+            except RuleError as error:
+                form.add_error("document", rule_error_text(error))
+            else:
+                return redirect("sheet:page", pk=sheet.pk)
+    return render(request, "clubs/import.html", {"club": club, "form": form})

@@ -1,0 +1,105 @@
+"""Words and rows for showing a sheet: presentation only, no rule is decided here."""
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from scoring import rules as core
+from scoring.rules.dreier import may_declare
+
+
+def contract_buttons(rules: core.RuleSet, rufer: int, seats: int) -> list[dict]:
+    """The enabled contracts, each with the seats that may not declare it (for the
+    buttons the form hides once a declarer is chosen); the rule core decides who may."""
+    return [
+        {
+            "contract": contract,
+            "hidden_for": [
+                seat
+                for seat in range(seats)
+                if not may_declare(core.DreierDeal(contract.code, seat, True), rufer, rules)
+            ],
+        }
+        for contract in rules.contracts
+    ]
+
+
+END_TEXT = {
+    "ausmelden": gettext_noop("%(by)s melded out"),
+    "last_trick": gettext_noop("%(by)s took the last trick"),
+    "closed_won": gettext_noop("%(by)s closed and made it"),
+    "closed_failed": gettext_noop("%(by)s closed and failed"),
+    "false_claim": gettext_noop("%(by)s claimed 66 falsely"),
+    "renonce": gettext_noop("%(by)s revoked"),
+}
+
+
+def describe_entry(entry, players, rules: core.RuleSet) -> str:
+    """One line of text for an entry, e.g. "Gang ×2 · Ben · won"."""
+    names = [p.name for p in players]
+    if isinstance(entry, core.Redeal):
+        return _("Redealt")
+    if isinstance(entry, core.TieBreak):
+        return _("Tie-break won by %(name)s") % {"name": names[entry.winner]}
+    if isinstance(entry, core.QuickDeal):
+        return _("%(name)s wins %(points)s") % {"name": names[entry.winner], "points": entry.points}
+    if isinstance(entry, core.EndedDeal):
+        return _(END_TEXT[str(entry.end)]) % {"by": names[entry.by]}
+    try:
+        contract = rules.contract(entry.contract).name
+    except core.RuleError:
+        contract = entry.contract
+    if entry.normal_points:
+        contract = f"{contract} {entry.normal_points}"
+    if entry.spritzen:
+        contract = f"{contract} ×{2**entry.spritzen}"
+    outcome = _("won") if entry.won else _("lost")
+    return f"{contract} · {names[entry.declarer]} · {outcome}"
+
+
+@dataclass(frozen=True)
+class Row:
+    """A line of the deal list: a live deal with its ``line`` and ``number``, a voided
+    deal (``line`` None), or the result of a game after the deal that decided it."""
+
+    deal: object | None
+    text: str
+    line: core.Line | None = None
+    number: int | None = None
+    game: core.Game | None = None
+    game_number: int | None = None
+
+
+RESULT_TEXT = {
+    "bummerl": gettext_noop("%(loser)s gets a Bummerl"),
+    "schneider": gettext_noop("%(loser)s is Schneider: %(count)s Bummerl"),
+    "retourschneider": gettext_noop("Retourschneider: %(loser)s get %(count)s Bummerl each"),
+}
+
+
+def game_text(game: core.Game, players) -> str:
+    losers = " & ".join(players[s].name for s in game.losers)
+    count = max(game.bummerl)
+    return _(RESULT_TEXT[str(game.result)]) % {"loser": losers, "count": count}
+
+
+def sheet_rows(view) -> list[Row]:
+    """Deal rows in play order, voided ones in place, a result row after each game."""
+    rules = view.state.rules
+    lines = iter(view.state.lines)
+    games = {g.decided_at: (i, g) for i, g in enumerate(view.state.games)}
+    rows: list[Row] = []
+    number = 0
+    for deal in view.deals:
+        text = describe_entry(deal.entry, view.players, rules)
+        if deal.voided_at is not None:
+            rows.append(Row(deal, text))
+            continue
+        line = next(lines)
+        rows.append(Row(deal, text, line, number + 1))
+        if number in games:
+            index, game = games[number]
+            rows.append(Row(None, game_text(game, view.players), game=game, game_number=index + 1))
+        number += 1
+    return rows

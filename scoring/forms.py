@@ -1,0 +1,209 @@
+"""Forms of the score sheet: they read the POST into a rule-core entry, nothing more.
+
+Field checks live here (a choice, a number in range); whether the entry may stand at
+its place on the sheet is decided by the rule core through ``scoring.services``,
+whose RuleError the view puts on the field it names.
+"""
+
+import uuid
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Player
+from scoring import rules as core
+from scoring.models import RuleSet, Variant
+
+KINDS = ("dreier", "redeal", "tiebreak", "quick", "ended")
+YES_NO = [("1", _("yes")), ("0", _("no"))]
+
+
+def _bool(value: str) -> bool:
+    return value == "1"
+
+
+class EntryForm(forms.Form):
+    """One entry of a sheet. ``kind`` says which fields it needs:
+
+    - ``dreier``: declarer, contract, won, spritzen (0..3), normal_points (normal game)
+    - ``redeal``: nothing more
+    - ``tiebreak``: tiebreak_winner
+    - ``quick``: winner, points (two players)
+    - ``ended``: end, by, other_augen, other_had_trick (two players)
+    """
+
+    key = forms.UUIDField(widget=forms.HiddenInput)
+    kind = forms.ChoiceField(choices=[(k, k) for k in KINDS], widget=forms.HiddenInput)
+    declarer = forms.TypedChoiceField(label=_("Declarer"), coerce=int, required=False)
+    contract = forms.ChoiceField(label=_("Contract"), required=False)
+    won = forms.TypedChoiceField(
+        label=_("Won"), choices=YES_NO, coerce=_bool, required=False, empty_value=None
+    )
+    spritzen = forms.TypedChoiceField(
+        label=_("Spritzen"),
+        coerce=int,
+        required=False,
+        empty_value=0,
+        choices=[("0", "–"), ("1", "×2"), ("2", "×4"), ("3", "×8")],
+    )
+    normal_points = forms.TypedChoiceField(
+        label=_("Points"), coerce=int, required=False, choices=[(str(i), str(i)) for i in (1, 2, 3)]
+    )
+    tiebreak_winner = forms.TypedChoiceField(
+        label=_("Tie-break won by"), coerce=int, required=False
+    )
+    winner = forms.TypedChoiceField(label=_("Winner"), coerce=int, required=False)
+    points = forms.TypedChoiceField(
+        label=_("Points"), coerce=int, required=False, choices=[(str(i), str(i)) for i in (1, 2, 3)]
+    )
+    end = forms.ChoiceField(
+        label=_("How the deal ended"),
+        required=False,
+        choices=[
+            (core.End.AUSMELDEN.value, _("melded out (Ausmelden)")),
+            (core.End.LAST_TRICK.value, _("last trick")),
+            (core.End.CLOSED_WON.value, _("closed and reached 66")),
+            (core.End.CLOSED_FAILED.value, _("closed and failed")),
+            (core.End.FALSE_CLAIM.value, _("claimed 66 falsely")),
+            (core.End.RENONCE.value, _("revoked (Renonce)")),
+        ],
+    )
+    by = forms.TypedChoiceField(label=_("By"), coerce=int, required=False)
+    other_augen = forms.IntegerField(
+        label=_("Augen of the other player"), required=False, min_value=0, max_value=120
+    )
+    other_had_trick = forms.TypedChoiceField(
+        label=_("The other player had a trick"),
+        choices=YES_NO,
+        coerce=_bool,
+        required=False,
+        empty_value=None,
+    )
+
+    REQUIRED = {
+        "dreier": ("declarer", "contract", "won"),
+        "redeal": (),
+        "tiebreak": ("tiebreak_winner",),
+        "quick": ("winner", "points"),
+        "ended": ("end", "by"),
+    }
+
+    def __init__(self, *args, players=(), rules: core.RuleSet | None = None, **kwargs):
+        kwargs.setdefault("initial", {}).setdefault("key", uuid.uuid4())
+        super().__init__(*args, **kwargs)
+        seats = [(str(i), p.name) for i, p in enumerate(players)]
+        for name in ("declarer", "tiebreak_winner", "winner", "by"):
+            self.fields[name].choices = seats
+        if rules is not None:
+            self.fields["contract"].choices = [(c.code, c.name) for c in rules.contracts]
+        self.entry = None
+
+    def clean(self):
+        data = super().clean()
+        kind = data.get("kind")
+        if kind is None:
+            return data
+        for name in self.REQUIRED[kind]:
+            if data.get(name) in (None, "") and name not in self.errors:
+                self.add_error(name, _("Please choose."))
+        if self.errors:
+            return data
+        if kind == "dreier":
+            self.entry = core.DreierDeal(
+                contract=data["contract"],
+                declarer=data["declarer"],
+                won=data["won"],
+                spritzen=data.get("spritzen") or 0,
+                normal_points=data.get("normal_points"),
+            )
+        elif kind == "redeal":
+            self.entry = core.Redeal()
+        elif kind == "tiebreak":
+            self.entry = core.TieBreak(data["tiebreak_winner"])
+        elif kind == "quick":
+            self.entry = core.QuickDeal(data["winner"], data["points"])
+        else:
+            self.entry = core.EndedDeal(
+                end=data["end"],
+                by=data["by"],
+                other_augen=data.get("other_augen"),
+                other_had_trick=data.get("other_had_trick"),
+            )
+        return data
+
+
+class OpenSheetForm(forms.Form):
+    variant = forms.ChoiceField(
+        label=_("Game"),
+        choices=Variant.choices,
+        initial=Variant.DREIERSCHNAPSEN,
+        widget=forms.RadioSelect,
+    )
+    title = forms.CharField(label=_("Title"), max_length=100, required=False)
+    player_1 = forms.ModelChoiceField(
+        label=_("Seat 1 (deals first)"), queryset=Player.objects.none()
+    )
+    player_2 = forms.ModelChoiceField(
+        label=_("Seat 2 (to the left)"), queryset=Player.objects.none()
+    )
+    player_3 = forms.ModelChoiceField(
+        label=_("Seat 3"),
+        queryset=Player.objects.none(),
+        required=False,
+        help_text=_("Empty for two-player Schnapsen."),
+    )
+    rule_set = forms.ModelChoiceField(label=_("Rule set"), queryset=RuleSet.objects.none())
+
+    def __init__(self, *args, club, **kwargs):
+        super().__init__(*args, **kwargs)
+        players = Player.objects.filter(club=club)
+        for name in ("player_1", "player_2", "player_3"):
+            self.fields[name].queryset = players
+        rule_sets = RuleSet.objects.filter(club__isnull=True) | RuleSet.objects.filter(club=club)
+        self.fields["rule_set"].queryset = rule_sets.order_by("club_id", "name")
+        self.fields["rule_set"].initial = rule_sets.filter(preset="wiki", club__isnull=True).first()
+
+    def clean(self):
+        data = super().clean()
+        variant = data.get("variant")
+        chosen = [data.get(f"player_{i}") for i in (1, 2, 3)]
+        if variant == Variant.SCHNAPSEN and chosen[2] is not None:
+            self.add_error("player_3", _("Two-player Schnapsen has two seats."))
+        if (
+            variant == Variant.DREIERSCHNAPSEN
+            and chosen[2] is None
+            and "player_3" not in self.errors
+        ):
+            self.add_error("player_3", _("Dreierschnapsen needs a third player."))
+        present = [p for p in chosen if p is not None]
+        if len({p.pk for p in present}) != len(present):
+            self.add_error("player_2", _("Every seat needs a different player."))
+        data["players"] = present
+        return data
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+
+
+class ImportForm(forms.Form):
+    title = forms.CharField(label=_("Title"), max_length=100, required=False)
+    document = forms.CharField(
+        label=_("Sheet as JSON"), widget=forms.Textarea(attrs={"rows": 10}), required=False
+    )
+    file = forms.FileField(label=_("or a file"), required=False)
+
+    def clean(self):
+        data = super().clean()
+        upload = data.get("file")
+        text = data.get("document") or ""
+        if upload:
+            try:
+                text = upload.read(2_000_000).decode("utf-8")
+            except UnicodeDecodeError:
+                self.add_error("file", _("The file is not UTF-8 text."))
+                return data
+        if not text.strip():
+            self.add_error("document", _("Paste a sheet or choose a file."))
+        data["text"] = text
+        return data

@@ -1,0 +1,54 @@
+"""``manage.py seed``: load the rule-set presets and the demo club from ``seeds/``.
+
+Idempotent: presets are brought up to date, the demo club is created once.
+"""
+
+import json
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from clubs.models import Club, Membership
+from clubs.services import player_named
+from scoring.models import RuleSet
+from scoring.rules import RuleSet as CoreRuleSet
+from scoring.rules.presets import preset_data
+from scoring.services import Actor, import_document
+
+
+class Command(BaseCommand):
+    help = "Load rule-set presets and the demo club from seeds/ (safe to run again)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--no-demo", action="store_true", help="only the presets")
+
+    @transaction.atomic
+    def handle(self, *args, **options):
+        for name, data in preset_data().items():
+            rules = CoreRuleSet.from_dict(data)
+            RuleSet.objects.update_or_create(
+                club=None,
+                preset=name,
+                defaults={"name": data.get("label", name), "data": rules.to_dict()},
+            )
+        if options["no_demo"]:
+            return
+        demo = json.loads((Path(settings.BASE_DIR) / "seeds" / "demo.json").read_text("utf-8"))
+        club, created = Club.objects.get_or_create(
+            slug=demo["club"]["slug"], defaults={"name": demo["club"]["name"]}
+        )
+        users = get_user_model().objects
+        for spec in demo["users"]:
+            user = users.filter(username=spec["username"]).first()
+            if user is None:
+                user = users.create_user(spec["username"], password=spec["password"])
+            Membership.objects.get_or_create(user=user, club=club, defaults={"role": spec["role"]})
+        for name in demo["players"]:
+            player_named(club, name)
+        if created:
+            for sheet in demo["sheets"]:
+                import_document(club, sheet["document"], Actor(None), sheet["title"])
+        self.stdout.write(f"Seeded presets and the demo club '{club.name}'.")

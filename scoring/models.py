@@ -1,0 +1,154 @@
+"""Rule sets, score sheets (a table's evening), seats and deals.
+
+A ``Sheet`` is one table's score sheet: two or three players in seating order, the
+first dealer, and a copy of the rule set it was opened with (``rules``), so editing a
+club's rule set later never changes a recorded evening. A ``Deal`` row keeps the raw
+inputs of one entry (``kind`` and ``inputs``) and the points computed when it was
+recorded. Deals are never edited: a correction voids the row (who, when) and records
+a new one at the same ``position``. Writes go through ``scoring.services`` only.
+"""
+
+import dataclasses
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, Player
+from scoring import rules as core
+
+
+class RuleSet(models.Model):
+    """A preset (``club`` empty) or a club's own rule set; ``data`` is ``core.RuleSet.to_dict()``."""
+
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.CASCADE, related_name="rule_sets"
+    )
+    name = models.CharField(_("name"), max_length=80)
+    preset = models.CharField(max_length=40, blank=True)
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("rule set")
+        verbose_name_plural = _("rule sets")
+        ordering = ["club_id", "name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def rules(self) -> core.RuleSet:
+        return core.RuleSet.from_dict(self.data)
+
+
+class Variant(models.TextChoices):
+    SCHNAPSEN = "schnapsen", _("Schnapsen (two players)")
+    DREIERSCHNAPSEN = "dreierschnapsen", _("Dreierschnapsen")
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Sheet(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="sheets")
+    title = models.CharField(_("title"), max_length=100, blank=True)
+    variant = models.CharField(_("game"), max_length=20, choices=Variant.choices)
+    rule_set = models.ForeignKey(RuleSet, null=True, on_delete=models.SET_NULL, related_name="+")
+    rules = models.JSONField(help_text="the rule set as it was when the sheet was opened")
+    first_dealer = models.PositiveSmallIntegerField(default=0)
+    entry_token = models.CharField(max_length=40, unique=True, default=new_token)
+    token_revoked_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    players = models.ManyToManyField(Player, through="Seat", related_name="sheets")
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.title or f"#{self.pk}"
+
+    @property
+    def core_rules(self) -> core.RuleSet:
+        return core.RuleSet.from_dict(self.rules)
+
+    @property
+    def core_variant(self) -> core.Variant:
+        return core.Variant(self.variant)
+
+
+class Seat(models.Model):
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "position"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["sheet", "player"], name="one_seat_per_player"),
+        ]
+
+
+ENTRY_TYPES: dict[str, type] = {
+    "dreier": core.DreierDeal,
+    "redeal": core.Redeal,
+    "tiebreak": core.TieBreak,
+    "quick": core.QuickDeal,
+    "ended": core.EndedDeal,
+}
+KIND_OF = {cls: kind for kind, cls in ENTRY_TYPES.items()}
+
+
+class DealQuerySet(models.QuerySet):
+    def live(self) -> "DealQuerySet":
+        return self.filter(voided_at__isnull=True)
+
+
+class Deal(models.Model):
+    sheet = models.ForeignKey(Sheet, on_delete=models.PROTECT, related_name="deals")
+    position = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=[(k, k) for k in ENTRY_TYPES])
+    inputs = models.JSONField(help_text="the entry's fields, seats as numbers")
+    points = models.JSONField(help_text="points per seat, computed when recorded")
+    key = models.UUIDField(unique=True, help_text="the one-time key of the form that sent it")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    via_link = models.BooleanField(default=False)
+    replaces = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="replaced_by"
+    )
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    voided_via_link = models.BooleanField(default=False)
+
+    objects = DealQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["position", "recorded_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sheet", "position"],
+                condition=models.Q(voided_at__isnull=True),
+                name="one_live_deal_per_position",
+            )
+        ]
+
+    @property
+    def entry(self) -> "core.sheet.Entry":
+        return ENTRY_TYPES[self.kind](**self.inputs)
+
+    @staticmethod
+    def inputs_of(entry) -> tuple[str, dict]:
+        return KIND_OF[type(entry)], dataclasses.asdict(entry)

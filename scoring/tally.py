@@ -1,0 +1,77 @@
+"""Bummerl tallies across sheets: evenings, seasons, a player's history (reads only).
+
+Each sheet is scored by the rule core from its live deals, so a tally is always what
+the sheets say now, corrections included. Three queries, whatever the number of sheets.
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.db.models import Prefetch
+
+from clubs.text import german_key
+from scoring import rules as core
+from scoring.models import Deal, Seat, Sheet
+
+
+@dataclass
+class PlayerTally:
+    """One player's figures over some sheets: ``bummerl`` received (weighted),
+    ``schneider`` (games lost as Schneider or Retourschneider), ``games`` finished,
+    ``sheets`` played."""
+
+    player_id: int
+    name: str
+    bummerl: int = 0
+    schneider: int = 0
+    games: int = 0
+    sheets: int = 0
+    evenings: list[dict] = field(default_factory=list)
+
+
+def scored_sheets(sheets):
+    """(sheet, players, state) for each sheet of the queryset, in its order."""
+    sheets = sheets.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+        Prefetch("deals", queryset=Deal.objects.live().order_by("position"), to_attr="live"),
+    )
+    for sheet in sheets:
+        players = [seat.player for seat in sheet.seats.all()]
+        state = core.score_sheet(
+            sheet.core_variant, sheet.core_rules, sheet.first_dealer, [d.entry for d in sheet.live]
+        )
+        yield sheet, players, state
+
+
+def season_range(year: int | None):
+    if year is None:
+        return {}
+    return {"created_at__date__gte": date(year, 1, 1), "created_at__date__lte": date(year, 12, 31)}
+
+
+def tally(sheets) -> list[PlayerTally]:
+    """Per player over the sheets, most Bummerl first, ties by name (stable)."""
+    rows: dict[int, PlayerTally] = {}
+    for sheet, players, state in scored_sheets(sheets):
+        per_sheet = defaultdict(lambda: {"bummerl": 0, "schneider": 0, "games": 0})
+        for game in state.games:
+            for seat, player in enumerate(players):
+                figures = per_sheet[seat]
+                figures["games"] += 1
+                figures["bummerl"] += game.bummerl[seat]
+                if seat in game.losers and game.result != core.Result.BUMMERL:
+                    figures["schneider"] += 1
+        for seat, player in enumerate(players):
+            row = rows.setdefault(player.pk, PlayerTally(player.pk, player.name))
+            figures = per_sheet[seat]
+            row.bummerl += figures["bummerl"]
+            row.schneider += figures["schneider"]
+            row.games += figures["games"]
+            row.sheets += 1
+            row.evenings.append({"sheet": sheet, "date": sheet.created_at, **figures})
+    return sorted(rows.values(), key=lambda r: (-r.bummerl, german_key(r.name), r.player_id))
+
+
+def club_sheets(club, year: int | None = None):
+    return Sheet.objects.filter(club=club, **season_range(year)).order_by("created_at", "id")

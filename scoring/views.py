@@ -1,0 +1,228 @@
+"""Score sheet pages: show the sheet, record, correct and void deals, export, the link.
+
+Every view resolves the sheet with ``scoring.access.sheet_for`` and writes through
+``scoring.services``; the rule core's RuleError comes back on the form field it names.
+htmx requests get the ``#sheet`` partial; plain POSTs are redirected (or the page is
+shown again with the errors), so the sheet works without JavaScript too.
+"""
+
+from functools import wraps
+
+import segno
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoring import services
+from scoring.access import SignInRequired, sheet_for, sign_in
+from scoring.display import contract_buttons, describe_entry, sheet_rows
+from scoring.forms import EntryForm
+from scoring.rules import RuleError
+
+
+def sheet_view(func):
+    """Resolve access first; an anonymous visitor without a link is sent to sign in."""
+
+    @wraps(func)
+    def wrapper(request, *args, pk=None, token=None, **kwargs):
+        write = request.method == "POST"
+        try:
+            access = sheet_for(request, pk=pk, token=token, write=write)
+        except SignInRequired:
+            if request.htmx:
+                response = HttpResponse(status=204)
+                response["HX-Redirect"] = sign_in(request).url
+                return response
+            return sign_in(request)
+        return func(request, access, *args, **kwargs)
+
+    return wrapper
+
+
+def rule_error_text(error: RuleError) -> str:
+    text = _(error.template)
+    if error.params:
+        text = text % error.params
+    if error.index is not None:
+        return _("Deal %(number)s: %(text)s") % {"number": error.index + 1, "text": text}
+    return text
+
+
+def put_error(form: EntryForm, error: RuleError) -> None:
+    """Show a RuleError on the field it names, or above the form."""
+    field = error.field if error.field in form.fields else None
+    form.add_error(field, rule_error_text(error))
+
+
+def _context(request, access, view, form=None, saved=None, error=None):
+    state = view.state
+    players = view.players
+    if form is None:
+        form = EntryForm(players=players, rules=state.rules)
+    return {
+        "access": access,
+        "sheet": access.sheet,
+        "view": view,
+        "state": state,
+        "players": players,
+        "seats": list(zip(players, state.display_totals, state.tally, strict=True)),
+        "rows": [
+            {
+                "row": row,
+                "void": access.url("void", deal_id=row.deal.pk) if row.line else "",
+                "correct": access.url("correct", deal_id=row.deal.pk) if row.line else "",
+            }
+            for row in sheet_rows(view)
+        ],
+        "undo_url": access.url("void", deal_id=saved.pk) if saved else "",
+        "form": form,
+        "contracts": contract_buttons(state.rules, state.rufer, len(players)),
+        "rufer": state.rufer,
+        "saved": saved,
+        "saved_text": describe_entry(saved.entry, players, state.rules) if saved else "",
+        "error": error,
+        "links": {
+            "record": access.url("record"),
+            "page": access.url("page"),
+            "export": access.url("export"),
+        },
+    }
+
+
+def _render_sheet(request, access, view, status=200, **extra):
+    context = _context(request, access, view, **extra)
+    template = "scoring/sheet.html#sheet" if request.htmx else "scoring/sheet.html"
+    return render(request, template, context, status=status)
+
+
+@require_GET
+@sheet_view
+def page(request, access):
+    view = services.sheet_view(access.sheet)
+    saved = None
+    saved_id = request.GET.get("saved")
+    if saved_id and saved_id.isdigit():
+        saved = next((d for d in view.deals if d.pk == int(saved_id) and d.voided_at is None), None)
+    return _render_sheet(request, access, view, saved=saved)
+
+
+@require_POST
+@sheet_view
+def record(request, access):
+    players = services.load_players(access.sheet)
+    view = None
+    rules = access.sheet.core_rules
+    form = EntryForm(request.POST, players=players, rules=rules)
+    if form.is_valid():
+        try:
+            view, deal = services.record_entry(
+                access.sheet, form.entry, form.cleaned_data["key"], access.actor, players
+            )
+        except RuleError as error:
+            put_error(form, error)
+        else:
+            if not request.htmx:
+                return redirect(f"{access.url('page')}?saved={deal.pk}")
+            return _render_sheet(request, access, view, saved=deal)
+    view = view or services.sheet_view(access.sheet, players)
+    return _render_sheet(request, access, view, form=form)
+
+
+@require_POST
+@sheet_view
+def void(request, access, deal_id):
+    players = services.load_players(access.sheet)
+    try:
+        view, _deal = services.void_deal(access.sheet, deal_id, access.actor, players)
+    except RuleError as error:
+        view = services.sheet_view(access.sheet, players)
+        return _render_sheet(request, access, view, error=rule_error_text(error))
+    if not request.htmx:
+        return redirect(access.url("page"))
+    return _render_sheet(request, access, view)
+
+
+@require_http_methods(["GET", "POST"])
+@sheet_view
+def correct(request, access, deal_id):
+    view = services.sheet_view(access.sheet)
+    live = list(view.live_deals)
+    deal = next((d for d in live if d.pk == deal_id), None)
+    if deal is None:
+        return redirect(access.url("page"))
+    line = view.state.lines[live.index(deal)]
+    rules = view.state.rules
+    if request.method == "POST":
+        form = EntryForm(request.POST, players=view.players, rules=rules)
+        if form.is_valid():
+            try:
+                services.correct_deal(
+                    access.sheet,
+                    deal.pk,
+                    form.entry,
+                    form.cleaned_data["key"],
+                    access.actor,
+                    view.players,
+                )
+            except RuleError as error:
+                put_error(form, error)
+            else:
+                return redirect(access.url("page"))
+    else:
+        initial = {"kind": deal.kind, **deal.inputs}
+        initial = {k: v for k, v in initial.items() if v is not None}
+        if "won" in initial:
+            initial["won"] = "1" if initial["won"] else "0"
+        if "other_had_trick" in initial:
+            initial["other_had_trick"] = "1" if initial["other_had_trick"] else "0"
+        form = EntryForm(initial=initial, players=view.players, rules=rules)
+    context = _context(request, access, view, form=form)
+    context.update(
+        deal=deal,
+        number=live.index(deal) + 1,
+        line=line,
+        action=access.url("correct", deal_id=deal.pk),
+        description=describe_entry(deal.entry, view.players, rules),
+    )
+    # The contract buttons follow the Rufer of the deal being corrected.
+    rufer = line.rufer if line.rufer is not None else 0
+    context["contracts"] = contract_buttons(rules, rufer, len(view.players))
+    context["rufer"] = rufer
+    return render(request, "scoring/correct.html", context)
+
+
+@require_GET
+@sheet_view
+def export(request, access):
+    document = services.export_document(services.sheet_view(access.sheet))
+    response = JsonResponse(document, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="bummerl-{access.sheet.pk}.json"'
+    return response
+
+
+@require_GET
+@sheet_view
+def link(request, access):
+    """The private entry link with its QR code (organisers, signed in)."""
+    if not access.can_manage:
+        return HttpResponse(status=403)
+    url = request.build_absolute_uri(f"/e/{access.sheet.entry_token}/")
+    qr = segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff")
+    return render(
+        request,
+        "scoring/link.html",
+        {"access": access, "sheet": access.sheet, "url": url, "qr": qr},
+    )
+
+
+@require_POST
+@sheet_view
+def link_change(request, access, action):
+    if not access.can_manage:
+        return HttpResponse(status=403)
+    if action == "revoke":
+        services.revoke_link(access.sheet)
+    else:
+        services.renew_link(access.sheet)
+    return redirect(access.url("link"))
