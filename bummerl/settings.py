@@ -93,6 +93,9 @@ else:
                     "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
                 ),
             },
+            # Tests use a file too: an in-memory database has table locks, not the
+            # busy timeout that lets concurrent phones wait their turn.
+            "TEST": {"NAME": env_str("SQLITE_TEST_PATH", str(BASE_DIR / "test-db.sqlite3"))},
         }
     }
 

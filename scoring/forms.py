@@ -34,7 +34,9 @@ class EntryForm(forms.Form):
 
     key = forms.UUIDField(widget=forms.HiddenInput)
     kind = forms.ChoiceField(choices=[(k, k) for k in KINDS], widget=forms.HiddenInput)
-    declarer = forms.TypedChoiceField(label=_("Declarer"), coerce=int, required=False)
+    declarer = forms.TypedChoiceField(
+        label=_("Declarer"), coerce=int, required=False, empty_value=None
+    )
     contract = forms.ChoiceField(label=_("Contract"), required=False)
     won = forms.TypedChoiceField(
         label=_("Won"), choices=YES_NO, coerce=_bool, required=False, empty_value=None
@@ -47,14 +49,22 @@ class EntryForm(forms.Form):
         choices=[("0", "–"), ("1", "×2"), ("2", "×4"), ("3", "×8")],
     )
     normal_points = forms.TypedChoiceField(
-        label=_("Points"), coerce=int, required=False, choices=[(str(i), str(i)) for i in (1, 2, 3)]
+        label=_("Points"),
+        coerce=int,
+        required=False,
+        empty_value=None,
+        choices=[(str(i), str(i)) for i in (1, 2, 3)],
     )
     tiebreak_winner = forms.TypedChoiceField(
         label=_("Tie-break won by"), coerce=int, required=False
     )
-    winner = forms.TypedChoiceField(label=_("Winner"), coerce=int, required=False)
+    winner = forms.TypedChoiceField(label=_("Winner"), coerce=int, required=False, empty_value=None)
     points = forms.TypedChoiceField(
-        label=_("Points"), coerce=int, required=False, choices=[(str(i), str(i)) for i in (1, 2, 3)]
+        label=_("Points"),
+        coerce=int,
+        required=False,
+        empty_value=None,
+        choices=[(str(i), str(i)) for i in (1, 2, 3)],
     )
     end = forms.ChoiceField(
         label=_("How the deal ended"),
@@ -68,7 +78,7 @@ class EntryForm(forms.Form):
             (core.End.RENONCE.value, _("revoked (Renonce)")),
         ],
     )
-    by = forms.TypedChoiceField(label=_("By"), coerce=int, required=False)
+    by = forms.TypedChoiceField(label=_("By"), coerce=int, required=False, empty_value=None)
     other_augen = forms.IntegerField(
         label=_("Augen of the other player"), required=False, min_value=0, max_value=120
     )
@@ -114,7 +124,8 @@ class EntryForm(forms.Form):
                 declarer=data["declarer"],
                 won=data["won"],
                 spritzen=data.get("spritzen") or 0,
-                normal_points=data.get("normal_points"),
+                # Points belong to the normal game only; a stale choice is dropped.
+                normal_points=data.get("normal_points") if data["contract"] == "normal" else None,
             )
         elif kind == "redeal":
             self.entry = core.Redeal()

@@ -1,0 +1,52 @@
+"""Hand-written factories for tests: a club with the presets, people, tables."""
+
+import itertools
+import uuid
+
+from django.contrib.auth import get_user_model
+
+from clubs.models import Club, Membership, Player
+from scoring import services
+from scoring.models import RuleSet
+from scoring.rules import RuleSet as CoreRuleSet
+from scoring.rules.presets import preset_data
+
+_counter = itertools.count(1)
+
+
+def presets() -> dict[str, RuleSet]:
+    out = {}
+    for name, data in preset_data().items():
+        out[name], _ = RuleSet.objects.get_or_create(
+            club=None,
+            preset=name,
+            defaults={"name": data["label"], "data": CoreRuleSet.from_dict(data).to_dict()},
+        )
+    return out
+
+
+def club(name: str = "Testklub") -> Club:
+    n = next(_counter)
+    return Club.objects.create(name=f"{name} {n}", slug=f"club-{n}")
+
+
+def user(club_: Club | None = None, role: str = "organiser", username: str | None = None):
+    username = username or f"user{next(_counter)}"
+    person = get_user_model().objects.create_user(username, password="pw-" + username)
+    if club_ is not None:
+        Membership.objects.create(user=person, club=club_, role=role)
+    return person
+
+
+def players(club_: Club, *names: str) -> list[Player]:
+    return [Player.objects.create(club=club_, name=name) for name in names]
+
+
+def sheet(club_: Club, names=("Anna", "Ben", "Clara"), preset: str = "wiki", variant=None):
+    variant = variant or ("dreierschnapsen" if len(names) == 3 else "schnapsen")
+    people = players(club_, *names)
+    return services.open_sheet(club_, variant, people, presets()[preset])
+
+
+def key() -> str:
+    return str(uuid.uuid4())
