@@ -47,13 +47,13 @@ class Player(models.Model):
             models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club")
         ]
 
+    def __str__(self) -> str:
+        return self.name
+
     def save(self, *args, **kwargs):
         self.name = self.name.strip()
         self.name_key = german_key(self.name)
         super().save(*args, **kwargs)
-
-    def __str__(self) -> str:
-        return self.name
 
 
 class Role(models.TextChoices):

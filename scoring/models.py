@@ -96,6 +96,9 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["sheet", "player"], name="one_seat_per_player"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.sheet_id}/{self.position}"
+
 
 ENTRY_TYPES: dict[str, type] = {
     "dreier": core.DreierDeal,
@@ -144,6 +147,9 @@ class Deal(models.Model):
                 name="one_live_deal_per_position",
             )
         ]
+
+    def __str__(self) -> str:
+        return f"{self.sheet_id}#{self.position} {self.kind}"
 
     @property
     def entry(self) -> "core.sheet.Entry":

@@ -56,7 +56,7 @@ def tally(sheets) -> list[PlayerTally]:
     for sheet, players, state in scored_sheets(sheets):
         per_sheet = defaultdict(lambda: {"bummerl": 0, "schneider": 0, "games": 0})
         for game in state.games:
-            for seat, player in enumerate(players):
+            for seat in range(len(players)):
                 figures = per_sheet[seat]
                 figures["games"] += 1
                 figures["bummerl"] += game.bummerl[seat]
