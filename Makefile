@@ -38,9 +38,8 @@ bench: install
 	$(BIN)/python -m tests.bench
 
 messages: install
-	cd scoring && ../$(BIN)/python ../manage.py makemessages -l de --ignore '*/rules/*' >/dev/null || true
-	$(BIN)/python manage.py makemessages -l de --ignore .venv
-	$(BIN)/python manage.py compilemessages --ignore .venv
+	$(BIN)/python manage.py makemessages -l de --ignore '.venv/*' --ignore 'tests/*'
+	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
 
 lint: install
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.http import HttpResponse
 from django.urls import include, path
 
 from clubs import views as club_views
@@ -14,7 +15,15 @@ sheet_patterns = [
     path("link/<str:action>/", sheet_views.link_change, name="link_change"),
 ]
 
+
+
+def healthz(request):
+    """A trivial view: for load balancers, and the yardstick of ``make bench``."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("", club_views.home, name="home"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

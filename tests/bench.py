@@ -1,0 +1,203 @@
+"""``make bench``: the figures the score-keeping issue asks for, from one run.
+
+Prints, on a fresh SQLite database in a temporary folder (or on DATABASE_URL):
+- queries of recording a deal, and of the sheet page at 10 and 100 deals;
+- the time of recording a deal (htmx POST and the partial) divided by the time of a
+  trivial view (``/healthz``), medians over the same run;
+- the gzip weight of the sheet page with its CSS and scripts;
+- the Lighthouse scores of the sheet page, phone profile (npm lighthouse 12 driving the
+  system Chromium), when Node and Chromium are there.
+"""
+
+import gzip
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+WORK = Path(tempfile.mkdtemp(prefix="bummerl-bench-"))
+os.environ.setdefault("SQLITE_PATH", str(WORK / "bench.sqlite3"))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bummerl.settings")
+os.environ["DJANGO_DEBUG"] = "1"
+sys.path.insert(0, str(ROOT))
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from scoring import services  # noqa: E402
+from scoring.rules import DreierDeal, TieBreak  # noqa: E402
+from tests import factories  # noqa: E402
+
+
+def say(label: str, value: str) -> None:
+    print(f"{label:<58} {value}")
+
+
+def next_entry(sheet):
+    state = services.sheet_view(sheet).state
+    if state.awaiting_tiebreak:
+        return TieBreak(state.awaiting_tiebreak[0])
+    return DreierDeal("normal", state.rufer, True, 0, 1 + len(state.lines) % 3)
+
+
+def fill(sheet, count: int) -> None:
+    while len(services.sheet_view(sheet).deals) < count:
+        services.record_entry(sheet, next_entry(sheet), uuid.uuid4(), services.Actor())
+
+
+def form_data(sheet) -> dict:
+    entry = next_entry(sheet)
+    if isinstance(entry, TieBreak):
+        return {"key": str(uuid.uuid4()), "kind": "tiebreak", "tiebreak_winner": entry.winner}
+    return {
+        "key": str(uuid.uuid4()),
+        "kind": "dreier",
+        "declarer": entry.declarer,
+        "contract": "normal",
+        "normal_points": entry.normal_points,
+        "won": "1",
+    }
+
+
+def queries(client, method, url, data=None) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        if method == "post":
+            client.post(url, data, headers={"HX-Request": "true"})
+        else:
+            client.get(url)
+    return len(captured)
+
+
+def median_time(call, rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    call_command("migrate", verbosity=0)
+    call_command("seed", no_demo=True, verbosity=0)
+    club = factories.club("Bench")
+    user = factories.user(club, "organiser")
+    client = Client()
+    client.force_login(user)
+    sheet = factories.sheet(club)
+    page = f"/tables/{sheet.pk}/"
+    record = f"/tables/{sheet.pk}/record/"
+
+    print(f"Bummerl bench · database {connection.vendor} · {time.strftime('%Y-%m-%d %H:%M')}")
+    fill(sheet, 10)
+    at_10 = queries(client, "get", page)
+    fill(sheet, 99)
+    say("queries: record a deal (goal <= 8)", str(queries(client, "post", record, form_data(sheet))))
+    say("queries: sheet page, 10 deals", str(at_10))
+    say("queries: sheet page, 100 deals (goal <= 6, flat)", str(queries(client, "get", page)))
+
+    trivial = median_time(lambda: client.get("/healthz"), 200)
+    second = factories.sheet(club, names=("Dora", "Emil", "Fritz"))
+    second_record = f"/tables/{second.pk}/record/"
+    fill(second, 20)
+    posts = []
+    for _ in range(60):
+        data = form_data(second)
+        start = time.perf_counter()
+        client.post(second_record, data, headers={"HX-Request": "true"})
+        posts.append(time.perf_counter() - start)
+    recording = statistics.median(posts)
+    say("trivial view /healthz, median", f"{trivial * 1000:.2f} ms")
+    say("record a deal (POST + partial), median, 20-80 deals", f"{recording * 1000:.2f} ms")
+    say("ratio record / trivial (goal <= 1.5x)", f"{recording / trivial:.1f}x")
+
+    html = client.get(page).content
+    assets = [
+        ROOT / "static/css/site.css",
+        ROOT / "static/vendor/htmx-2.0.11.min.js",
+        ROOT / "static/js/site.js",
+    ]
+    weight = len(gzip.compress(html, 6)) + sum(len(gzip.compress(a.read_bytes(), 6)) for a in assets)
+    say("sheet page of 100 deals + assets, gzip (goal <= 40 KB)", f"{weight / 1024:.1f} KB")
+    lighthouse(second)
+
+
+def lighthouse(sheet) -> None:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not shutil.which("node") or not shutil.which("npm") or not chromium:
+        say("lighthouse", "skipped: needs node, npm and chromium")
+        return
+    tools = ROOT / "bench-out"
+    tools.mkdir(exist_ok=True)
+    binary = tools / "node_modules/.bin/lighthouse"
+    if not binary.exists():
+        done = subprocess.run(
+            ["npm", "install", "--prefix", str(tools), "--no-audit", "--no-fund", "lighthouse@12"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            say("lighthouse", "skipped: npm install lighthouse@12 failed")
+            return
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "DJANGO_DEBUG": "1"},
+    )
+    try:
+        for _ in range(50):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        report = tools / "lighthouse.json"
+        url = f"http://127.0.0.1:{port}/e/{sheet.entry_token}/"
+        flags = "--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run"
+        done = subprocess.run(
+            [str(binary), url, "--quiet", "--output=json", f"--output-path={report}",
+             "--only-categories=performance,accessibility,best-practices",
+             f"--chrome-flags={flags}"],
+            env={**os.environ, "CHROME_PATH": chromium},
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=300,
+        )
+        if done.returncode != 0 or not report.exists():
+            say("lighthouse", f"failed: {done.stderr.strip()[-200:]}")
+            return
+        scores = json.loads(report.read_text())["categories"]
+        for key, goal in (("performance", 95), ("accessibility", 100), ("best-practices", 100)):
+            score = round(scores[key]["score"] * 100)
+            say(f"lighthouse {key}, phone (goal >= {goal})", str(score))
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    finally:
+        shutil.rmtree(WORK, ignore_errors=True)
