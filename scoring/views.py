@@ -55,11 +55,18 @@ def put_error(form: EntryForm, error: RuleError) -> None:
     form.add_error(field, rule_error_text(error))
 
 
-def _context(request, access, view, form=None, saved=None, error=None):
+RECENT_ROWS = 30
+"""The sheet shows the newest rows; the whole list is one tap away (``?all=1``)."""
+
+
+def _context(request, access, view, form=None, saved=None, error=None, show_all=False):
     state = view.state
     players = view.players
     if form is None:
         form = EntryForm(players=players, rules=state.rules)
+    rows = sheet_rows(view)
+    hidden = 0 if show_all else max(0, len(rows) - RECENT_ROWS)
+    base = access.url("page")
     return {
         "access": access,
         "sheet": access.sheet,
@@ -67,15 +74,17 @@ def _context(request, access, view, form=None, saved=None, error=None):
         "state": state,
         "players": players,
         "seats": list(zip(players, state.display_totals, state.tally, strict=True)),
+        # URLs joined by hand: reverse() per row would cost more than the row itself.
         "rows": [
             {
                 "row": row,
-                "void": access.url("void", deal_id=row.deal.pk) if row.line else "",
-                "correct": access.url("correct", deal_id=row.deal.pk) if row.line else "",
+                "void": f"{base}deals/{row.deal.pk}/void/" if row.line else "",
+                "correct": f"{base}deals/{row.deal.pk}/correct/" if row.line else "",
             }
-            for row in sheet_rows(view)
+            for row in rows[hidden:]
         ],
-        "undo_url": access.url("void", deal_id=saved.pk) if saved else "",
+        "hidden_rows": hidden,
+        "undo_url": f"{base}deals/{saved.pk}/void/" if saved else "",
         "form": form,
         "contracts": contract_buttons(state.rules, state.rufer, len(players)),
         "rufer": state.rufer,
@@ -104,7 +113,7 @@ def page(request, access):
     saved_id = request.GET.get("saved")
     if saved_id and saved_id.isdigit():
         saved = next((d for d in view.deals if d.pk == int(saved_id) and d.voided_at is None), None)
-    return _render_sheet(request, access, view, saved=saved)
+    return _render_sheet(request, access, view, saved=saved, show_all=request.GET.get("all") == "1")
 
 
 @require_POST
