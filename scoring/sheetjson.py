@@ -143,7 +143,12 @@ def parse_entry(raw: Any, variant: Variant, names: tuple[str, ...]) -> Entry:
             other_augen=_int(raw, "other_augen"),
             other_had_trick=_bool(raw, "other_had_trick"),
         )
-    return QuickDeal(winner=_seat(raw, "winner", names), points=_int(raw, "points") or 0)
+    winner = _seat(raw, "winner", names)
+    points = raw.get("points")
+    if isinstance(points, dict):
+        # A scored document (an export) carries points per player: the winner's count.
+        points = points.get(names[winner])
+    return QuickDeal(winner=winner, points=_int({"points": points}, "points") or 0)
 
 
 def entry_to_dict(entry: Entry, names: tuple[str, ...]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Deal
-from scoring.rules import DreierDeal, TieBreak
+from scoring.rules import DreierDeal, QuickDeal, TieBreak
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -327,3 +327,13 @@ def test_different_deals_from_two_phones_at_once_all_land_in_order():
     assert errors == []
     positions = list(Deal.objects.filter(sheet=sheet).values_list("position", flat=True))
     assert sorted(positions) == [1, 2, 3, 4]
+
+
+def test_an_exported_two_player_sheet_imports_again(client):
+    club = factories.club()
+    client.force_login(factories.user(club, "organiser"))
+    sheet = factories.sheet(club, names=("Anna", "Ben"))
+    services.record_entry(sheet, QuickDeal(1, 2), uuid.uuid4(), services.Actor())
+    document = services.export_document(services.sheet_view(sheet))
+    copy = services.import_document(club, document, services.Actor(), "copy")
+    assert services.sheet_view(copy).state.totals == (0, 2)

@@ -66,6 +66,8 @@ def points_for_showing(augen: int | None, had_trick: bool | None, rules: RuleSet
         raise RuleError(
             "other_had_trick", gettext_noop("Say whether the other player had a trick.")
         )
+    if augen is not None:
+        _check_augen(augen)
     if not had_trick:
         if augen and rules.announcements_need_trick:
             raise RuleError(
