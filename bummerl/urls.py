@@ -16,7 +16,6 @@ sheet_patterns = [
 ]
 
 
-
 def healthz(request):
     """A trivial view: for load balancers, and the yardstick of ``make bench``."""
     return HttpResponse("ok", content_type="text/plain")
@@ -32,6 +31,8 @@ urlpatterns = [
     path("c/<slug:slug>/players/", club_views.players, name="players"),
     path("c/<slug:slug>/players/search/", club_views.player_search, name="player_search"),
     path("c/<slug:slug>/players/<int:player_id>/", club_views.player, name="player"),
+    path("c/<slug:slug>/rules/", club_views.rule_sets, name="rule_sets"),
+    path("c/<slug:slug>/rules/<int:rule_set_id>/", club_views.rule_set, name="rule_set"),
     path("c/<slug:slug>/tables/new/", club_views.open_table, name="open_table"),
     path("c/<slug:slug>/tables/import/", club_views.import_table, name="import_table"),
     path("tables/<int:pk>/", include((sheet_patterns, "sheet"))),

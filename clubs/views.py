@@ -3,6 +3,7 @@
 import dataclasses
 import json
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
@@ -14,8 +15,8 @@ from clubs.models import Player, Role
 from clubs.services import add_player
 from clubs.tables import PlayerTable, SheetTable, TallyTable
 from scoring import services
-from scoring.forms import ImportForm, OpenSheetForm, PlayerForm
-from scoring.models import Sheet
+from scoring.forms import ImportForm, OpenSheetForm, PlayerForm, RuleSetForm
+from scoring.models import RuleSet, Sheet
 from scoring.rules import RuleError
 from scoring.tally import club_sheets, tally
 from scoring.views import rule_error_text
@@ -175,3 +176,47 @@ def import_table(request, slug):
             else:
                 return redirect("sheet:page", pk=sheet.pk)
     return render(request, "clubs/import.html", {"club": club, "form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rule_sets(request, slug):
+    """The presets and the club's own rule sets; copying one makes it the club's."""
+    club = club_for(request, slug)
+    available = RuleSet.objects.filter(club__isnull=True) | RuleSet.objects.filter(club=club)
+    if request.method == "POST":
+        club = club_for(request, slug, Role.ORGANISER)
+        source = available.filter(pk=request.POST.get("copy", "")).first()
+        if source is None:
+            raise Http404
+        copy = services.copy_rule_set(club, source)
+        return redirect("rule_set", slug=club.slug, rule_set_id=copy.pk)
+    return render(
+        request,
+        "clubs/rule_sets.html",
+        {
+            "club": club,
+            "rule_sets": available.order_by("club_id", "name"),
+            "can_manage": club.role in (Role.OWNER, Role.ORGANISER),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rule_set(request, slug, rule_set_id):
+    """Change the values, names and options of one of the club's rule sets."""
+    club = club_for(request, slug, Role.ORGANISER)
+    item = RuleSet.objects.filter(club=club, pk=rule_set_id).first()
+    if item is None:
+        raise Http404
+    form = RuleSetForm(request.POST or None, rules=item.rules)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_rule_set(item, form.to_data())
+        except RuleError as error:
+            form.add_error(None, rule_error_text(error))
+        else:
+            messages.success(request, _("Rule set saved. Tables opened from now on use it."))
+            return redirect("rule_set", slug=club.slug, rule_set_id=item.pk)
+    return render(request, "clubs/rule_set.html", {"club": club, "rule_set": item, "form": form})

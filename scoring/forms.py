@@ -218,3 +218,129 @@ class ImportForm(forms.Form):
             self.add_error("document", _("Paste a sheet or choose a file."))
         data["text"] = text
         return data
+
+
+OPTION_LABELS = {
+    "announcements_need_trick": _("A Zwanziger/Vierziger counts only after a trick"),
+    "closing_counts_at": _("After Zudrehen, the loser's Augen count"),
+    "false_claim": _("A false Ausmelden gives the opponent"),
+    "schneider_counts": _("Bummerl for a Schneider"),
+    "retourschneider_counts": _("Bummerl each for a Retourschneider"),
+    "partie_bummerl": _("Bummerl that win a Partie"),
+    "spritzen_on_normal": _("Spritzen allowed on the normal game"),
+    "normal_game": _("Normal game (Dreierschnapsen)"),
+    "game_target": _("A Dreierschnapsen game goes to"),
+    "count_down_display": _("Show Dreierschnapsen points counting down"),
+}
+OPTION_CHOICES = {
+    "closing_counts_at": [("close", _("when the talon was closed")), ("end", _("at the end"))],
+    "false_claim": [
+        ("fixed", _("2, or 3 if he had no trick")),
+        ("mirror", _("what the claim would have won")),
+    ],
+    "normal_game": [
+        ("caller_vs_two", _("the Rufer against the other two")),
+        ("each_for_himself", _("every player for himself")),
+    ],
+    "partie_bummerl": [("2", "2"), ("3", "3")],
+}
+DECLARE_CHOICES = [
+    ("anyone", _("anyone")),
+    ("rufer", _("the Rufer only")),
+    ("not_rufer", _("not the Rufer")),
+]
+
+
+class RuleSetForm(forms.Form):
+    """Options and contracts of a club's rule set; ``to_data()`` gives the core's dict.
+    Contract fields are named ``<code>-name``, ``<code>-base``, ``<code>-enabled``."""
+
+    name = forms.CharField(label=_("Name"), max_length=80)
+    new_code = forms.SlugField(label=_("New contract: code"), required=False, max_length=30)
+    new_name = forms.CharField(label=_("Name"), required=False, max_length=60)
+    new_base = forms.IntegerField(label=_("Value"), required=False, min_value=1, max_value=999)
+    new_may_declare = forms.ChoiceField(
+        label=_("May declare"), choices=DECLARE_CHOICES, required=False
+    )
+
+    def __init__(self, *args, rules: core.RuleSet, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.rules = rules
+        self.fields["name"].initial = rules.name
+        for key, value in rules.options.items():
+            label = OPTION_LABELS.get(key, key)
+            if isinstance(value, bool):
+                field = forms.BooleanField(label=label, required=False, initial=value)
+            elif key in OPTION_CHOICES:
+                field = forms.ChoiceField(
+                    label=label, choices=OPTION_CHOICES[key], initial=str(value)
+                )
+            else:
+                field = forms.IntegerField(label=label, initial=value, min_value=1, max_value=100)
+            self.fields[f"opt_{key}"] = field
+        for contract in rules.catalog:
+            code = contract.code
+            self.fields[f"{code}-name"] = forms.CharField(
+                label=code, max_length=60, initial=contract.name
+            )
+            if contract.base is not None:
+                self.fields[f"{code}-base"] = forms.IntegerField(
+                    label=_("Value"), min_value=1, max_value=999, initial=contract.base
+                )
+                self.fields[f"{code}-enabled"] = forms.BooleanField(
+                    label=_("played"), required=False, initial=contract.enabled
+                )
+
+    def option_fields(self):
+        return [self[name] for name in self.fields if name.startswith("opt_")]
+
+    def contract_rows(self):
+        rows = []
+        for contract in self.rules.catalog:
+            code = contract.code
+            rows.append(
+                {
+                    "contract": contract,
+                    "name": self[f"{code}-name"],
+                    "base": self[f"{code}-base"] if contract.base is not None else None,
+                    "enabled": self[f"{code}-enabled"] if contract.base is not None else None,
+                }
+            )
+        return rows
+
+    def clean(self):
+        data = super().clean()
+        code = data.get("new_code")
+        if code and any(c.code == code for c in self.rules.catalog):
+            self.add_error("new_code", _("This code is taken."))
+        if code and not data.get("new_base"):
+            self.add_error("new_base", _("A new contract needs a value."))
+        return data
+
+    def to_data(self) -> dict:
+        data = self.cleaned_data
+        options = {}
+        for key, value in self.rules.options.items():
+            raw = data.get(f"opt_{key}")
+            options[key] = int(raw) if key == "partie_bummerl" else raw
+            if isinstance(value, bool):
+                options[key] = bool(raw)
+        catalog = []
+        for contract in self.rules.catalog:
+            item = contract.to_dict()
+            item["name"] = data[f"{contract.code}-name"]
+            if contract.base is not None:
+                item["base"] = data[f"{contract.code}-base"]
+                item["enabled"] = data[f"{contract.code}-enabled"]
+            catalog.append(item)
+        if data.get("new_code"):
+            catalog.append(
+                {
+                    "code": data["new_code"],
+                    "name": data.get("new_name") or data["new_code"],
+                    "base": data["new_base"],
+                    "may_declare": data.get("new_may_declare") or "anyone",
+                    "leads": "declarer",
+                }
+            )
+        return {"name": data["name"], "options": options, "catalog": catalog}

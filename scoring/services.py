@@ -332,3 +332,27 @@ def export_document(view: SheetView) -> dict:
         if d.voided_at is not None
     ]
     return out
+
+
+def copy_rule_set(club: Club, source: RuleSet) -> RuleSet:
+    """A club's own copy of a preset or rule set, to change values and names."""
+    rules = source.rules
+    name = f"{source.name} ({club.name})"[:80]
+    return RuleSet.objects.create(
+        club=club, name=name, preset=source.preset, data=rules.renamed(name).to_dict()
+    )
+
+
+def update_rule_set(rule_set: RuleSet, data: dict) -> RuleSet:
+    """Store new options and catalogue (the ``core.RuleSet.to_dict`` shape) after the core
+    checked them; RuleError names the option or contract. Presets are not changed here,
+    and sheets keep the copy they were opened with."""
+    if rule_set.club_id is None:
+        raise RuleError("rule_set", gettext_noop("Presets cannot be changed: copy one first."))
+    rules = core.RuleSet.from_dict(data)
+    with transaction.atomic():
+        locked = RuleSet.objects.select_for_update().get(pk=rule_set.pk)
+        locked.name = rules.name or locked.name
+        locked.data = rules.to_dict()
+        locked.save(update_fields=["name", "data"])
+    return locked
