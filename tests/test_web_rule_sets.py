@@ -25,7 +25,7 @@ def form_values(client, url):
     """The edit form's current values, as a browser would send them back."""
     form = client.get(url).context["form"]
     values = {}
-    for name, field in form.fields.items():
+    for name in form.fields:
         value = form[name].value()
         if value is None or value is False:
             continue
