@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.http import HttpResponse
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from clubs import views as club_views
 from scoring import views as sheet_views
@@ -23,6 +25,7 @@ def healthz(request):
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("", club_views.home, name="home"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

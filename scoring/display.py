@@ -70,6 +70,32 @@ class Row:
     game: core.Game | None = None
     game_number: int | None = None
 
+    @property
+    def points_text(self) -> str:
+        """``"+2 / · / ·"``: what the deal gave each seat."""
+        return " / ".join(f"+{p}" if p else "·" for p in self.line.points) if self.line else ""
+
+    @property
+    def final_text(self) -> str:
+        """``"18 · 24 · 12"``: the totals a game ended with."""
+        return " · ".join(str(p) for p in self.game.final) if self.game else ""
+
+
+def radio_options(form, name: str, choices, default=None, classes=None) -> list[dict]:
+    """The options of one button group, each with ``checked`` worked out once: the
+    submitted value when the form comes back with errors, else ``default``."""
+    value = form[name].value()
+    chosen = str(default) if value in (None, "") else str(value)
+    return [
+        {
+            "value": str(key),
+            "label": label,
+            "checked": str(key) == chosen,
+            "classes": (classes or {}).get(str(key), ""),
+        }
+        for key, label in choices
+    ]
+
 
 RESULT_TEXT = {
     "bummerl": gettext_noop("%(loser)s gets a Bummerl"),

@@ -10,6 +10,9 @@ a new one at the same ``position``. Writes go through ``scoring.services`` only.
 
 import dataclasses
 import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
 from django.db import models
@@ -110,9 +113,49 @@ ENTRY_TYPES: dict[str, type] = {
 KIND_OF = {cls: kind for kind, cls in ENTRY_TYPES.items()}
 
 
+@dataclass(slots=True)
+class DealRow:
+    """A deal as the sheet reads it: plain values, without the cost of a model instance.
+    ``voided_by`` is the user name of who struck it out, if anyone did."""
+
+    pk: int
+    position: int
+    kind: str
+    inputs: dict
+    points: list
+    key: uuid.UUID
+    recorded_at: datetime
+    voided_at: datetime | None
+    voided_by: str | None
+    voided_via_link: bool
+
+    @property
+    def entry(self):
+        return ENTRY_TYPES[self.kind](**self.inputs)
+
+
+ROW_FIELDS = (
+    "pk",
+    "position",
+    "kind",
+    "inputs",
+    "points",
+    "key",
+    "recorded_at",
+    "voided_at",
+    "voided_by__username",
+    "voided_via_link",
+)
+
+
 class DealQuerySet(models.QuerySet):
     def live(self) -> "DealQuerySet":
         return self.filter(voided_at__isnull=True)
+
+    def rows(self) -> list[DealRow]:
+        """The deals in play order (voided ones in place) as ``DealRow``s, one query."""
+        ordered = self.order_by("position", "recorded_at", "id")
+        return [DealRow(*values) for values in ordered.values_list(*ROW_FIELDS)]
 
 
 class Deal(models.Model):

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from clubs.models import Club, Player
 from scoring import rules as core
-from scoring.models import Deal, RuleSet, Seat, Sheet
+from scoring.models import Deal, DealRow, RuleSet, Seat, Sheet
 from scoring.rules.errors import RuleError, gettext_noop
 
 
@@ -39,11 +39,11 @@ class SheetView:
 
     sheet: Sheet
     players: tuple[Player, ...]
-    deals: tuple[Deal, ...]
+    deals: tuple[DealRow, ...]
     state: core.SheetState
 
     @property
-    def live_deals(self) -> tuple[Deal, ...]:
+    def live_deals(self) -> tuple[DealRow, ...]:
         return tuple(d for d in self.deals if d.voided_at is None)
 
 
@@ -52,12 +52,8 @@ def load_players(sheet: Sheet) -> tuple[Player, ...]:
     return tuple(seat.player for seat in seats)
 
 
-def _deals(sheet: Sheet) -> list[Deal]:
-    return list(
-        Deal.objects.filter(sheet=sheet)
-        .select_related("recorded_by", "voided_by")
-        .order_by("position", "recorded_at", "id")
-    )
+def _deals(sheet: Sheet) -> list[DealRow]:
+    return Deal.objects.filter(sheet=sheet).rows()
 
 
 def _score(sheet: Sheet, entries: list) -> core.SheetState:
@@ -123,7 +119,7 @@ def record_entry(
     key: uuid.UUID,
     actor: Actor,
     players: tuple[Player, ...] | None = None,
-) -> tuple[SheetView, Deal]:
+) -> tuple[SheetView, DealRow]:
     """Append one entry (a deal, a redeal or a tie-break) to the sheet.
 
     Returns the sheet as it now is and the deal row. With a ``key`` already used on
@@ -140,7 +136,7 @@ def correct_deal(
     key: uuid.UUID,
     actor: Actor,
     players: tuple[Player, ...] | None = None,
-) -> tuple[SheetView, Deal]:
+) -> tuple[SheetView, DealRow]:
     """Void live deal ``deal_id`` and record ``entry`` in its place, in one step.
 
     The rest of the sheet is scored again; RuleError names the first entry that no
@@ -151,7 +147,7 @@ def correct_deal(
 
 def void_deal(
     sheet: Sheet, deal_id: int, actor: Actor, players: tuple[Player, ...] | None = None
-) -> tuple[SheetView, Deal]:
+) -> tuple[SheetView, DealRow]:
     """Strike a deal that should not be on the sheet (kept, marked with who and when).
 
     Voiding a voided deal changes nothing. RuleError when a later entry no longer fits
@@ -168,7 +164,7 @@ def _write(
     entry=None,
     replace_id: int | None = None,
     void_id: int | None = None,
-) -> tuple[SheetView, Deal]:
+) -> tuple[SheetView, DealRow]:
     if players is None:
         players = load_players(sheet)
     try:
@@ -203,17 +199,19 @@ def _write(
             state = _score(sheet, entries)
             now = timezone.now()
             if target is not None:
+                Deal.objects.filter(pk=target.pk).update(
+                    voided_at=now, voided_by_id=actor.user_id, voided_via_link=actor.via_link
+                )
                 target.voided_at = now
-                target.voided_by_id = actor.user_id
+                target.voided_by = getattr(actor.user, "username", None)
                 target.voided_via_link = actor.via_link
-                target.save(update_fields=["voided_at", "voided_by", "voided_via_link"])
             if entry is None:
                 return _view(sheet, players, deals), target  # type: ignore[return-value]
             kind, inputs = Deal.inputs_of(entry)
             position = (
                 target.position if target else 1 + max((d.position for d in deals), default=0)
             )
-            deal = Deal.objects.create(
+            created = Deal.objects.create(
                 sheet=sheet,
                 position=position,
                 kind=kind,
@@ -222,24 +220,35 @@ def _write(
                 key=key,
                 recorded_by_id=actor.user_id,
                 via_link=actor.via_link,
-                replaces=target,
+                replaces_id=target.pk if target else None,
             )
-            deal.recorded_by = actor.user if actor.user_id else None
+            deal = DealRow(
+                created.pk,
+                position,
+                kind,
+                inputs,
+                created.points,
+                key,
+                created.recorded_at,
+                None,
+                None,
+                False,
+            )
             deals.append(deal)
             return SheetView(sheet, players, tuple(sorted(deals, key=_order)), state), deal
     except IntegrityError:
         # Another request with the same key committed between our read and insert.
-        first = Deal.objects.filter(key=key).first() if key is not None else None
-        if first is None or first.sheet_id != sheet.pk:
+        first = Deal.objects.filter(key=key, sheet=sheet).rows() if key is not None else []
+        if not first:
             raise
-        return sheet_view(sheet, players), first
+        return sheet_view(sheet, players), first[0]
 
 
-def _order(deal: Deal):
+def _order(deal: DealRow):
     return (deal.position, deal.recorded_at, deal.pk)
 
 
-def _view(sheet: Sheet, players, deals: list[Deal]) -> SheetView:
+def _view(sheet: Sheet, players, deals: list[DealRow]) -> SheetView:
     live = [d for d in deals if d.voided_at is None]
     return SheetView(sheet, players, tuple(deals), _score(sheet, [d.entry for d in live]))
 

@@ -11,12 +11,13 @@ from functools import wraps
 import segno
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring import services
 from scoring.access import SignInRequired, sheet_for, sign_in
-from scoring.display import contract_buttons, describe_entry, sheet_rows
+from scoring.display import contract_buttons, describe_entry, radio_options, sheet_rows
 from scoring.forms import EntryForm
 from scoring.rules import RuleError
 
@@ -55,6 +56,28 @@ def put_error(form: EntryForm, error: RuleError) -> None:
     form.add_error(field, rule_error_text(error))
 
 
+def entry_options(form, players, rules, rufer) -> dict:
+    """The button groups of the entry form, checked states worked out once."""
+    seats = [(i, p.name) for i, p in enumerate(players)]
+    hidden = {
+        item["contract"].code: " ".join(f"no-{seat}" for seat in item["hidden_for"])
+        for item in contract_buttons(rules, rufer, len(players))
+    }
+    contracts = [
+        (c.code, format_html("{} <small>{}</small>", c.name, c.base) if c.base else c.name)
+        for c in rules.contracts
+    ]
+    return {
+        "declarer": radio_options(form, "declarer", seats, default=rufer),
+        "contract": radio_options(form, "contract", contracts, default="normal", classes=hidden),
+        "normal_points": radio_options(form, "normal_points", [(n, n) for n in (1, 2, 3)]),
+        "spritzen": radio_options(form, "spritzen", form.fields["spritzen"].choices, default=0),
+        "points": radio_options(form, "points", [(n, n) for n in (1, 2, 3)]),
+        "by": radio_options(form, "by", seats),
+        "other_had_trick": radio_options(form, "other_had_trick", [(1, _("yes")), (0, _("no"))]),
+    }
+
+
 RECENT_ROWS = 30
 """The sheet shows the newest rows; the whole list is one tap away (``?all=1``)."""
 
@@ -86,7 +109,7 @@ def _context(request, access, view, form=None, saved=None, error=None, show_all=
         "hidden_rows": hidden,
         "undo_url": f"{base}deals/{saved.pk}/void/" if saved else "",
         "form": form,
-        "contracts": contract_buttons(state.rules, state.rufer, len(players)),
+        "options": entry_options(form, players, state.rules, state.rufer),
         "rufer": state.rufer,
         "saved": saved,
         "saved_text": describe_entry(saved.entry, players, state.rules) if saved else "",
@@ -196,7 +219,7 @@ def correct(request, access, deal_id):
     )
     # The contract buttons follow the Rufer of the deal being corrected.
     rufer = line.rufer if line.rufer is not None else 0
-    context["contracts"] = contract_buttons(rules, rufer, len(view.players))
+    context["options"] = entry_options(form, view.players, rules, rufer)
     context["rufer"] = rufer
     return render(request, "scoring/correct.html", context)
 

@@ -162,12 +162,27 @@ def lighthouse(sheet) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    # Served as in production: collected, compressed static files behind WhiteNoise.
+    production = {
+        **os.environ,
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": "bench-only-secret-key-" + "x" * 40,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SECURE_COOKIES": "0",
+        "STATIC_ROOT": str(WORK / "static"),
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=production,
+        check=True,
+    )
     server = subprocess.Popen(
         [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        env={**os.environ, "DJANGO_DEBUG": "1"},
+        env=production,
     )
     try:
         for _ in range(50):

@@ -49,7 +49,12 @@ def test_opening_a_table_needs_three_different_players_for_dreierschnapsen(club,
     anna, ben = factories.players(club, "Anna", "Ben")
     wiki = factories.presets()["wiki"]
     url = reverse("open_table", kwargs={"slug": club.slug})
-    data = {"variant": "dreierschnapsen", "player_1": anna.pk, "player_2": ben.pk, "rule_set": wiki.pk}
+    data = {
+        "variant": "dreierschnapsen",
+        "player_1": anna.pk,
+        "player_2": ben.pk,
+        "rule_set": wiki.pk,
+    }
     response = client.post(url, data)
     assert "player_3" in response.context["form"].errors
     response = client.post(url, {**data, "player_3": anna.pk})
@@ -62,7 +67,9 @@ def test_the_tally_sums_bummerl_over_the_club_tables(club, client):
     sheet = factories.sheet(club)
     # Ben (the Rufer) wins a Trumpfringerl (24): Anna and Clara tie at 0; Clara wins the
     # tie-break, Anna is Schneider: 2 Bummerl.
-    services.record_entry(sheet, DreierDeal("trumpfringerl", 1, True), uuid.uuid4(), services.Actor())
+    services.record_entry(
+        sheet, DreierDeal("trumpfringerl", 1, True), uuid.uuid4(), services.Actor()
+    )
     from scoring.rules import TieBreak
 
     services.record_entry(sheet, TieBreak(2), uuid.uuid4(), services.Actor())
