@@ -11,7 +11,9 @@ from scoring.models import Sheet
 
 class PlayerTable(tables.Table):
     name = tables.Column(verbose_name=_("Name"), order_by=("name_key", "name", "id"))
-    created_at = tables.DateColumn(verbose_name=_("since"), format="d.m.Y")
+    created_at = tables.DateColumn(
+        verbose_name=_("since"), format="d.m.Y", order_by=("created_at", "id")
+    )
 
     class Meta:
         model = Player
@@ -29,7 +31,9 @@ class PlayerTable(tables.Table):
 
 
 class SheetTable(tables.Table):
-    created_at = tables.DateTimeColumn(verbose_name=_("opened"), format="d.m.Y H:i")
+    created_at = tables.DateTimeColumn(
+        verbose_name=_("opened"), format="d.m.Y H:i", order_by=("created_at", "id")
+    )
     title = tables.Column(verbose_name=_("Table"), empty_values=(), order_by=("title", "id"))
     variant = tables.Column(verbose_name=_("Game"))
 

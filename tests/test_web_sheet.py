@@ -337,3 +337,27 @@ def test_an_exported_two_player_sheet_imports_again(client):
     document = services.export_document(services.sheet_view(sheet))
     copy = services.import_document(club, document, services.Actor(), "copy")
     assert services.sheet_view(copy).state.totals == (0, 2)
+
+
+def test_the_link_page_shows_a_qr_code_and_renewing_kills_the_old_link(client, table):
+    page = client.get(reverse("sheet:link", kwargs={"pk": table.pk}))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "<svg" in html and f"/e/{table.entry_token}/" in html
+    old = table.entry_token
+    client.post(reverse("sheet:link_change", kwargs={"pk": table.pk, "action": "renew"}))
+    table.refresh_from_db()
+    assert table.entry_token != old
+    assert client.get(f"/e/{old}/").status_code == 404
+    assert client.get(f"/e/{table.entry_token}/").status_code == 200
+
+
+def test_a_link_holder_cannot_touch_another_tables_deals(client, table):
+    other = factories.sheet(table.club, names=("Dora", "Emil", "Fritz"))
+    services.record_entry(other, DreierDeal("gang", 0, True), uuid.uuid4(), services.Actor())
+    victim = Deal.objects.get(sheet=other)
+    client.logout()
+    url = reverse("entry:void", kwargs={"token": table.entry_token, "deal_id": victim.pk})
+    client.post(url, headers={"HX-Request": "true"})
+    victim.refresh_from_db()
+    assert victim.voided_at is None
