@@ -6,6 +6,8 @@ from django.views.generic import RedirectView
 
 from clubs import views as club_views
 from scoring import views as sheet_views
+from tournaments import urls as tournament_urls
+from tournaments import views as tournament_views
 
 sheet_patterns = [
     path("", sheet_views.page, name="page"),
@@ -38,6 +40,9 @@ urlpatterns = [
     path("c/<slug:slug>/rules/<int:rule_set_id>/", club_views.rule_set, name="rule_set"),
     path("c/<slug:slug>/tables/new/", club_views.open_table, name="open_table"),
     path("c/<slug:slug>/tables/import/", club_views.import_table, name="import_table"),
+    path("c/<slug:slug>/tournaments/", include(tournament_urls.club_patterns)),
+    path("m/<str:token>/", tournament_views.match_link, name="match_link"),
+    path("p/<str:token>/", tournament_views.bracket, name="bracket"),
     path("tables/<int:pk>/", include((sheet_patterns, "sheet"))),
     path("e/<str:token>/", include((sheet_patterns, "entry"))),
 ]

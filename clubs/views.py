@@ -99,14 +99,17 @@ def players(request, slug):
 @login_required
 @require_GET
 def player_search(request, slug):
-    """Names for a type-ahead: ``?q=mül`` finds Müller (JSON list of names)."""
+    """Names for a type-ahead: ``?q=mül`` finds Müller (JSON list of names; for htmx,
+    the ``<option>``s of a datalist, reading the ``name`` field)."""
     club = club_for(request, slug)
-    query = request.GET.get("q", "").strip()
+    query = (request.GET.get("q") or request.GET.get("name") or "").strip()
     names = (
         list(Player.objects.filter(club=club).search(query).values_list("name", flat=True)[:10])
         if query
         else []
     )
+    if request.htmx:
+        return render(request, "clubs/_options.html", {"names": names})
     return JsonResponse({"names": names})
 
 

@@ -1,1 +1,188 @@
-"""Preisschnapsen tournaments (RULES.md section 5): not built yet."""
+"""Preisschnapsen: a knock-out tournament of two-player Schnapsen (RULES.md section 5).
+
+Words: a *card* (Teilnahmekarte) is one life in the tournament, sold to a player at the
+door; a player may hold several. A *round* is drawn from two *pots* of numbers; each
+*pull* is kept in order. A *pairing* is what a number produced: a *match* of two cards,
+a *bye* (Freilos: the card advances without playing) or a *walkover* (a player met
+himself: he gives up one card and advances with the other). A *result* decides a match;
+it is never edited, a correction voids it and records a new one. Undone draws are kept.
+Placement matches (for prizes 3 to 8) are pairings of their own stage.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, Player
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Tournament(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
+    name = models.CharField(_("name"), max_length=100)
+    starts_at = models.DateTimeField(_("start"))
+    cards = models.PositiveIntegerField(_("cards"), help_text=_("a power of two, 8 to 1024"))
+    max_cards = models.PositiveSmallIntegerField(_("most cards per player"), default=3)
+    match_bummerl = models.PositiveSmallIntegerField(_("Bummerl to win a match"), default=2)
+    entry_fee = models.DecimalField(
+        _("entry fee per card"), max_digits=8, decimal_places=2, default=0
+    )
+    one_prize_per_player = models.BooleanField(_("one prize per player"), default=False)
+    prizes = models.JSONField(_("prizes"), default=list, help_text="[{place, description}]")
+    public_token = models.CharField(max_length=30, unique=True, default=new_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-starts_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Card(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="card_set")
+    number = models.PositiveIntegerField(_("card number"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="cards")
+    paid = models.BooleanField(_("paid"), default=False)
+    sale_key = models.UUIDField(null=True, blank=True, db_index=True)
+    sold_at = models.DateTimeField(auto_now_add=True)
+    sold_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="card_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.number}"
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    pot_size = models.PositiveIntegerField()
+    seed = models.BigIntegerField(null=True, blank=True, help_text="empty for a physical draw")
+    drawn_at = models.DateTimeField(
+        null=True, blank=True, help_text="empty while pulls are typed in"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    drawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["number", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"],
+                condition=models.Q(undone_at__isnull=True),
+                name="one_live_draw_per_round",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} R{self.number}"
+
+
+class Pull(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pulls")
+    index = models.PositiveIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="+")
+    pot = models.CharField(max_length=5, choices=[("left", _("left")), ("right", _("right"))])
+    number = models.PositiveIntegerField()
+    put_back = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [models.UniqueConstraint(fields=["round", "index"], name="pull_order")]
+
+    def __str__(self) -> str:
+        return f"{self.round} pull {self.index}"
+
+
+class Stage(models.TextChoices):
+    MAIN = "main", _("main draw")
+    PLACEMENT = "placement", _("placement")
+
+
+class Kind(models.TextChoices):
+    MATCH = "match", _("match")
+    BYE = "bye", _("bye")
+    WALKOVER = "walkover", _("walkover")
+
+
+class Pairing(models.Model):
+    """A pairing of a round (``stage`` main), or a placement match (``label`` names the
+    places it decides: "3" for 3/4, "5-8" for the two drawn quarter-final-loser matches,
+    "5" for 5/6, "7" for 7/8)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="pairings")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.CASCADE, related_name="pairings"
+    )
+    stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.MAIN)
+    number = models.PositiveIntegerField()
+    label = models.CharField(max_length=10, blank=True)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    left = models.ForeignKey(
+        Card, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    right = models.ForeignKey(
+        Card, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    token = models.CharField(max_length=30, unique=True, default=new_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+    voided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["stage", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.round or self.label} #{self.number}"
+
+
+class Result(models.Model):
+    pairing = models.ForeignKey(Pairing, on_delete=models.PROTECT, related_name="results")
+    winner = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="+")
+    score = models.CharField(_("score"), max_length=5, help_text="Bummerl won: 2:0, 2:1, 3:2 …")
+    key = models.UUIDField(unique=True)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    via_link = models.BooleanField(default=False)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["recorded_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pairing"],
+                condition=models.Q(voided_at__isnull=True),
+                name="one_live_result_per_pairing",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pairing}: {self.winner} {self.score}"

@@ -1,0 +1,117 @@
+"""Forms of the Preisschnapsen pages: they read and check input; services decide."""
+
+import datetime
+import uuid
+import zoneinfo
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.services import CARD_COUNTS
+
+VIENNA = zoneinfo.ZoneInfo(settings.TIME_ZONE)
+
+
+def local_datetime(day: datetime.date, time: datetime.time) -> datetime.datetime:
+    """The moment ``day`` at ``time`` in Vienna; ValueError when the clock skips that time
+    (spring) or shows it twice (autumn) on a change of daylight saving time."""
+    early = datetime.datetime.combine(day, time, tzinfo=VIENNA)
+    late = early.replace(fold=1)
+    if early.utcoffset() != late.utcoffset():
+        raise ValueError("ambiguous")
+    there_and_back = early.astimezone(datetime.UTC).astimezone(VIENNA)
+    if there_and_back.replace(tzinfo=None) != early.replace(tzinfo=None):
+        raise ValueError("missing")
+    return early
+
+
+def parse_prizes(text: str) -> list[dict]:
+    """Lines "place: description" (or "place. description") -> [{place, description}]."""
+    prizes = []
+    seen = set()
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line:
+            continue
+        head, sep, tail = line.replace(".", ":", 1).partition(":")
+        if not sep or not head.strip().isdigit() or not tail.strip():
+            raise forms.ValidationError(
+                _('Line %(n)s: write "place: prize", e.g. "1: Geschenkkorb".'), params={"n": number}
+            )
+        place = int(head)
+        if not 1 <= place <= 8 or place in seen:
+            raise forms.ValidationError(
+                _("Line %(n)s: places are 1 to 8, each once."), params={"n": number}
+            )
+        seen.add(place)
+        prizes.append({"place": place, "description": tail.strip()[:200]})
+    return sorted(prizes, key=lambda p: p["place"])
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100)
+    day = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    time = forms.TimeField(label=_("Start"), widget=forms.TimeInput(attrs={"type": "time"}))
+    cards = forms.TypedChoiceField(
+        label=_("Cards laid out"), coerce=int, choices=[(n, n) for n in CARD_COUNTS], initial=64
+    )
+    max_cards = forms.IntegerField(
+        label=_("Most cards per player"), min_value=1, max_value=16, initial=3
+    )
+    match_bummerl = forms.TypedChoiceField(
+        label=_("A match is won with"),
+        coerce=int,
+        choices=[(2, _("2 Bummerl")), (3, _("3 Bummerl"))],
+        initial=2,
+    )
+    entry_fee = forms.DecimalField(
+        label=_("Entry fee per card (€)"), min_value=0, max_digits=8, decimal_places=2, initial=10
+    )
+    one_prize_per_player = forms.BooleanField(
+        label=_("At most one prize per player"), required=False
+    )
+    prizes = forms.CharField(
+        label=_("Prizes"),
+        required=False,
+        widget=forms.Textarea(
+            attrs={"rows": 8, "placeholder": "1: Geschenkkorb\n2: Schinken\n3: Wein"}
+        ),
+        help_text=_('One line per place: "1: Geschenkkorb".'),
+    )
+
+    def clean_prizes(self):
+        return parse_prizes(self.cleaned_data.get("prizes") or "")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("day") and data.get("time"):
+            try:
+                data["starts_at"] = local_datetime(data["day"], data["time"])
+            except ValueError as error:
+                message = (
+                    _("This time happens twice that night (the clocks go back): choose another.")
+                    if str(error) == "ambiguous"
+                    else _(
+                        "This time does not exist that night (the clocks go forward): choose another."
+                    )
+                )
+                self.add_error("time", message)
+        return data
+
+
+class SellForm(forms.Form):
+    key = forms.UUIDField(widget=forms.HiddenInput, initial=uuid.uuid4)
+    name = forms.CharField(label=_("Name"), max_length=80)
+    count = forms.IntegerField(label=_("Cards"), min_value=1, max_value=16, initial=1)
+    paid = forms.BooleanField(label=_("paid"), required=False, initial=True)
+
+
+class ResultForm(forms.Form):
+    key = forms.UUIDField(widget=forms.HiddenInput)
+    winner = forms.IntegerField(label=_("Winner"))
+    score = forms.CharField(label=_("Bummerl"), max_length=5)
+
+
+class PullForm(forms.Form):
+    number = forms.IntegerField(label=_("Number pulled"), min_value=1, max_value=1024)

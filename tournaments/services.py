@@ -1,0 +1,606 @@
+"""The only writers of tournaments: sell cards, draw rounds (digital or pull by pull),
+record and correct results, undo a draw, create placement matches.
+
+Every function runs in one transaction and first locks the tournament row, so two
+organisers (or two phones on one match) are served one after the other; database
+constraints (one live draw per round, one live result per pairing, one key per submit)
+back every guard. Nothing is deleted: corrections void a result, undoing a draw marks
+the round undone, and both stay in the history.
+"""
+
+import secrets
+import uuid
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from clubs.models import Club
+from clubs.services import player_named
+from scoring.rules.errors import RuleError, gettext_noop
+from tournaments import bracket, draw
+from tournaments.models import Card, Kind, Pairing, Pull, Result, Round, Stage, Tournament
+from tournaments.prizes import award
+
+
+@dataclass(frozen=True)
+class Actor:
+    user: object | None = None
+    via_link: bool = False
+
+    @property
+    def user_id(self):
+        return getattr(self.user, "pk", None) if self.user is not None else None
+
+
+CARD_COUNTS = tuple(2**k for k in range(3, 11))
+"""Cards a tournament may lay out: a power of two, 8 to 1024 (RULES.md 5.1)."""
+
+SCORES = {2: ("2:0", "2:1"), 3: ("3:0", "3:1", "3:2")}
+"""Bummerl scores a match can end with, by the Bummerl needed to win (RULES.md 5.3)."""
+
+
+# -- reading ------------------------------------------------------------------------
+
+
+@dataclass
+class State:
+    """A tournament read in a fixed number of queries: its cards (by id), live rounds
+    with their pairings and live results, placement pairings, and the bracket view."""
+
+    tournament: Tournament
+    cards: dict[int, Card]
+    rounds: list[Round]
+    pairings: dict[int, list[Pairing]]  # round id -> main pairings by number
+    placement: list[Pairing]
+    results: dict[int, Result]  # pairing id -> live result
+    round_states: list[bracket.RoundState]
+    placement_states: list[bracket.Match]
+
+    @property
+    def drawn(self) -> bool:
+        return bool(self.rounds)
+
+    @property
+    def current(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def in_progress(self) -> Round | None:
+        """A physical draw still being typed in."""
+        current = self.current
+        return current if current is not None and current.drawn_at is None else None
+
+    def alive(self) -> list[int]:
+        sold = sorted(self.cards)
+        complete = [s for s, r in zip(self.round_states, self.rounds, strict=True) if r.drawn_at]
+        return bracket.cards_left(complete, sold)
+
+    def places(self) -> dict[int, int]:
+        return bracket.places(self.round_states, self.placement_states)
+
+    def awards(self):
+        places = {p: (card, self.cards[card].player_id) for p, card in self.places().items()}
+        prizes = [(int(p["place"]), p["description"]) for p in self.tournament.prizes]
+        return award(places, prizes, self.tournament.one_prize_per_player)
+
+    def next_pot_size(self) -> int | None:
+        return bracket.next_pot_size(self.round_states, self.tournament.cards)
+
+
+def _match(pairing: Pairing, results: dict[int, Result]) -> bracket.Match:
+    result = results.get(pairing.pk)
+    return bracket.Match(
+        pairing.number,
+        pairing.kind,
+        pairing.left_id,
+        pairing.right_id,
+        result.winner_id if result else None,
+        pairing.label,
+    )
+
+
+def load_state(tournament: Tournament) -> State:
+    """Read the whole tournament: 4 queries, whatever its size."""
+    cards = {c.pk: c for c in Card.objects.filter(tournament=tournament).select_related("player")}
+    rounds = list(Round.objects.filter(tournament=tournament, undone_at__isnull=True))
+    all_pairings = list(
+        Pairing.objects.filter(tournament=tournament, voided_at__isnull=True).order_by(
+            "stage", "number"
+        )
+    )
+    results = {
+        r.pairing_id: r
+        for r in Result.objects.filter(pairing__tournament=tournament, voided_at__isnull=True)
+    }
+    live_rounds = {r.pk for r in rounds}
+    pairings: dict[int, list[Pairing]] = {r.pk: [] for r in rounds}
+    placement = []
+    for p in all_pairings:
+        if p.stage == Stage.PLACEMENT:
+            if p.round_id is None or p.round_id in live_rounds:
+                placement.append(p)
+        elif p.round_id in live_rounds:
+            pairings[p.round_id].append(p)
+    round_states = [
+        bracket.RoundState(r.number, r.pot_size, tuple(_match(p, results) for p in pairings[r.pk]))
+        for r in rounds
+    ]
+    return State(
+        tournament,
+        cards,
+        rounds,
+        pairings,
+        placement,
+        results,
+        round_states,
+        [_match(p, results) for p in placement],
+    )
+
+
+# -- before the night ----------------------------------------------------------------
+
+
+def create_tournament(club: Club, actor: Actor, **fields) -> Tournament:
+    """A new tournament; ``fields`` as the model's (checked by the form)."""
+    if fields.get("cards") not in CARD_COUNTS:
+        raise RuleError("cards", gettext_noop("The number of cards is a power of two, 8 to 1024."))
+    return Tournament.objects.create(
+        club=club, created_by=actor.user if actor.user_id else None, **fields
+    )
+
+
+def _locked(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def sell_cards(
+    tournament: Tournament,
+    name: str,
+    count: int,
+    paid: bool,
+    actor: Actor,
+    key: uuid.UUID | None = None,
+) -> list[Card]:
+    """Sell ``count`` cards to the player called ``name`` (added to the club if new).
+
+    RuleError on ``count`` (past the most per player, or past the cards laid out) and
+    on ``name``; ``tournament`` once round 1 is drawn (RULES.md 5.1).
+    """
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise RuleError("count", gettext_noop("Sell at least one card."))
+    with transaction.atomic():
+        t = _locked(tournament)
+        if key is not None:
+            earlier = list(Card.objects.filter(tournament=t, sale_key=key))
+            if earlier:  # the same sale sent again
+                return earlier
+        if Round.objects.filter(tournament=t, undone_at__isnull=True).exists():
+            raise RuleError(
+                "tournament", gettext_noop("Round 1 is drawn: no more cards can be sold.")
+            )
+        player = player_named(t.club, name)
+        held = Card.objects.filter(tournament=t, player=player).count()
+        if held + count > t.max_cards:
+            raise RuleError(
+                "count",
+                gettext_noop("%(name)s holds %(held)s of at most %(max)s cards."),
+                name=player.name,
+                held=held,
+                max=t.max_cards,
+            )
+        sold = Card.objects.filter(tournament=t).count()
+        if sold + count > t.cards:
+            raise RuleError(
+                "count",
+                gettext_noop("Only %(left)s of %(cards)s cards are left."),
+                left=t.cards - sold,
+                cards=t.cards,
+            )
+        return Card.objects.bulk_create(
+            Card(
+                tournament=t,
+                number=sold + i + 1,
+                player=player,
+                paid=paid,
+                sold_by_id=actor.user_id,
+                sale_key=key,
+            )
+            for i in range(count)
+        )
+
+
+def set_paid(card: Card, paid: bool) -> None:
+    Card.objects.filter(pk=card.pk).update(paid=paid)
+
+
+def lower_cards(tournament: Tournament) -> int:
+    """Lower N to the smallest power of two that holds the cards sold (RULES.md 5.1)."""
+    with transaction.atomic():
+        t = _locked(tournament)
+        if Round.objects.filter(tournament=t, undone_at__isnull=True).exists():
+            raise RuleError("cards", gettext_noop("Round 1 is drawn already."))
+        sold = Card.objects.filter(tournament=t).count()
+        t.cards = draw.smallest_cards(sold)
+        t.save(update_fields=["cards"])
+        return t.cards
+
+
+# -- the draw -------------------------------------------------------------------------
+
+
+def _next_round_holders(state: State) -> tuple[int, int, list[draw.Holder]]:
+    """(number, pot size, holders) of the round to draw now; RuleError when none may be."""
+    t = state.tournament
+    if state.in_progress is not None:
+        raise RuleError("round", gettext_noop("A draw is being typed in: finish or undo it first."))
+    if not state.rounds:
+        draw.check_can_draw_round_one(t.cards, len(state.cards))
+    else:
+        last = state.round_states[-1]
+        if not last.decided:
+            raise RuleError(
+                "round",
+                gettext_noop("Round %(number)s still has %(open)s open matches."),
+                number=last.number,
+                open=last.open_matches,
+            )
+    pot_size = state.next_pot_size()
+    if pot_size is None:
+        raise RuleError("round", gettext_noop("The final is drawn: there is no further round."))
+    cards = {pk: c.player_id for pk, c in state.cards.items()}
+    return len(state.rounds) + 1, pot_size, bracket.holders(cards, state.alive())
+
+
+def draw_round(tournament: Tournament, actor: Actor, seed: int | None = None) -> Round:
+    """Draw the next round digitally with a random seed kept on the round (RULES.md 5.2, 5.4)."""
+    seed = secrets.randbits(48) if seed is None else seed
+    try:
+        with transaction.atomic():
+            t = _locked(tournament)
+            state = load_state(t)
+            number, pot_size, holders = _next_round_holders(state)
+            result = draw.digital_draw(holders, pot_size, seed, later_round=number > 1)
+            return _store_draw(t, state, number, pot_size, seed, result, actor)
+    except IntegrityError:
+        # Another organiser's draw of the same round committed first: keep that one.
+        raise RuleError(
+            "round", gettext_noop("This round was just drawn by someone else.")
+        ) from None
+
+
+def _store_draw(t, state, number, pot_size, seed, result: "draw.Draw", actor, round_=None) -> Round:
+    now = timezone.now()
+    if round_ is None:
+        round_ = Round.objects.create(
+            tournament=t,
+            number=number,
+            pot_size=pot_size,
+            seed=seed,
+            drawn_at=now,
+            drawn_by_id=actor.user_id,
+        )
+        Pull.objects.bulk_create(
+            Pull(
+                round=round_,
+                index=i,
+                player_id=p.player,
+                card_id=p.card,
+                pot=str(p.pot),
+                number=p.number,
+                put_back=p.put_back,
+            )
+            for i, p in enumerate(result.pulls)
+        )
+    else:
+        round_.drawn_at = now
+        round_.save(update_fields=["drawn_at"])
+    Pairing.objects.bulk_create(
+        Pairing(
+            tournament=t,
+            round=round_,
+            stage=Stage.MAIN,
+            number=p.number,
+            kind=str(p.kind),
+            left_id=p.left,
+            right_id=p.right,
+        )
+        for p in result.pairings
+    )
+    _create_placement(t, actor, round_)
+    return round_
+
+
+def _create_placement(t: Tournament, actor: Actor, round_: Round | None) -> None:
+    """Create the placement matches that became due (RULES.md 5.5)."""
+    state = load_state(t)
+    for label, cards in bracket.placement_due(state.round_states, state.placement_states):
+        if label == "5-8":
+            seed = secrets.randbits(48)
+            owners = {c: state.cards[c].player_id for c in cards}
+            pairs = draw.placement_pairs(list(cards), seed, owners=owners)
+            numbers = (1, 2)
+        else:
+            pairs = (tuple(cards),)
+            numbers = ({"3": 3, "5": 4, "7": 5}[label],)
+        for number, (left, right) in zip(numbers, pairs, strict=True):
+            same = state.cards[left].player_id == state.cards[right].player_id
+            Pairing.objects.create(
+                tournament=t,
+                round=round_,
+                stage=Stage.PLACEMENT,
+                number=number,
+                label=label,
+                kind=Kind.WALKOVER if same else Kind.MATCH,
+                left_id=left,
+                right_id=right,
+            )
+
+
+def start_physical_draw(tournament: Tournament, actor: Actor) -> Round:
+    """Open the next round for a draw at the venue, typed in pull by pull."""
+    try:
+        with transaction.atomic():
+            t = _locked(tournament)
+            state = load_state(t)
+            number, pot_size, _holders = _next_round_holders(state)
+            return Round.objects.create(
+                tournament=t,
+                number=number,
+                pot_size=pot_size,
+                seed=None,
+                drawn_at=None,
+                drawn_by_id=actor.user_id,
+            )
+    except IntegrityError:
+        raise RuleError(
+            "round", gettext_noop("This round was just drawn by someone else.")
+        ) from None
+
+
+def physical_session(state: State, round_: Round) -> draw.DrawSession:
+    """The draw session of a round being typed in, with its pulls so far replayed."""
+    cards = {pk: c.player_id for pk, c in state.cards.items()}
+    previous = [r for r in state.round_states if r.number < round_.number]
+    alive = bracket.cards_left(previous, sorted(state.cards))
+    order = draw.physical_order(bracket.holders(cards, alive), later_round=round_.number > 1)
+    session = draw.DrawSession(order, round_.pot_size)
+    for pull in Pull.objects.filter(round=round_).order_by("index"):
+        session.pull(pull.number)
+    return session
+
+
+def add_pull(tournament: Tournament, round_id: int, number: int, actor: Actor) -> draw.Pull:
+    """Record the number just pulled at the venue; DrawError says exactly what is wrong.
+    The last pull completes the draw and creates the pairings."""
+    with transaction.atomic():
+        t = _locked(tournament)
+        state = load_state(t)
+        round_ = state.in_progress
+        if round_ is None or round_.pk != round_id:
+            raise RuleError("round", gettext_noop("No draw is being typed in."))
+        session = physical_session(state, round_)
+        index = len(session.pulls)
+        pull = session.pull(number)
+        Pull.objects.create(
+            round=round_,
+            index=index,
+            player_id=pull.player,
+            card_id=pull.card,
+            pot=str(pull.pot),
+            number=pull.number,
+            put_back=pull.put_back,
+        )
+        if session.done:
+            _store_draw(
+                t, state, round_.number, round_.pot_size, None, session.result(), actor, round_
+            )
+        return pull
+
+
+def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
+    """Undo the latest draw while none of its matches has a result; it stays in the
+    history, marked undone. RuleError says which results must be voided first."""
+    with transaction.atomic():
+        t = _locked(tournament)
+        state = load_state(t)
+        current = state.current
+        if current is None or current.pk != round_id:
+            raise RuleError("round", gettext_noop("Only the latest draw can be undone."))
+        decided = [p.number for p in state.pairings[current.pk] if p.pk in state.results] + [
+            p.label for p in state.placement if p.round_id == current.pk and p.pk in state.results
+        ]
+        if decided:
+            raise RuleError(
+                "round",
+                gettext_noop("Void the results of round %(number)s first (pairings %(list)s)."),
+                number=current.number,
+                list=", ".join(str(d) for d in decided),
+            )
+        now = timezone.now()
+        Round.objects.filter(pk=current.pk).update(undone_at=now, undone_by_id=actor.user_id)
+        Pairing.objects.filter(round=current, stage=Stage.PLACEMENT).update(voided_at=now)
+        current.undone_at = now
+        return current
+
+
+# -- results --------------------------------------------------------------------------
+
+
+def _check_editable(state: State, pairing: Pairing) -> None:
+    """A result may change while nothing was built on it (RULES.md 5.4; Tabbycat lesson)."""
+    if pairing.stage == Stage.MAIN:
+        later = [r for r in state.rounds if r.number > pairing.round.number]
+        if later:
+            raise RuleError(
+                "pairing",
+                gettext_noop("Round %(number)s is drawn already: undo that draw first."),
+                number=later[0].number,
+            )
+        return
+    if pairing.label == "5-8":
+        later = [p for p in state.placement if p.label in ("5", "7") and p.pk in state.results]
+        if later:
+            raise RuleError(
+                "pairing",
+                gettext_noop("The matches for places 5 to 8 have results: void them first."),
+            )
+
+
+def record_result(
+    pairing: Pairing, winner: int, score: str, key: uuid.UUID, actor: Actor
+) -> Result:
+    """Decide a match: ``winner`` is the winning card's id, ``score`` the Bummerl (2:0, 2:1;
+    3:x for matches to three). A repeated ``key`` returns the first result; a different
+    result for a decided match is refused (correct it instead)."""
+    return _write_result(pairing, winner, score, key, actor, correct=False)
+
+
+def correct_result(
+    pairing: Pairing, winner: int, score: str, key: uuid.UUID, actor: Actor
+) -> Result:
+    """Void the live result of the match and record this one; refused once the next
+    round is drawn (the message says which draw to undo)."""
+    return _write_result(pairing, winner, score, key, actor, correct=True)
+
+
+def _write_result(pairing, winner, score, key, actor, correct):
+    try:
+        with transaction.atomic():
+            t = _locked(pairing.tournament)
+            first = Result.objects.filter(key=key).first()
+            if first is not None:
+                return first
+            state = load_state(t)
+            pairing = Pairing.objects.select_related("round").get(pk=pairing.pk)
+            if pairing.voided_at is not None or (
+                pairing.round is not None and pairing.round.undone_at is not None
+            ):
+                raise RuleError("pairing", gettext_noop("This pairing was undone."))
+            if pairing.kind != Kind.MATCH:
+                raise RuleError("pairing", gettext_noop("A bye or walkover has no result."))
+            if winner not in (pairing.left_id, pairing.right_id):
+                raise RuleError("winner", gettext_noop("The winner must be one of the two cards."))
+            if score not in SCORES[t.match_bummerl]:
+                raise RuleError(
+                    "score",
+                    gettext_noop("A match to %(n)s Bummerl ends %(scores)s."),
+                    n=t.match_bummerl,
+                    scores=" / ".join(SCORES[t.match_bummerl]),
+                )
+            live = state.results.get(pairing.pk)
+            if live is not None:
+                if not correct:
+                    if live.winner_id == winner and live.score == score:
+                        return live  # the same result sent again: nothing to do
+                    raise RuleError(
+                        "pairing",
+                        gettext_noop("This match already has a result: correct it instead."),
+                    )
+                _check_editable(state, pairing)
+                Result.objects.filter(pk=live.pk).update(
+                    voided_at=timezone.now(), voided_by_id=actor.user_id
+                )
+                # Placement matches drawn from a corrected "5-8" result are made again.
+                if pairing.label == "5-8":
+                    Pairing.objects.filter(
+                        tournament=t, label__in=("5", "7"), voided_at__isnull=True
+                    ).update(voided_at=timezone.now())
+            result = Result.objects.create(
+                pairing=pairing,
+                winner_id=winner,
+                score=score,
+                key=key,
+                recorded_by_id=actor.user_id,
+                via_link=actor.via_link,
+            )
+            if pairing.stage == Stage.PLACEMENT:
+                _create_placement(t, actor, pairing.round)
+            return result
+    except IntegrityError:
+        # Two phones sent results for one match at once: the first one stands.
+        existing = Result.objects.filter(key=key).first()
+        if existing is not None:
+            return existing
+        raise RuleError(
+            "pairing", gettext_noop("This match already has a result: correct it instead.")
+        ) from None
+
+
+# -- export ---------------------------------------------------------------------------
+
+
+def export(tournament: Tournament) -> dict:
+    """The tournament as JSON (the format of the Preisschnapsen issue, README)."""
+    state = load_state(tournament)
+    t = tournament
+
+    def ref(card_id):
+        if card_id is None:
+            return None
+        card = state.cards[card_id]
+        return {"card": card.number, "player": card.player.name}
+
+    def pairing_dict(p: Pairing) -> dict:
+        result = state.results.get(p.pk)
+        match = _match(p, state.results)
+        winner = match.advancing if match.decided else None
+        return {
+            "number": p.number,
+            **({"label": p.label} if p.label else {}),
+            "left": ref(p.left_id),
+            "right": ref(p.right_id),
+            "kind": p.kind,
+            "winner_card": state.cards[winner].number if winner else None,
+            "score": result.score if result else None,
+        }
+
+    pulls = {}
+    for pull in Pull.objects.filter(round__in=state.rounds).select_related("player", "card"):
+        pulls.setdefault(pull.round_id, []).append(pull)
+    players: dict[str, list[int]] = {}
+    for card in state.cards.values():
+        players.setdefault(card.player.name, []).append(card.number)
+    return {
+        "name": t.name,
+        "club": t.club.name,
+        "starts_at": t.starts_at.isoformat(),
+        "cards": t.cards,
+        "max_cards": t.max_cards,
+        "match_bummerl": t.match_bummerl,
+        "entry_fee": str(t.entry_fee),
+        "one_prize_per_player": t.one_prize_per_player,
+        "prize_list": t.prizes,
+        "players": [
+            {"name": name, "cards": sorted(cards)} for name, cards in sorted(players.items())
+        ],
+        "rounds": [
+            {
+                "number": r.number,
+                "pot_size": r.pot_size,
+                "seed": r.seed,
+                "pulls": [
+                    {
+                        "player": p.player.name,
+                        "card": p.card.number,
+                        "pot": p.pot,
+                        "number": p.number,
+                        "put_back": p.put_back,
+                    }
+                    for p in sorted(pulls.get(r.pk, []), key=lambda p: p.index)
+                ],
+                "pairings": [pairing_dict(p) for p in state.pairings[r.pk]],
+            }
+            for r in state.rounds
+        ],
+        "placement": [pairing_dict(p) for p in state.placement],
+        "prizes": [
+            {
+                "place": a.place,
+                "description": a.description,
+                "card": state.cards[a.card].number,
+                "player": state.cards[a.card].player.name,
+            }
+            for a in state.awards()
+        ],
+    }

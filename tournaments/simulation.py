@@ -1,0 +1,97 @@
+"""A whole Preisschnapsen night played by chance, through the same services as the site:
+for ``manage.py tournament simulate``, the demo data and tests."""
+
+import datetime
+import random
+import uuid
+
+from django.utils import timezone
+
+from clubs.models import Club
+from tournaments import services
+from tournaments.models import Pairing, Tournament
+
+PRIZES = [
+    {"place": 1, "description": "Geschenkkorb"},
+    {"place": 2, "description": "Schinken"},
+    {"place": 3, "description": "Wein"},
+    {"place": 4, "description": "Speck"},
+    {"place": 5, "description": "Kaffee"},
+    {"place": 6, "description": "Kaffee"},
+    {"place": 7, "description": "Schnaps"},
+    {"place": 8, "description": "Schnaps"},
+]
+
+
+def simulate(
+    club: Club,
+    cards: int,
+    players: int,
+    max_cards: int,
+    seed: int,
+    name: str = "Simulation",
+    names: list[str] | None = None,
+    stop_after: int | None = None,
+) -> Tournament:
+    """Sell cards at random (each player one, then more at random up to ``max_cards``,
+    until between half and all cards are sold), draw every round digitally and decide
+    every match at random; stop after ``stop_after`` decided rounds, or play to the prizes."""
+    rng = random.Random(seed)
+    actor = services.Actor()
+    tournament = services.create_tournament(
+        club,
+        actor,
+        name=name,
+        starts_at=timezone.now().replace(microsecond=0) - datetime.timedelta(hours=3),
+        cards=cards,
+        max_cards=max_cards,
+        match_bummerl=2,
+        entry_fee=10,
+        one_prize_per_player=False,
+        prizes=PRIZES,
+    )
+    names = names or [f"Spieler {i + 1}" for i in range(players)]
+    names = names[:players]
+    target = min(cards, len(names) * max_cards)
+    if target <= cards // 2:
+        raise ValueError("too few players for that many cards")
+    target = rng.randint(max(cards // 2 + 1, min(len(names), target)), target)
+    held = dict.fromkeys(names, 0)
+    sold = 0
+    for player in names:
+        if sold == target:
+            break
+        services.sell_cards(tournament, player, 1, rng.random() < 0.9, actor, uuid.uuid4())
+        held[player] += 1
+        sold += 1
+    while sold < target:
+        player = rng.choice([p for p, n in held.items() if n < max_cards])
+        services.sell_cards(tournament, player, 1, True, actor, uuid.uuid4())
+        held[player] += 1
+        sold += 1
+    rounds = 0
+    while services.load_state(tournament).next_pot_size() is not None:
+        if stop_after is not None and rounds >= stop_after:
+            break
+        services.draw_round(tournament, actor, seed=rng.getrandbits(32))
+        rounds += 1
+        play_open_matches(tournament, rng, leave_open=0)
+    play_open_matches(tournament, rng, leave_open=0)
+    return tournament
+
+
+def play_open_matches(tournament: Tournament, rng: random.Random, leave_open: int = 0) -> None:
+    """Decide open matches (main and placement, as they become due) at random."""
+    actor = services.Actor()
+    scores = services.SCORES[tournament.match_bummerl]
+    while True:
+        state = services.load_state(tournament)
+        pairings = [p for p in state.placement]
+        if state.current is not None:
+            pairings += state.pairings[state.current.pk]
+        open_ = [p for p in pairings if p.kind == "match" and p.pk not in state.results]
+        if len(open_) <= leave_open:
+            return
+        pairing = Pairing.objects.select_related("tournament").get(pk=open_[0].pk)
+        winner = rng.choice([pairing.left_id, pairing.right_id])
+        services.record_result(pairing, winner, rng.choice(scores), uuid.uuid4(), actor)

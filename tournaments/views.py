@@ -1,0 +1,404 @@
+"""Preisschnapsen pages: the organiser's desk (sales, draws, results), round pages, the
+match link, and the public live bracket for the screen in the room."""
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from clubs.access import club_for
+from clubs.models import Player, Role
+from scoring.rules import RuleError
+from scoring.views import rule_error_text
+from tournaments import services
+from tournaments.forms import PullForm, ResultForm, SellForm, TournamentForm
+from tournaments.models import Pairing, Tournament
+
+
+def tournament_for(request, slug, tournament_id, role=Role.MEMBER) -> Tournament:
+    """The club's tournament, after the club's access check (404 / 403)."""
+    club = club_for(request, slug, role)
+    tournament = (
+        Tournament.objects.filter(club=club, pk=tournament_id).select_related("club").first()
+    )
+    if tournament is None:
+        raise Http404
+    tournament.role = club.role
+    return tournament
+
+
+def _actor(request):
+    return services.Actor(request.user)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_list(request, slug):
+    club = club_for(request, slug)
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST":
+        club = club_for(request, slug, Role.ORGANISER)
+        if form.is_valid():
+            data = form.cleaned_data
+            tournament = services.create_tournament(
+                club,
+                _actor(request),
+                name=data["name"],
+                starts_at=data["starts_at"],
+                cards=data["cards"],
+                max_cards=data["max_cards"],
+                match_bummerl=data["match_bummerl"],
+                entry_fee=data["entry_fee"],
+                one_prize_per_player=data["one_prize_per_player"],
+                prizes=data["prizes"],
+            )
+            return redirect("tournament", slug=club.slug, tournament_id=tournament.pk)
+    tournaments = Tournament.objects.filter(club=club)
+    return render(
+        request, "tournaments/list.html", {"club": club, "form": form, "tournaments": tournaments}
+    )
+
+
+def _desk_context(request, tournament, state, sell_form=None):
+    cards = sorted(state.cards.values(), key=lambda c: c.number)
+    paid = sum(1 for c in cards if c.paid)
+    alive = set(state.alive())
+    held: dict[int, int] = {}
+    for card_id in alive:
+        player = state.cards[card_id].player_id
+        held[player] = held.get(player, 0) + 1
+    return {
+        "club": tournament.club,
+        "tournament": tournament,
+        "state": state,
+        "cards": cards,
+        "cash": {
+            "sold": len(cards),
+            "paid": paid,
+            "open": len(cards) - paid,
+            "paid_amount": paid * tournament.entry_fee,
+            "open_amount": (len(cards) - paid) * tournament.entry_fee,
+        },
+        "alive": alive,
+        "players_in": len(held),
+        "sell_form": sell_form or SellForm(initial={"key": uuid.uuid4()}),
+        "can_manage": tournament.role in (Role.OWNER, Role.ORGANISER),
+        "next_pot": state.next_pot_size(),
+        "next_round": len(state.rounds) + 1,
+        "awards": state.awards(),
+        "bracket_url": reverse("bracket", kwargs={"token": tournament.public_token}),
+    }
+
+
+@login_required
+@require_GET
+def tournament(request, slug, tournament_id):
+    t = tournament_for(request, slug, tournament_id)
+    return render(
+        request, "tournaments/desk.html", _desk_context(request, t, services.load_state(t))
+    )
+
+
+@login_required
+@require_POST
+def sell(request, slug, tournament_id):
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    form = SellForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            cards = services.sell_cards(
+                t, data["name"], data["count"], data["paid"], _actor(request), data["key"]
+            )
+        except RuleError as error:
+            form.add_error(
+                error.field if error.field in form.fields else None, rule_error_text(error)
+            )
+        else:
+            messages.success(
+                request,
+                _("%(name)s: cards %(numbers)s")
+                % {
+                    "name": cards[0].player.name if cards else "",
+                    "numbers": ", ".join(str(c.number) for c in cards),
+                },
+            )
+            return redirect("tournament", slug=slug, tournament_id=t.pk)
+    context = _desk_context(request, t, services.load_state(t), sell_form=form)
+    return render(request, "tournaments/desk.html", context)
+
+
+@login_required
+@require_POST
+def mark_paid(request, slug, tournament_id, card_id):
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    card = t.card_set.filter(pk=card_id).first()
+    if card is None:
+        raise Http404
+    services.set_paid(card, request.POST.get("paid") == "1")
+    return redirect(reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#cards")
+
+
+@login_required
+@require_POST
+def lower(request, slug, tournament_id):
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    try:
+        cards = services.lower_cards(t)
+    except RuleError as error:
+        messages.error(request, rule_error_text(error))
+    else:
+        messages.success(request, _("Now %(n)s cards are laid out.") % {"n": cards})
+    return redirect("tournament", slug=slug, tournament_id=t.pk)
+
+
+@login_required
+@require_POST
+def draw_next(request, slug, tournament_id):
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    try:
+        if request.POST.get("mode") == "physical":
+            services.start_physical_draw(t, _actor(request))
+            return redirect("physical_draw", slug=slug, tournament_id=t.pk)
+        round_ = services.draw_round(t, _actor(request))
+    except RuleError as error:
+        messages.error(request, rule_error_text(error))
+        return redirect("tournament", slug=slug, tournament_id=t.pk)
+    return redirect("round", slug=slug, tournament_id=t.pk, number=round_.number)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def physical_draw(request, slug, tournament_id):
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    state = services.load_state(t)
+    round_ = state.in_progress
+    if round_ is None:
+        return redirect("tournament", slug=slug, tournament_id=t.pk)
+    form = PullForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.add_pull(t, round_.pk, form.cleaned_data["number"], _actor(request))
+        except RuleError as error:
+            form.add_error("number", rule_error_text(error))
+        else:
+            state = services.load_state(t)
+            if state.in_progress is None:
+                return redirect("round", slug=slug, tournament_id=t.pk, number=round_.number)
+            return redirect("physical_draw", slug=slug, tournament_id=t.pk)
+    session = services.physical_session(state, round_)
+    turn = session.next_turn()
+    context = {
+        "club": t.club,
+        "tournament": t,
+        "round": round_,
+        "form": form,
+        "turn": turn,
+        "turn_player": Player.objects.filter(pk=turn[0]).first() if turn else None,
+        "turn_card": state.cards[turn[1]] if turn else None,
+        "pulls": [(p, state.cards[p.card]) for p in session.pulls],
+        "allowed": session.allowed() if turn else [],
+    }
+    return render(request, "tournaments/physical.html", context)
+
+
+@login_required
+@require_POST
+def undo(request, slug, tournament_id, round_id):
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    try:
+        services.undo_draw(t, round_id, _actor(request))
+    except RuleError as error:
+        messages.error(request, rule_error_text(error))
+    else:
+        messages.success(request, _("The draw is undone; it stays in the history."))
+    return redirect("tournament", slug=slug, tournament_id=t.pk)
+
+
+def _pairing_rows(state, pairings, only_open=False, player_query=""):
+    rows = []
+    query = player_query.strip().casefold()
+    for p in pairings:
+        result = state.results.get(p.pk)
+        left = state.cards.get(p.left_id)
+        right = state.cards.get(p.right_id)
+        names = " ".join(c.player.name for c in (left, right) if c).casefold()
+        if query and query not in names:
+            continue
+        if only_open and (p.kind != "match" or result is not None):
+            continue
+        rows.append(
+            {
+                "pairing": p,
+                "left": left,
+                "right": right,
+                "result": result,
+                "winner": state.cards.get(result.winner_id) if result else None,
+            }
+        )
+    return rows
+
+
+@login_required
+@require_GET
+def round_page(request, slug, tournament_id, number):
+    t = tournament_for(request, slug, tournament_id)
+    state = services.load_state(t)
+    round_ = next((r for r in state.rounds if r.number == number and r.drawn_at), None)
+    if round_ is None:
+        raise Http404
+    only_open = request.GET.get("open") == "1"
+    player = request.GET.get("player", "")
+    rows = _pairing_rows(state, state.pairings[round_.pk], only_open, player)
+    placement = (
+        _pairing_rows(state, state.placement, only_open, player) if round_ == state.current else []
+    )
+    for row in rows + placement:
+        row["action"] = reverse(
+            "result", kwargs={"slug": slug, "tournament_id": t.pk, "pairing_id": row["pairing"].pk}
+        )
+    return render(
+        request,
+        "tournaments/round.html",
+        {
+            "club": t.club,
+            "tournament": t,
+            "round": round_,
+            "rows": rows,
+            "placement": placement,
+            "only_open": only_open,
+            "player": player,
+            "scores": services.SCORES[t.match_bummerl],
+            "can_enter": t.role in (Role.OWNER, Role.ORGANISER, Role.SCORER),
+            "is_latest": round_ == state.current,
+            "new_key": uuid.uuid4,
+            "show_link": True,
+        },
+    )
+
+
+def _save_result(request, pairing, actor):
+    form = ResultForm(request.POST)
+    if not form.is_valid():
+        return _("Choose the winner and the score.")
+    data = form.cleaned_data
+    try:
+        live = pairing.results.filter(voided_at__isnull=True).exists()
+        write = (
+            services.correct_result
+            if live and request.POST.get("correct") == "1"
+            else services.record_result
+        )
+        write(pairing, data["winner"], data["score"], data["key"], actor)
+    except RuleError as error:
+        return rule_error_text(error)
+    return None
+
+
+@login_required
+@require_POST
+def result(request, slug, tournament_id, pairing_id):
+    t = tournament_for(request, slug, tournament_id, Role.SCORER)
+    pairing = (
+        Pairing.objects.filter(tournament=t, pk=pairing_id)
+        .select_related("round", "tournament")
+        .first()
+    )
+    if pairing is None:
+        raise Http404
+    error = _save_result(request, pairing, _actor(request))
+    if error:
+        messages.error(request, error)
+    number = pairing.round.number if pairing.round else services.load_state(t).current.number
+    return redirect(
+        reverse("round", kwargs={"slug": slug, "tournament_id": t.pk, "number": number})
+        + f"#p{pairing.pk}"
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def match_link(request, token):
+    """A match's private page (QR code on its score sheet): enter the result, no account."""
+    pairing = (
+        Pairing.objects.filter(token=token, voided_at__isnull=True)
+        .select_related("tournament", "round")
+        .first()
+    )
+    if pairing is None or (pairing.round and pairing.round.undone_at):
+        raise Http404
+    state = services.load_state(pairing.tournament)
+    error = None
+    if request.method == "POST":
+        error = _save_result(request, pairing, services.Actor(None, via_link=True))
+        if error is None:
+            return redirect("match_link", token=token)
+    row = _pairing_rows(state, [pairing])[0]
+    row["action"] = request.path
+    return render(
+        request,
+        "tournaments/match.html",
+        {
+            "tournament": pairing.tournament,
+            "row": row,
+            "error": error,
+            "scores": services.SCORES[pairing.tournament.match_bummerl],
+            "key": uuid.uuid4(),
+        },
+    )
+
+
+@login_required
+@require_GET
+def export(request, slug, tournament_id):
+    t = tournament_for(request, slug, tournament_id)
+    response = JsonResponse(
+        services.export(t), json_dumps_params={"ensure_ascii": False, "indent": 1}
+    )
+    response["Content-Disposition"] = f'attachment; filename="preisschnapsen-{t.pk}.json"'
+    return response
+
+
+def _bracket_context(t: Tournament):
+    state = services.load_state(t)
+    columns = []
+    for round_, round_state in zip(state.rounds, state.round_states, strict=True):
+        if round_.drawn_at is None:
+            continue
+        columns.append(
+            {
+                "round": round_,
+                "rows": _pairing_rows(state, state.pairings[round_.pk]),
+                "open": round_state.open_matches,
+            }
+        )
+    holdings: dict[int, list] = {}
+    for card_id in state.alive():
+        card = state.cards[card_id]
+        holdings.setdefault(card.player_id, []).append(card)
+    still_in = sorted(
+        ({"player": cards[0].player, "cards": len(cards)} for cards in holdings.values()),
+        key=lambda item: (-item["cards"], item["player"].name_key),
+    )
+    return {
+        "tournament": t,
+        "columns": columns,
+        "placement": _pairing_rows(state, state.placement),
+        "still_in": still_in if len(still_in) <= 200 else [],
+        "still_in_count": len(still_in),
+        "awards": [(a, state.cards[a.card]) for a in state.awards()],
+    }
+
+
+@require_GET
+def bracket(request, token):
+    """The public live bracket (no sign-in, no private data); htmx polls the partial."""
+    t = Tournament.objects.filter(public_token=token).select_related("club").first()
+    if t is None:
+        raise Http404
+    template = "tournaments/bracket.html#live" if request.htmx else "tournaments/bracket.html"
+    return render(request, template, _bracket_context(t))
