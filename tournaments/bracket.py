@@ -120,9 +120,13 @@ def placement_due(
     final = round_of(rounds, FINAL)
     # A quarter-final that is round 1 of a small field can have byes and fewer than four
     # losers: then there are no matches for 5 to 8.
-    if quarter is not None and semi is not None and "5-8" not in labels:
-        if len(quarter.losers()) == 4:
-            due.append(("5-8", tuple(quarter.losers())))
+    if (
+        quarter is not None
+        and semi is not None
+        and "5-8" not in labels
+        and len(quarter.losers()) == 4
+    ):
+        due.append(("5-8", tuple(quarter.losers())))
     if semi is not None and final is not None and "3" not in labels:
         due.append(("3", tuple(semi.losers())))
     firsts = [m for m in placement if m.label == "5-8"]
