@@ -17,12 +17,11 @@ def local_datetime(day: datetime.date, time: datetime.time) -> datetime.datetime
     """The moment ``day`` at ``time`` in Vienna; ValueError when the clock skips that time
     (spring) or shows it twice (autumn) on a change of daylight saving time."""
     early = datetime.datetime.combine(day, time, tzinfo=VIENNA)
-    late = early.replace(fold=1)
-    if early.utcoffset() != late.utcoffset():
-        raise ValueError("ambiguous")
     there_and_back = early.astimezone(datetime.UTC).astimezone(VIENNA)
     if there_and_back.replace(tzinfo=None) != early.replace(tzinfo=None):
         raise ValueError("missing")
+    if early.utcoffset() != early.replace(fold=1).utcoffset():
+        raise ValueError("ambiguous")
     return early
 
 

@@ -427,24 +427,36 @@ def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
 # -- results --------------------------------------------------------------------------
 
 
-def _check_editable(state: State, pairing: Pairing) -> None:
-    """A result may change while nothing was built on it (RULES.md 5.4; Tabbycat lesson)."""
+def _check_editable(t: Tournament, pairing: Pairing) -> None:
+    """A result may change while nothing was built on it (RULES.md 5.4)."""
     if pairing.stage == Stage.MAIN:
-        later = [r for r in state.rounds if r.number > pairing.round.number]
-        if later:
+        later = (
+            Round.objects.filter(
+                tournament=t, undone_at__isnull=True, number__gt=pairing.round.number
+            )
+            .order_by("number")
+            .first()
+        )
+        if later is not None:
             raise RuleError(
                 "pairing",
                 gettext_noop("Round %(number)s is drawn already: undo that draw first."),
-                number=later[0].number,
+                number=later.number,
             )
         return
-    if pairing.label == "5-8":
-        later = [p for p in state.placement if p.label in ("5", "7") and p.pk in state.results]
-        if later:
-            raise RuleError(
-                "pairing",
-                gettext_noop("The matches for places 5 to 8 have results: void them first."),
-            )
+    if (
+        pairing.label == "5-8"
+        and Result.objects.filter(
+            pairing__tournament=t,
+            pairing__label__in=("5", "7"),
+            pairing__voided_at__isnull=True,
+            voided_at__isnull=True,
+        ).exists()
+    ):
+        raise RuleError(
+            "pairing",
+            gettext_noop("The matches for places 5 to 8 have results: void them first."),
+        )
 
 
 def record_result(
@@ -471,7 +483,6 @@ def _write_result(pairing, winner, score, key, actor, correct):
             first = Result.objects.filter(key=key).first()
             if first is not None:
                 return first
-            state = load_state(t)
             pairing = Pairing.objects.select_related("round").get(pk=pairing.pk)
             if pairing.voided_at is not None or (
                 pairing.round is not None and pairing.round.undone_at is not None
@@ -488,7 +499,7 @@ def _write_result(pairing, winner, score, key, actor, correct):
                     n=t.match_bummerl,
                     scores=" / ".join(SCORES[t.match_bummerl]),
                 )
-            live = state.results.get(pairing.pk)
+            live = Result.objects.filter(pairing=pairing, voided_at__isnull=True).first()
             if live is not None:
                 if not correct:
                     if live.winner_id == winner and live.score == score:
@@ -497,7 +508,7 @@ def _write_result(pairing, winner, score, key, actor, correct):
                         "pairing",
                         gettext_noop("This match already has a result: correct it instead."),
                     )
-                _check_editable(state, pairing)
+                _check_editable(t, pairing)
                 Result.objects.filter(pk=live.pk).update(
                     voided_at=timezone.now(), voided_by_id=actor.user_id
                 )

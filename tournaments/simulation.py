@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from clubs.models import Club
 from tournaments import services
-from tournaments.models import Pairing, Tournament
+from tournaments.models import Tournament
 
 PRIZES = [
     {"place": 1, "description": "Geschenkkorb"},
@@ -35,7 +35,8 @@ def simulate(
 ) -> Tournament:
     """Sell cards at random (each player one, then more at random up to ``max_cards``,
     until between half and all cards are sold), draw every round digitally and decide
-    every match at random; stop after ``stop_after`` decided rounds, or play to the prizes."""
+    every match at random, to the prizes; or stop with round ``stop_after`` drawn and
+    three of its matches still open."""
     rng = random.Random(seed)
     actor = services.Actor()
     tournament = services.create_tournament(
@@ -71,10 +72,11 @@ def simulate(
         sold += 1
     rounds = 0
     while services.load_state(tournament).next_pot_size() is not None:
-        if stop_after is not None and rounds >= stop_after:
-            break
         services.draw_round(tournament, actor, seed=rng.getrandbits(32))
         rounds += 1
+        if stop_after is not None and rounds >= stop_after:
+            play_open_matches(tournament, rng, leave_open=3)  # a night still running
+            return tournament
         play_open_matches(tournament, rng, leave_open=0)
     play_open_matches(tournament, rng, leave_open=0)
     return tournament
@@ -86,12 +88,16 @@ def play_open_matches(tournament: Tournament, rng: random.Random, leave_open: in
     scores = services.SCORES[tournament.match_bummerl]
     while True:
         state = services.load_state(tournament)
-        pairings = [p for p in state.placement]
+        pairings = list(state.placement)
         if state.current is not None:
             pairings += state.pairings[state.current.pk]
         open_ = [p for p in pairings if p.kind == "match" and p.pk not in state.results]
         if len(open_) <= leave_open:
             return
-        pairing = Pairing.objects.select_related("tournament").get(pk=open_[0].pk)
-        winner = rng.choice([pairing.left_id, pairing.right_id])
-        services.record_result(pairing, winner, rng.choice(scores), uuid.uuid4(), actor)
+        # Every open match now; placement matches that become due come in the next pass.
+        for pairing in open_[: len(open_) - leave_open]:
+            pairing.tournament = tournament
+            winner = rng.choice([pairing.left_id, pairing.right_id])
+            services.record_result(pairing, winner, rng.choice(scores), uuid.uuid4(), actor)
+        if leave_open:
+            return

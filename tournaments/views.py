@@ -89,6 +89,7 @@ def _desk_context(request, tournament, state, sell_form=None):
         "sell_form": sell_form or SellForm(initial={"key": uuid.uuid4()}),
         "can_manage": tournament.role in (Role.OWNER, Role.ORGANISER),
         "next_pot": state.next_pot_size(),
+        "open_matches": state.round_states[-1].open_matches if state.round_states else 0,
         "next_round": len(state.rounds) + 1,
         "awards": state.awards(),
         "bracket_url": reverse("bracket", kwargs={"token": tournament.public_token}),

@@ -17,6 +17,7 @@ from scoring.models import RuleSet
 from scoring.rules import RuleSet as CoreRuleSet
 from scoring.rules.presets import preset_data
 from scoring.services import Actor, import_document
+from tournaments.simulation import simulate
 
 
 class Command(BaseCommand):
@@ -51,4 +52,7 @@ class Command(BaseCommand):
         if created:
             for sheet in demo["sheets"]:
                 import_document(club, sheet["document"], Actor(None), sheet["title"])
+            names = demo["players"] + demo["more_players"]
+            for spec in demo["tournaments"]:
+                simulate(club, names=names, **spec)
         self.stdout.write(f"Seeded presets and the demo club '{club.name}'.")

@@ -1,0 +1,340 @@
+"""Preisschnapsen through its services and pages, on a real database (RULES.md 5)."""
+
+import datetime
+import random
+import threading
+import uuid
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from scoring.rules import RuleError
+from tests import factories
+from tournaments import services
+from tournaments.forms import local_datetime
+from tournaments.models import Pairing, Result, Round, Tournament
+from tournaments.simulation import play_open_matches, simulate
+
+pytestmark = pytest.mark.django_db
+ACTOR = services.Actor()
+
+
+def new_tournament(club, cards=16, **fields):
+    return services.create_tournament(
+        club,
+        ACTOR,
+        name="Test",
+        starts_at=timezone.now(),
+        cards=cards,
+        max_cards=fields.pop("max_cards", 3),
+        match_bummerl=fields.pop("match_bummerl", 2),
+        entry_fee=10,
+        one_prize_per_player=fields.pop("one_prize_per_player", False),
+        prizes=fields.pop("prizes", [{"place": i, "description": f"P{i}"} for i in range(1, 9)]),
+    )
+
+
+def sell(t, name, count=1):
+    return services.sell_cards(t, name, count, True, ACTOR, uuid.uuid4())
+
+
+def decide_round(t, rng):
+    play_open_matches(t, rng)
+
+
+def test_a_player_may_hold_at_most_max_cards(db):
+    t = new_tournament(factories.club(), max_cards=2)
+    sell(t, "Anna", 2)
+    with pytest.raises(RuleError) as error:
+        sell(t, "Anna", 1)
+    assert error.value.field == "count"
+
+
+def test_a_repeated_sale_sells_once(db):
+    t = new_tournament(factories.club())
+    key = uuid.uuid4()
+    first = services.sell_cards(t, "Anna", 2, True, ACTOR, key)
+    again = services.sell_cards(t, "Anna", 2, True, ACTOR, key)
+    assert [c.pk for c in first] == [c.pk for c in again]
+    assert t.card_set.count() == 2
+
+
+def test_the_draw_refuses_with_half_or_fewer_sold_and_lowering_fixes_it(db):
+    t = new_tournament(factories.club(), cards=32)
+    for i in range(16):
+        sell(t, f"P{i}")
+    with pytest.raises(RuleError) as error:
+        services.draw_round(t, ACTOR)
+    assert error.value.field == "cards"
+    assert services.lower_cards(t) == 16
+    t.refresh_from_db()
+    round_ = services.draw_round(t, ACTOR, seed=1)
+    assert round_.pot_size == 8
+
+
+def test_no_card_is_sold_after_round_one_is_drawn(db):
+    t = new_tournament(factories.club(), cards=8)
+    for i in range(6):
+        sell(t, f"P{i}")
+    services.draw_round(t, ACTOR, seed=3)
+    with pytest.raises(RuleError):
+        sell(t, "Late")
+
+
+def test_round_one_byes_are_the_right_pots_leftovers_and_each_round_halves(db):
+    t = new_tournament(factories.club(), cards=16)
+    for i in range(11):
+        sell(t, f"P{i}")
+    services.draw_round(t, ACTOR, seed=5)
+    state = services.load_state(t)
+    pairings = state.pairings[state.current.pk]
+    assert len(pairings) == 8
+    assert sum(1 for p in pairings if p.kind == "bye") == 16 - 11
+    rng = random.Random(1)
+    decide_round(t, rng)
+    assert len(services.load_state(t).alive()) == 8
+    services.draw_round(t, ACTOR, seed=6)
+    decide_round(t, rng)
+    assert len(services.load_state(t).alive()) == 4
+
+
+def test_the_next_round_waits_for_every_match(db):
+    t = new_tournament(factories.club(), cards=8)
+    for i in range(8):
+        sell(t, f"P{i}")
+    services.draw_round(t, ACTOR, seed=2)
+    with pytest.raises(RuleError) as error:
+        services.draw_round(t, ACTOR)
+    assert "4" in str(error.value)  # four open matches
+
+
+def test_a_result_is_refused_for_a_card_not_in_the_match_and_a_bad_score(db):
+    t = new_tournament(factories.club(), cards=8)
+    cards = [sell(t, f"P{i}")[0] for i in range(8)]
+    services.draw_round(t, ACTOR, seed=2)
+    pairing = Pairing.objects.filter(tournament=t, kind="match").first()
+    other = next(c for c in cards if c.pk not in (pairing.left_id, pairing.right_id))
+    with pytest.raises(RuleError) as error:
+        services.record_result(pairing, other.pk, "2:0", uuid.uuid4(), ACTOR)
+    assert error.value.field == "winner"
+    with pytest.raises(RuleError) as error:
+        services.record_result(pairing, pairing.left_id, "3:0", uuid.uuid4(), ACTOR)
+    assert error.value.field == "score"
+
+
+def test_corrections_are_kept_and_refused_once_the_next_round_is_drawn(db):
+    t = new_tournament(factories.club(), cards=8)
+    for i in range(8):
+        sell(t, f"P{i}")
+    services.draw_round(t, ACTOR, seed=2)
+    decide_round(t, random.Random(3))
+    pairing = Pairing.objects.filter(tournament=t, kind="match").first()
+    first = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    loser = pairing.right_id if first.winner_id == pairing.left_id else pairing.left_id
+    with pytest.raises(RuleError):  # a different result needs a correction
+        services.record_result(pairing, loser, "2:1", uuid.uuid4(), ACTOR)
+    services.correct_result(pairing, loser, "2:1", uuid.uuid4(), ACTOR)
+    assert Result.objects.filter(pairing=pairing).count() == 2
+    assert Result.objects.get(pairing=pairing, voided_at__isnull=True).winner_id == loser
+    services.draw_round(t, ACTOR, seed=4)
+    with pytest.raises(RuleError) as error:
+        services.correct_result(pairing, first.winner_id, "2:0", uuid.uuid4(), ACTOR)
+    assert "2" in str(error.value)  # names round 2, whose draw must be undone
+
+
+def test_a_draw_without_results_can_be_undone_and_stays_in_the_history(db):
+    t = new_tournament(factories.club(), cards=8)
+    for i in range(8):
+        sell(t, f"P{i}")
+    first = services.draw_round(t, ACTOR, seed=2)
+    services.undo_draw(t, first.pk, ACTOR)
+    second = services.draw_round(t, ACTOR, seed=9)
+    assert Round.objects.filter(tournament=t).count() == 2
+    assert Round.objects.get(pk=first.pk).undone_at is not None
+    decide_round(t, random.Random(1))
+    with pytest.raises(RuleError):
+        services.undo_draw(t, second.pk, ACTOR)
+
+
+def test_a_physical_draw_checks_every_pull(db):
+    t = new_tournament(factories.club(), cards=8)
+    for i in range(5):
+        sell(t, f"P{i}")
+    round_ = services.start_physical_draw(t, ACTOR)
+    with pytest.raises(RuleError) as error:
+        services.add_pull(t, round_.pk, 5, ACTOR)  # the left pot holds 1 to 4
+    assert error.value.field == "number"
+    for number in (1, 2, 3, 4, 1):
+        services.add_pull(t, round_.pk, number, ACTOR)
+    state = services.load_state(t)
+    assert state.in_progress is None
+    kinds = sorted(p.kind for p in state.pairings[round_.pk])
+    assert kinds == ["bye", "bye", "bye", "match"]
+
+
+def test_a_whole_night_gives_eight_places_and_prizes(db):
+    club = factories.club()
+    t = simulate(club, cards=16, players=9, max_cards=3, seed=11)
+    state = services.load_state(t)
+    places = state.places()
+    assert sorted(places) == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert len(set(places.values())) == 8
+    assert [a.place for a in state.awards()] == [1, 2, 3, 4, 5, 6, 7, 8]
+    export = services.export(t)
+    assert [r["pot_size"] for r in export["rounds"]] == [8, 4, 2, 1]
+    assert all(p["winner_card"] for r in export["rounds"] for p in r["pairings"])
+
+
+def test_one_prize_per_player_passes_a_lower_prize_on(db):
+    club = factories.club()
+    # Two players with three cards each: someone is bound to hold two places.
+    t = simulate(club, cards=8, players=3, max_cards=3, seed=2)
+    Tournament.objects.filter(pk=t.pk).update(one_prize_per_player=True)
+    t.refresh_from_db()
+    state = services.load_state(t)
+    awards = state.awards()
+    players = [state.cards[a.card].player_id for a in awards]
+    assert len(players) == len(set(players))
+    assert [a.finished for a in awards] == sorted(a.finished for a in awards)
+
+
+def test_two_organisers_drawing_at_once_leave_one_draw(transactional_db):
+    club = factories.club()
+    t = new_tournament(club, cards=16)
+    for i in range(12):
+        sell(t, f"P{i}")
+    errors = []
+
+    def draw():
+        try:
+            services.draw_round(t, ACTOR)
+        except RuleError as error:
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=draw) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert Round.objects.filter(tournament=t, undone_at__isnull=True).count() == 1
+    assert len(errors) == 2
+
+
+def test_simultaneous_results_for_one_match_leave_one(transactional_db):
+    club = factories.club()
+    t = new_tournament(club, cards=8)
+    for i in range(8):
+        sell(t, f"P{i}")
+    services.draw_round(t, ACTOR, seed=1)
+    pairing = (
+        Pairing.objects.select_related("tournament").filter(tournament=t, kind="match").first()
+    )
+    outcomes = []
+
+    def enter(winner):
+        try:
+            services.record_result(pairing, winner, "2:0", uuid.uuid4(), ACTOR)
+            outcomes.append("ok")
+        except RuleError:
+            outcomes.append("refused")
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=enter, args=(w,))
+        for w in (pairing.left_id, pairing.right_id, pairing.left_id)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert Result.objects.filter(pairing=pairing, voided_at__isnull=True).count() == 1
+    assert "refused" in outcomes
+
+
+def test_a_start_time_that_does_not_exist_or_happens_twice_is_refused():
+    with pytest.raises(ValueError, match="missing"):
+        local_datetime(datetime.date(2026, 3, 29), datetime.time(2, 30))
+    with pytest.raises(ValueError, match="ambiguous"):
+        local_datetime(datetime.date(2026, 10, 25), datetime.time(2, 30))
+    assert local_datetime(datetime.date(2026, 10, 25), datetime.time(19, 0)).hour == 19
+
+
+def test_the_tournament_form_names_the_dst_problem(client):
+    club = factories.club()
+    client.force_login(factories.user(club, "organiser"))
+    response = client.post(
+        reverse("tournaments", kwargs={"slug": club.slug}),
+        {
+            "name": "Nacht",
+            "day": "2026-03-29",
+            "time": "02:30",
+            "cards": 16,
+            "max_cards": 3,
+            "match_bummerl": 2,
+            "entry_fee": "10",
+            "prizes": "1: Korb",
+        },
+    )
+    assert response.status_code == 200
+    assert "time" in response.context["form"].errors
+
+
+def test_the_live_bracket_is_public_and_flat_in_queries(client):
+    club = factories.club()
+    small = simulate(club, cards=8, players=6, max_cards=2, seed=1, name="small")
+    large = simulate(club, cards=64, players=40, max_cards=3, seed=2, name="large")
+    counts = []
+    for t in (small, large):
+        url = reverse("bracket", kwargs={"token": t.public_token})
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        assert response.status_code == 200
+        counts.append(len(queries))
+    assert counts[1] <= 12
+    assert counts[0] == counts[1]
+    html = response.content.decode()
+    assert "Geschenkkorb" in html  # the prize list is shown once known
+
+
+def test_the_match_link_records_a_result_without_an_account(client):
+    club = factories.club()
+    t = new_tournament(club, cards=8)
+    for i in range(8):
+        sell(t, f"P{i}")
+    services.draw_round(t, ACTOR, seed=1)
+    pairing = Pairing.objects.filter(tournament=t, kind="match").first()
+    url = reverse("match_link", kwargs={"token": pairing.token})
+    assert client.get(url).status_code == 200
+    response = client.post(
+        url, {"key": str(uuid.uuid4()), "winner": pairing.right_id, "score": "2:1"}
+    )
+    assert response.status_code == 302
+    result = Result.objects.get(pairing=pairing)
+    assert result.via_link and result.winner_id == pairing.right_id
+
+
+def test_the_organiser_desk_sells_and_draws(client):
+    club = factories.club()
+    client.force_login(factories.user(club, "organiser"))
+    t = new_tournament(club, cards=8)
+    desk = reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk})
+    assert client.get(desk).status_code == 200
+    sell_url = reverse("sell", kwargs={"slug": club.slug, "tournament_id": t.pk})
+    for name in ("Anna", "Ben", "Clara", "Dora", "Emil"):
+        client.post(sell_url, {"key": str(uuid.uuid4()), "name": name, "count": 1, "paid": "on"})
+    assert t.card_set.count() == 5
+    client.post(
+        reverse("draw_next", kwargs={"slug": club.slug, "tournament_id": t.pk}), {"mode": "digital"}
+    )
+    assert Round.objects.filter(tournament=t).count() == 1
+    page = client.get(
+        reverse("round", kwargs={"slug": club.slug, "tournament_id": t.pk, "number": 1})
+    )
+    assert page.status_code == 200
+    assert len(page.context["rows"]) == 4
