@@ -42,6 +42,7 @@ urlpatterns = [
     path("c/<slug:slug>/tables/import/", club_views.import_table, name="import_table"),
     path("c/<slug:slug>/tournaments/", include(tournament_urls.club_patterns)),
     path("m/<str:token>/", tournament_views.match_link, name="match_link"),
+    path("m/<str:token>/sheet/", tournament_views.match_sheet, name="match_sheet"),
     path("p/<str:token>/", tournament_views.bracket, name="bracket"),
     path("tables/<int:pk>/", include((sheet_patterns, "sheet"))),
     path("e/<str:token>/", include((sheet_patterns, "entry"))),

@@ -17,6 +17,7 @@ from clubs.models import Club, Player
 from scoring import rules as core
 from scoring.models import Deal, DealRow, RuleSet, Seat, Sheet
 from scoring.rules.errors import RuleError, gettext_noop
+from scoring.signals import partie_decided
 
 
 @dataclass(frozen=True)
@@ -77,10 +78,12 @@ def open_sheet(
     first_dealer: int = 0,
     title: str = "",
     actor: Actor | None = None,
+    rules: core.RuleSet | None = None,
 ) -> Sheet:
     """Open a table: ``players`` in clockwise seating order, the seat that deals first.
 
-    The rule set is copied into the sheet. RuleError on ``players`` (wrong count, twice,
+    The rule set is copied into the sheet (``rules``, when given, are copied instead:
+    a tournament match plays its own Partie length). RuleError on ``players`` (wrong count, twice,
     of another club) or ``first_dealer``.
     """
     seats = core.Variant(variant).seats
@@ -90,7 +93,7 @@ def open_sheet(
         raise RuleError("players", gettext_noop("All players must belong to the club."))
     if first_dealer not in range(seats):
         raise RuleError("first_dealer", gettext_noop("Choose who deals first."))
-    rules = rule_set.rules  # checks the stored data before a sheet depends on it
+    rules = rules or rule_set.rules  # checks the stored data before a sheet depends on it
     with transaction.atomic():
         sheet = Sheet.objects.create(
             club=club,
@@ -235,6 +238,10 @@ def _write(
                 False,
             )
             deals.append(deal)
+            if state.partie_winner is not None and target is None:
+                partie_decided.send(
+                    Sheet, sheet=sheet, winner=state.partie_winner, tally=state.tally
+                )
             return SheetView(sheet, players, tuple(sorted(deals, key=_order)), state), deal
     except IntegrityError:
         # Another request with the same key committed between our read and insert.

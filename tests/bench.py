@@ -73,13 +73,20 @@ def form_data(sheet) -> dict:
     }
 
 
+def statements(captured) -> int:
+    """Queries sent, less the transaction's own BEGIN/COMMIT/SAVEPOINT statements."""
+    skip = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")
+    return sum(1 for q in captured.captured_queries if not q["sql"].startswith(skip))
+
+
 def queries(client, method, url, data=None) -> int:
+    connection.queries_log.clear()  # a full log would make the capture count nothing
     with CaptureQueriesContext(connection) as captured:
         if method == "post":
             client.post(url, data, headers={"HX-Request": "true"})
         else:
             client.get(url)
-    return len(captured)
+    return statements(captured)
 
 
 def median_time(call, rounds: int) -> float:
@@ -137,8 +144,54 @@ def main() -> None:
         len(gzip.compress(a.read_bytes(), 6)) for a in assets
     )
     say("sheet page of 100 deals + assets, gzip (goal <= 40 KB)", f"{weight / 1024:.1f} KB")
+    tournament_figures(club, client)
     if os.environ.get("BENCH_LIGHTHOUSE", "1") == "1":
         lighthouse(second)
+
+
+def tournament_figures(club, client) -> None:
+    """The draw's time and growth, and the live bracket of a finished 1024-card night."""
+    import random
+
+    from tournaments.draw import Holder, digital_draw
+    from tournaments.simulation import simulate
+
+    def holders(cards: int, players: int) -> list:
+        rng = random.Random(cards)
+        counts = [1] * players
+        while sum(counts) < cards:
+            i = rng.randrange(players)
+            if counts[i] < 3:
+                counts[i] += 1
+        out, next_card = [], 1
+        for player, count in enumerate(counts, start=1):
+            out.append(Holder(player, tuple(range(next_card, next_card + count))))
+            next_card += count
+        return out
+
+    per_card = []
+    for cards in (128, 256, 512, 1024):
+        field = holders(cards, max(cards * 400 // 1024, cards // 3 + 1))
+        took = median_time(
+            lambda field=field, cards=cards: digital_draw(field, cards // 2, 7, False), 15
+        )
+        per_card.append(took / cards)
+        say(f"draw round 1, {cards} cards, {len(field)} players", f"{took * 1000:.2f} ms")
+    growth = per_card[-1] / per_card[0]
+    say("time per card, 1024 vs 128 cards (linear: about 1)", f"{growth:.2f}")
+
+    started = time.perf_counter()
+    finished = simulate(club, cards=1024, players=400, max_cards=3, seed=7, name="Bench 1024")
+    say("simulate a whole 1024-card night (setup)", f"{time.perf_counter() - started:.0f} s")
+    small = simulate(club, cards=16, players=10, max_cards=3, seed=7, name="Bench 16")
+    for t in (small, finished):
+        connection.queries_log.clear()
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(f"/p/{t.public_token}/")
+        say(
+            f"queries: live bracket, finished {t.cards}-card night (goal <= 12)",
+            f"{statements(captured)} ({len(response.content) // 1024} KB)",
+        )
 
 
 def lighthouse(sheet) -> None:

@@ -338,3 +338,25 @@ def test_the_organiser_desk_sells_and_draws(client):
     )
     assert page.status_code == 200
     assert len(page.context["rows"]) == 4
+
+
+def test_a_match_played_on_a_score_sheet_records_its_result(client):
+    from scoring import services as scoring
+    from scoring.rules import QuickDeal
+
+    factories.presets()
+    club = factories.club()
+    t = new_tournament(club, cards=8)
+    for i in range(8):
+        sell(t, f"P{i}")
+    services.draw_round(t, ACTOR, seed=1)
+    pairing = Pairing.objects.filter(tournament=t, kind="match").first()
+    response = client.post(reverse("match_sheet", kwargs={"token": pairing.token}))
+    sheet = Pairing.objects.get(pk=pairing.pk).sheet
+    assert response["Location"] == f"/e/{sheet.entry_token}/"
+    # Seat 1 (the right card) wins 3+3+1 = 7 twice; seat 0 scores once in the second
+    # Bummerl: in tournament play a Schneider counts one Bummerl, so the match ends 2:0.
+    for entry in [QuickDeal(1, 3), QuickDeal(1, 3), QuickDeal(1, 1)] * 2:
+        scoring.record_entry(sheet, entry, uuid.uuid4(), scoring.Actor())
+    result = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    assert (result.winner_id, result.score) == (pairing.right_id, "2:0")

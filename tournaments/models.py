@@ -149,6 +149,9 @@ class Pairing(models.Model):
         Card, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     token = models.CharField(max_length=30, unique=True, default=new_token)
+    sheet = models.OneToOneField(
+        "scoring.Sheet", null=True, blank=True, on_delete=models.SET_NULL, related_name="pairing"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     voided_at = models.DateTimeField(null=True, blank=True)
 

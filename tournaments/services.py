@@ -615,3 +615,55 @@ def export(tournament: Tournament) -> dict:
             for a in state.awards()
         ],
     }
+
+
+# -- a match played on a score sheet ----------------------------------------------------
+
+
+def open_match_sheet(pairing: Pairing, actor: Actor):
+    """The two-player score sheet of a match (made once): the tournament's Partie length,
+    a Schneider counting one Bummerl (RULES.md 5.3). When its Partie is decided, the sheet
+    records the match result by itself (``sheet_decided_match``)."""
+    from scoring import services as scoring
+    from scoring.models import RuleSet
+
+    with transaction.atomic():
+        t = _locked(pairing.tournament)
+        pairing = Pairing.objects.select_related("left__player", "right__player").get(pk=pairing.pk)
+        if pairing.sheet_id is not None:
+            return pairing.sheet
+        if pairing.kind != Kind.MATCH:
+            raise RuleError("pairing", gettext_noop("A bye or walkover has no result."))
+        preset = RuleSet.objects.filter(club__isnull=True, preset="wiki").first()
+        rules = preset.rules.with_changes(
+            options={"schneider_counts": 1, "partie_bummerl": t.match_bummerl}
+        )
+        sheet = scoring.open_sheet(
+            t.club,
+            "schnapsen",
+            [pairing.left.player, pairing.right.player],
+            preset,
+            title=f"{t.name} · {pairing.label or pairing.number}",
+            actor=scoring.Actor(actor.user),
+            rules=rules,
+        )
+        pairing.sheet = sheet
+        pairing.save(update_fields=["sheet"])
+        return sheet
+
+
+def sheet_decided_match(sender, sheet, winner: int, tally, **kwargs) -> None:
+    """Receiver of ``scoring.signals.partie_decided``: the match of that sheet is won by
+    the card in seat ``winner``; the score is the Bummerl each hung on the other."""
+    pairing = Pairing.objects.filter(sheet=sheet).select_related("tournament").first()
+    if pairing is None:
+        return
+    winner_card = pairing.left_id if winner == 0 else pairing.right_id
+    score = f"{tally[1 - winner]}:{tally[winner]}"
+    key = uuid.uuid5(uuid.NAMESPACE_URL, f"bummerl:sheet:{sheet.pk}:partie")
+    try:
+        record_result(pairing, winner_card, score, key, Actor(None, via_link=True))
+    except RuleError:
+        # The match already has another result (entered by hand): the organiser decides;
+        # the sheet's deals stay recorded either way.
+        pass

@@ -403,3 +403,23 @@ def bracket(request, token):
         raise Http404
     template = "tournaments/bracket.html#live" if request.htmx else "tournaments/bracket.html"
     return render(request, template, _bracket_context(t))
+
+
+@require_POST
+def match_sheet(request, token):
+    """Play the match on a two-player score sheet that decides it by itself."""
+    pairing = (
+        Pairing.objects.filter(token=token, voided_at__isnull=True)
+        .select_related("tournament")
+        .first()
+    )
+    if pairing is None:
+        raise Http404
+    try:
+        sheet = services.open_match_sheet(
+            pairing, services.Actor(request.user if request.user.is_authenticated else None)
+        )
+    except RuleError as error:
+        messages.error(request, rule_error_text(error))
+        return redirect("match_link", token=token)
+    return redirect("entry:page", token=sheet.entry_token)
