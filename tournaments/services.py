@@ -8,6 +8,7 @@ back every guard. Nothing is deleted: corrections void a result, undoing a draw 
 the round undone, and both stay in the history.
 """
 
+import contextlib
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -661,9 +662,7 @@ def sheet_decided_match(sender, sheet, winner: int, tally, **kwargs) -> None:
     winner_card = pairing.left_id if winner == 0 else pairing.right_id
     score = f"{tally[1 - winner]}:{tally[winner]}"
     key = uuid.uuid5(uuid.NAMESPACE_URL, f"bummerl:sheet:{sheet.pk}:partie")
-    try:
+    # A match that already has another result (entered by hand) keeps it: the organiser
+    # decides; the sheet's deals stay recorded either way.
+    with contextlib.suppress(RuleError):
         record_result(pairing, winner_card, score, key, Actor(None, via_link=True))
-    except RuleError:
-        # The match already has another result (entered by hand): the organiser decides;
-        # the sheet's deals stay recorded either way.
-        pass
