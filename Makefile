@@ -22,12 +22,20 @@ migrate: install
 seed: migrate
 	$(BIN)/python manage.py seed
 
-run: seed
+# The pub laptop serves without Django's debug pages: a secret key is made once and
+# kept in .secret_key, static files are collected for WhiteNoise, cookies work over http.
+RUN_ENV = DJANGO_DEBUG=0 DJANGO_SECRET_KEY="$$(cat .secret_key)" DJANGO_ALLOWED_HOSTS='*' DJANGO_SECURE_COOKIES=0
+
+.secret_key:
+	$(PYTHON) -c "import secrets; print(secrets.token_urlsafe(50))" > $@
+
+run: seed .secret_key
+	$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	@echo ""
 	@echo "  Bummerl runs on http://$(HOST):$(PORT)/"
 	@echo "  Demo sign-in: user 'demo', password 'schnapsen-demo'"
 	@echo ""
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(RUN_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: install
 	$(BIN)/ruff check .

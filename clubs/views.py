@@ -170,6 +170,7 @@ def import_table(request, slug):
                 % {"line": error.lineno, "col": error.colno},
             )
         else:
+            known = set(Player.objects.filter(club=club).values_list("pk", flat=True))
             try:
                 sheet = services.import_document(
                     club, document, services.Actor(request.user), form.cleaned_data["title"]
@@ -177,6 +178,11 @@ def import_table(request, slug):
             except RuleError as error:
                 form.add_error("document", rule_error_text(error))
             else:
+                added = [p.name for p in services.load_players(sheet) if p.pk not in known]
+                text = _("Sheet imported.")
+                if added:
+                    text += " " + _("New players: %(names)s.") % {"names": ", ".join(added)}
+                messages.success(request, text)
                 return redirect("sheet:page", pk=sheet.pk)
     return render(request, "clubs/import.html", {"club": club, "form": form})
 

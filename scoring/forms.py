@@ -170,6 +170,7 @@ class OpenSheetForm(forms.Form):
         players = Player.objects.filter(club=club)
         for name in ("player_1", "player_2", "player_3"):
             self.fields[name].queryset = players
+            self.fields[name].empty_label = _("– choose a player –")
         rule_sets = RuleSet.objects.filter(club__isnull=True) | RuleSet.objects.filter(club=club)
         self.fields["rule_set"].queryset = rule_sets.order_by("club_id", "name")
         self.fields["rule_set"].initial = rule_sets.filter(preset="wiki", club__isnull=True).first()

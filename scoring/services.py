@@ -199,7 +199,13 @@ def _write(
             else:
                 at = len(entries)
                 entries.append(entry)
-            state = _score(sheet, entries)
+            try:
+                state = _score(sheet, entries)
+            except RuleError as error:
+                if entry is None and error.index is not None and error.index >= at:
+                    # Name the deal as the sheet numbers it now, before the strike-out.
+                    raise error.at(error.index + 1) from None
+                raise
             now = timezone.now()
             if target is not None:
                 Deal.objects.filter(pk=target.pk).update(

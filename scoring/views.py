@@ -9,6 +9,7 @@ shown again with the errors), so the sheet works without JavaScript too.
 from functools import wraps
 
 import segno
+from django.contrib import messages
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.html import format_html
@@ -82,7 +83,7 @@ RECENT_ROWS = 30
 """The sheet shows the newest rows; the whole list is one tap away (``?all=1``)."""
 
 
-def _context(request, access, view, form=None, saved=None, error=None, show_all=False):
+def _context(request, access, view, form=None, saved=None, error=None, notice=None, show_all=False):
     state = view.state
     players = view.players
     if form is None:
@@ -114,6 +115,7 @@ def _context(request, access, view, form=None, saved=None, error=None, show_all=
         "saved": saved,
         "saved_text": describe_entry(saved.entry, players, state.rules) if saved else "",
         "error": error,
+        "notice": notice,
         "links": {
             "record": access.url("record"),
             "page": access.url("page"),
@@ -166,13 +168,18 @@ def record(request, access):
 def void(request, access, deal_id):
     players = services.load_players(access.sheet)
     try:
-        view, _deal = services.void_deal(access.sheet, deal_id, access.actor, players)
+        view, deal = services.void_deal(access.sheet, deal_id, access.actor, players)
     except RuleError as error:
         view = services.sheet_view(access.sheet, players)
-        return _render_sheet(request, access, view, error=rule_error_text(error))
+        text = _("Not struck out: %(reason)s") % {"reason": rule_error_text(error)}
+        return _render_sheet(request, access, view, error=text)
+    notice = _("Struck out: %(deal)s") % {
+        "deal": describe_entry(deal.entry, players, view.state.rules)
+    }
     if not request.htmx:
+        messages.success(request, notice)
         return redirect(access.url("page"))
-    return _render_sheet(request, access, view)
+    return _render_sheet(request, access, view, notice=notice)
 
 
 @require_http_methods(["GET", "POST"])
@@ -200,6 +207,14 @@ def correct(request, access, deal_id):
             except RuleError as error:
                 put_error(form, error)
             else:
+                messages.success(
+                    request,
+                    _("Deal %(number)s corrected: %(deal)s")
+                    % {
+                        "number": live.index(deal) + 1,
+                        "deal": describe_entry(form.entry, view.players, rules),
+                    },
+                )
                 return redirect(access.url("page"))
     else:
         initial = {"kind": deal.kind, **deal.inputs}

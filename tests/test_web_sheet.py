@@ -142,7 +142,9 @@ def test_a_correction_that_breaks_a_later_deal_is_refused(client, table):
     # Striking deal 1 makes Ben the Rufer of the Schnapser: Clara may not play it then.
     url = reverse("sheet:void", kwargs={"pk": table.pk, "deal_id": first.pk})
     response = client.post(url, headers={"HX-Request": "true"})
-    assert "Deal 1" in response.content.decode() or "Spiel 1" in response.content.decode()
+    html = response.content.decode()
+    # The refusal names the Schnapser as the sheet numbers it: deal 2.
+    assert "Nicht gestrichen: Spiel 2: Nur der Rufer darf Schnapser spielen." in html
     first.refresh_from_db()
     assert first.voided_at is None
 

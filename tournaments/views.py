@@ -17,7 +17,7 @@ from scoring.rules import RuleError
 from scoring.views import rule_error_text
 from tournaments import services
 from tournaments.forms import PullForm, ResultForm, SellForm, TournamentForm
-from tournaments.models import Pairing, Tournament
+from tournaments.models import Pairing, Stage, Tournament
 
 
 def tournament_for(request, slug, tournament_id, role=Role.MEMBER) -> Tournament:
@@ -315,7 +315,9 @@ def result(request, slug, tournament_id, pairing_id):
     error = _save_result(request, pairing, _actor(request))
     if error:
         messages.error(request, error)
-    number = pairing.round.number if pairing.round else services.load_state(t).current.number
+    # Placement matches are listed on the latest round's page, whatever round made them.
+    main = pairing.stage == Stage.MAIN and pairing.round
+    number = pairing.round.number if main else services.load_state(t).current.number
     return redirect(
         reverse("round", kwargs={"slug": slug, "tournament_id": t.pk, "number": number})
         + f"#p{pairing.pk}"
