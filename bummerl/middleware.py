@@ -3,6 +3,7 @@ switch, which stores it in the language cookie. The browser's Accept-Language is
 consulted: a club's phones should all show the same words at the table."""
 
 from django.conf import settings
+from django.http import HttpResponseBadRequest
 from django.utils import translation
 
 
@@ -20,3 +21,19 @@ class LanguageMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", request.LANGUAGE_CODE)
         return response
+
+
+class RefuseNulMiddleware:
+    """A NUL character in the address or a form value is never typed by a person, and
+    PostgreSQL cannot store or compare it: such a request gets a plain 400."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        values = [request.path, *request.GET.values()]
+        if request.method == "POST" and request.content_type != "multipart/form-data":
+            values += list(request.POST.values())
+        if any("\x00" in value for value in values):
+            return HttpResponseBadRequest("NUL character in the request")
+        return self.get_response(request)

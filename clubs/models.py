@@ -34,7 +34,7 @@ class PlayerQuerySet(models.QuerySet):
 class Player(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players")
     name = models.CharField(_("name"), max_length=80)
-    name_key = models.CharField(max_length=80, editable=False, db_index=True)
+    name_key = models.CharField(max_length=240, editable=False, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = PlayerQuerySet.as_manager()

@@ -2,9 +2,11 @@
 
 import dataclasses
 import json
+import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import EmptyPage, PageNotAnInteger
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -20,6 +22,14 @@ from scoring.models import RuleSet, Sheet
 from scoring.rules import RuleError
 from scoring.tally import club_sheets, tally
 from scoring.views import rule_error_text
+
+
+def paginate(table, page: str | None, per_page: int) -> None:
+    """Page ``page`` of the table; the first page for a page that is not there."""
+    try:
+        table.paginate(page=int(page or 1), per_page=per_page)
+    except (ValueError, EmptyPage, PageNotAnInteger):
+        table.paginate(page=1, per_page=per_page)
 
 
 def home(request):
@@ -47,7 +57,7 @@ def club(request, slug):
         .order_by("-created_at", "-id")
     )
     sheet_table = SheetTable(sheets, prefix="t-", order_by=request.GET.get("t-sort"))
-    sheet_table.paginate(page=request.GET.get("t-page", 1), per_page=20)
+    paginate(sheet_table, request.GET.get("t-page"), 20)
     rows = [dataclasses.asdict(r) | {"evenings": None} for r in tally(club_sheets(club, season))]
     tally_table = TallyTable(rows, club=club, prefix="b-", order_by=request.GET.get("b-sort"))
     years = sorted({d.year for d in Sheet.objects.filter(club=club).dates("created_at", "year")})
@@ -87,7 +97,7 @@ def players(request, slug):
     if query:
         found = found.search(query)
     table = PlayerTable(found, club=club, order_by=request.GET.get("sort"))
-    table.paginate(page=request.GET.get("page", 1), per_page=50)
+    paginate(table, request.GET.get("page"), 50)
     template = (
         "clubs/players.html#list"
         if request.htmx and request.method == "GET"
@@ -147,6 +157,7 @@ def open_table(request, slug):
                 data["rule_set"],
                 title=data["title"],
                 actor=services.Actor(request.user),
+                key=data["key"],
             )
         except RuleError as error:
             form.add_error(None, rule_error_text(error))
@@ -169,11 +180,17 @@ def import_table(request, slug):
                 _("Not JSON: line %(line)s, column %(col)s.")
                 % {"line": error.lineno, "col": error.colno},
             )
+        except (ValueError, RecursionError):
+            form.add_error("document", _("This JSON cannot be read as a sheet."))
         else:
             known = set(Player.objects.filter(club=club).values_list("pk", flat=True))
             try:
                 sheet = services.import_document(
-                    club, document, services.Actor(request.user), form.cleaned_data["title"]
+                    club,
+                    document,
+                    services.Actor(request.user),
+                    form.cleaned_data["title"],
+                    form.cleaned_data["key"],
                 )
             except RuleError as error:
                 form.add_error("document", rule_error_text(error))
@@ -195,10 +212,15 @@ def rule_sets(request, slug):
     available = RuleSet.objects.filter(club__isnull=True) | RuleSet.objects.filter(club=club)
     if request.method == "POST":
         club = club_for(request, slug, Role.ORGANISER)
-        source = available.filter(pk=request.POST.get("copy", "")).first()
+        source_id = request.POST.get("copy", "")
+        source = available.filter(pk=source_id).first() if source_id.isdigit() else None
         if source is None:
             raise Http404
-        copy = services.copy_rule_set(club, source)
+        try:
+            key = uuid.UUID(request.POST.get("key", ""))
+        except ValueError:
+            key = None
+        copy = services.copy_rule_set(club, source, key)
         return redirect("rule_set", slug=club.slug, rule_set_id=copy.pk)
     return render(
         request,
@@ -207,6 +229,7 @@ def rule_sets(request, slug):
             "club": club,
             "rule_sets": available.order_by("club_id", "name"),
             "can_manage": club.role in (Role.OWNER, Role.ORGANISER),
+            "key": uuid.uuid4(),
         },
     )
 

@@ -90,6 +90,15 @@ class EntryForm(forms.Form):
         empty_value=None,
     )
 
+    SHOWN = {
+        "dreier": ("declarer", "contract", "won", "spritzen", "normal_points"),
+        "redeal": (),
+        "tiebreak": ("tiebreak_winner",),
+        "quick": ("winner", "points"),
+        "ended": ("end", "by", "other_augen", "other_had_trick"),
+    }
+    """The fields each kind of entry shows; errors on other fields go above the form."""
+
     REQUIRED = {
         "dreier": ("declarer", "contract", "won"),
         "redeal": (),
@@ -106,6 +115,7 @@ class EntryForm(forms.Form):
             self.fields[name].choices = seats
         if rules is not None:
             self.fields["contract"].choices = [(c.code, c.name) for c in rules.contracts]
+        self.rules = rules
         self.entry = None
 
     def clean(self):
@@ -119,6 +129,10 @@ class EntryForm(forms.Form):
         if self.errors:
             return data
         if kind == "dreier":
+            if data["contract"] == "normal" and self.rules and not self.rules.spritzen_on_normal:
+                # The Spritzen buttons are hidden on the normal game: a level chosen for
+                # another contract before switching back is not meant.
+                data["spritzen"] = 0
             self.entry = core.DreierDeal(
                 contract=data["contract"],
                 declarer=data["declarer"],
@@ -144,6 +158,7 @@ class EntryForm(forms.Form):
 
 
 class OpenSheetForm(forms.Form):
+    key = forms.UUIDField(widget=forms.HiddenInput)
     variant = forms.ChoiceField(
         label=_("Game"),
         choices=Variant.choices,
@@ -166,6 +181,7 @@ class OpenSheetForm(forms.Form):
     rule_set = forms.ModelChoiceField(label=_("Rule set"), queryset=RuleSet.objects.none())
 
     def __init__(self, *args, club, **kwargs):
+        kwargs.setdefault("initial", {}).setdefault("key", uuid.uuid4())
         super().__init__(*args, **kwargs)
         players = Player.objects.filter(club=club)
         for name in ("player_1", "player_2", "player_3"):
@@ -199,6 +215,7 @@ class PlayerForm(forms.Form):
 
 
 class ImportForm(forms.Form):
+    key = forms.UUIDField(widget=forms.HiddenInput, initial=uuid.uuid4, required=False)
     title = forms.CharField(label=_("Title"), max_length=100, required=False)
     document = forms.CharField(
         label=_("Sheet as JSON"), widget=forms.Textarea(attrs={"rows": 10}), required=False

@@ -31,6 +31,7 @@ class RuleSet(models.Model):
     name = models.CharField(_("name"), max_length=80)
     preset = models.CharField(max_length=40, blank=True)
     data = models.JSONField()
+    key = models.UUIDField(null=True, blank=True, unique=True, help_text="one-time key of its form")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -63,6 +64,7 @@ class Sheet(models.Model):
     rules = models.JSONField(help_text="the rule set as it was when the sheet was opened")
     first_dealer = models.PositiveSmallIntegerField(default=0)
     entry_token = models.CharField(max_length=40, unique=True, default=new_token)
+    key = models.UUIDField(null=True, blank=True, unique=True, help_text="one-time key of its form")
     token_revoked_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(

@@ -17,7 +17,7 @@ from clubs.models import Club, Player
 from scoring import rules as core
 from scoring.models import Deal, DealRow, RuleSet, Seat, Sheet
 from scoring.rules.errors import RuleError, gettext_noop
-from scoring.signals import partie_decided
+from scoring.signals import sheet_changed
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,7 @@ def open_sheet(
     title: str = "",
     actor: Actor | None = None,
     rules: core.RuleSet | None = None,
+    key: uuid.UUID | None = None,
 ) -> Sheet:
     """Open a table: ``players`` in clockwise seating order, the seat that deals first.
 
@@ -94,8 +95,12 @@ def open_sheet(
     if first_dealer not in range(seats):
         raise RuleError("first_dealer", gettext_noop("Choose who deals first."))
     rules = rules or rule_set.rules  # checks the stored data before a sheet depends on it
+    earlier = Sheet.objects.filter(key=key).first() if key else None
+    if earlier is not None:  # the same form sent again
+        return earlier
     with transaction.atomic():
         sheet = Sheet.objects.create(
+            key=key,
             club=club,
             title=title.strip(),
             variant=variant,
@@ -215,7 +220,9 @@ def _write(
                 target.voided_by = getattr(actor.user, "username", None)
                 target.voided_via_link = actor.via_link
             if entry is None:
-                return _view(sheet, players, deals), target  # type: ignore[return-value]
+                view = _view(sheet, players, deals)
+                sheet_changed.send(Sheet, sheet=sheet, state=view.state, key=None)
+                return view, target  # type: ignore[return-value]
             kind, inputs = Deal.inputs_of(entry)
             position = (
                 target.position if target else 1 + max((d.position for d in deals), default=0)
@@ -244,16 +251,15 @@ def _write(
                 False,
             )
             deals.append(deal)
-            if state.partie_winner is not None and target is None:
-                partie_decided.send(
-                    Sheet, sheet=sheet, winner=state.partie_winner, tally=state.tally
-                )
+            sheet_changed.send(Sheet, sheet=sheet, state=state, key=key)
             return SheetView(sheet, players, tuple(sorted(deals, key=_order)), state), deal
     except IntegrityError:
         # Another request with the same key committed between our read and insert.
         first = Deal.objects.filter(key=key, sheet=sheet).rows() if key is not None else []
         if not first:
-            raise
+            raise RuleError(
+                "key", gettext_noop("This form was already used: reload the page.")
+            ) from None
         return sheet_view(sheet, players), first[0]
 
 
@@ -280,7 +286,9 @@ def renew_link(sheet: Sheet) -> None:
     Sheet.objects.filter(pk=sheet.pk).update(entry_token=new_token(), token_revoked_at=None)
 
 
-def import_document(club: Club, document: dict, actor: Actor, title: str = "") -> Sheet:
+def import_document(
+    club: Club, document: dict, actor: Actor, title: str = "", key: uuid.UUID | None = None
+) -> Sheet:
     """Create a sheet from a sheet document (README, "The sheet as JSON").
 
     Players are found by name in the club, or added. The document is scored as a
@@ -289,6 +297,9 @@ def import_document(club: Club, document: dict, actor: Actor, title: str = "") -
     from clubs.services import player_named
     from scoring.sheetjson import parse_document
 
+    earlier = Sheet.objects.filter(key=key).first() if key else None
+    if earlier is not None:  # the same import sent again
+        return earlier
     parsed = parse_document(document)
     state = core.score_sheet(parsed.variant, parsed.rules, 0, list(parsed.entries))
     preset_name = document.get("rule_set") if isinstance(document.get("rule_set"), str) else None
@@ -300,6 +311,7 @@ def import_document(club: Club, document: dict, actor: Actor, title: str = "") -
             else None
         )
         sheet = Sheet.objects.create(
+            key=key,
             club=club,
             title=title.strip(),
             variant=str(parsed.variant),
@@ -356,12 +368,16 @@ def export_document(view: SheetView) -> dict:
     return out
 
 
-def copy_rule_set(club: Club, source: RuleSet) -> RuleSet:
-    """A club's own copy of a preset or rule set, to change values and names."""
+def copy_rule_set(club: Club, source: RuleSet, key: uuid.UUID | None = None) -> RuleSet:
+    """A club's own copy of a preset or rule set, to change values and names (once per
+    one-time ``key``)."""
+    earlier = RuleSet.objects.filter(key=key, club=club).first() if key else None
+    if earlier is not None:
+        return earlier
     rules = source.rules
     name = f"{source.name} ({club.name})"[:80]
     return RuleSet.objects.create(
-        club=club, name=name, preset=source.preset, data=rules.renamed(name).to_dict()
+        club=club, name=name, preset=source.preset, data=rules.renamed(name).to_dict(), key=key
     )
 
 

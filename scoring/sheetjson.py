@@ -47,7 +47,10 @@ def parse_rule_set(value: Any) -> RuleSet:
         raise RuleError("rule_set", gettext_noop("Give a preset name or an object."))
     if isinstance(value.get("catalog"), list):
         return RuleSet.from_dict(value)
-    base = preset(value.get("preset", "wiki"))
+    name = value.get("preset", "wiki")
+    if not isinstance(name, str):
+        raise RuleError("rule_set", gettext_noop("A preset is named by text."))
+    base = preset(name)
     catalog = value.get("catalog") or {}
     options = value.get("options") or {}
     if not isinstance(catalog, dict) or not isinstance(options, dict):
@@ -55,10 +58,48 @@ def parse_rule_set(value: Any) -> RuleSet:
     return base.with_changes(options=options, catalog=catalog)
 
 
+DOCUMENT_KEYS = {"variant", "rule_set", "players", "deals", "about", "expect", "title"}
+"""Keys of a sheet document; those of a scored document are read too (an export imports)."""
+SCORED_KEYS = {"games", "tally", "current", "bummerls", "partie_winner", "voided"}
+ENTRY_KEYS = {
+    "contract",
+    "declarer",
+    "won",
+    "spritzen",
+    "normal_points",
+    "redeal",
+    "tiebreak_winner",
+    "winner",
+    "points",
+    "end",
+    "by",
+    "other_augen",
+    "other_had_trick",
+}
+SCORED_ENTRY_KEYS = {"totals", "left", "dealer", "rufer", "game"}
+
+
+def check_text(value: Any, field: str) -> None:
+    """Text a person could have typed: no NUL or other control characters, valid Unicode."""
+    if not isinstance(value, str):
+        raise RuleError(field, gettext_noop("Must be text."))
+    if any(ord(ch) < 32 or 0xD800 <= ord(ch) <= 0xDFFF for ch in value):
+        raise RuleError(field, gettext_noop("Contains characters that are not text."))
+
+
+def _unknown(keys, allowed: set[str]) -> None:
+    for key in keys:
+        if key not in allowed:
+            raise RuleError(
+                str(key)[:40], gettext_noop("Unknown field %(key)s."), key=str(key)[:40]
+            )
+
+
 def parse_document(data: Any) -> ParsedSheet:
     """Read a sheet document; RuleError names the field (``deals[i]`` errors carry ``index``)."""
     if not isinstance(data, dict):
         raise RuleError("sheet", gettext_noop("The sheet must be a JSON object."))
+    _unknown(data, DOCUMENT_KEYS | SCORED_KEYS)
     try:
         variant = Variant(data.get("variant"))
     except ValueError:
@@ -75,7 +116,9 @@ def parse_document(data: Any) -> ParsedSheet:
         raise RuleError(
             "players", gettext_noop("Name %(count)s players in seating order."), count=variant.seats
         )
-    names = tuple(p.strip() for p in players)
+    for name in players:
+        check_text(name, "players")
+    names = tuple(" ".join(p.split()) for p in players)
     if len(set(names)) != len(names):
         raise RuleError("players", gettext_noop("Every player needs a different name."))
     deals = data.get("deals", [])
@@ -117,6 +160,7 @@ def parse_entry(raw: Any, variant: Variant, names: tuple[str, ...]) -> Entry:
     """One element of ``deals`` as a rule-core entry."""
     if not isinstance(raw, dict):
         raise RuleError("deal", gettext_noop("A deal is an object."))
+    _unknown(raw, ENTRY_KEYS | SCORED_ENTRY_KEYS)
     if "tiebreak_winner" in raw:
         if variant is not Variant.DREIERSCHNAPSEN:
             raise RuleError("tiebreak_winner", gettext_noop("Only Dreierschnapsen has tie-breaks."))
@@ -126,6 +170,7 @@ def parse_entry(raw: Any, variant: Variant, names: tuple[str, ...]) -> Entry:
             return Redeal()
         if not isinstance(raw.get("contract"), str):
             raise RuleError("contract", gettext_noop("Name the contract."))
+        check_text(raw["contract"], "contract")
         won = _bool(raw, "won")
         if won is None:
             raise RuleError("won", gettext_noop("Say whether the declarer won."))

@@ -1,7 +1,11 @@
-"""Signals the score sheets send: ``partie_decided(sheet, winner, tally)`` once a deal
-decides a two-player Partie (winner: seat 0/1; tally: Bummerl received per seat). It is
-sent inside the recording transaction, so a receiver's writes land with the deal."""
+"""Signals the score sheets send.
+
+``sheet_changed(sheet, state, key)`` after every write to a sheet (a deal recorded,
+corrected or struck out), inside the writing transaction: a receiver's writes land with
+the change, and a RuleError it raises refuses the change. ``state`` is the sheet's new
+``SheetState``; ``key`` the one-time key of the write (None for a strike-out).
+"""
 
 from django.dispatch import Signal
 
-partie_decided = Signal()
+sheet_changed = Signal()

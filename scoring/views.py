@@ -6,6 +6,7 @@ htmx requests get the ``#sheet`` partial; plain POSTs are redirected (or the pag
 shown again with the errors), so the sheet works without JavaScript too.
 """
 
+import uuid
 from functools import wraps
 
 import segno
@@ -52,8 +53,10 @@ def rule_error_text(error: RuleError) -> str:
 
 
 def put_error(form: EntryForm, error: RuleError) -> None:
-    """Show a RuleError on the field it names, or above the form."""
-    field = error.field if error.field in form.fields else None
+    """Show a RuleError on the field it names when the form shows that field for its
+    kind of entry, else above the form (so no refusal goes unseen)."""
+    kind = form.cleaned_data.get("kind") if hasattr(form, "cleaned_data") else None
+    field = error.field if error.field in EntryForm.SHOWN.get(kind, ()) else None
     form.add_error(field, rule_error_text(error))
 
 
@@ -116,6 +119,9 @@ def _context(request, access, view, form=None, saved=None, error=None, notice=No
         "saved_text": describe_entry(saved.entry, players, state.rules) if saved else "",
         "error": error,
         "notice": notice,
+        # Every form on the page has its own one-time key: two taps on two forms are
+        # two entries, two taps on one form are one.
+        "keys": {"redeal": uuid.uuid4(), "ended": uuid.uuid4()},
         "links": {
             "record": access.url("record"),
             "page": access.url("page"),
@@ -189,7 +195,15 @@ def correct(request, access, deal_id):
     live = list(view.live_deals)
     deal = next((d for d in live if d.pk == deal_id), None)
     if deal is None:
+        messages.error(
+            request,
+            _(
+                "This deal was corrected or struck out meanwhile: check the sheet, then correct again."
+            ),
+        )
         return redirect(access.url("page"))
+    if not access.can_write:
+        return HttpResponse(status=403)
     line = view.state.lines[live.index(deal)]
     rules = view.state.rules
     if request.method == "POST":

@@ -360,3 +360,28 @@ def test_a_match_played_on_a_score_sheet_records_its_result(client):
         scoring.record_entry(sheet, entry, uuid.uuid4(), scoring.Actor())
     result = Result.objects.get(pairing=pairing, voided_at__isnull=True)
     assert (result.winner_id, result.score) == (pairing.right_id, "2:0")
+
+
+def test_a_correction_on_the_match_sheet_changes_the_match_result(client):
+    from scoring import services as scoring
+    from scoring.models import Deal
+    from scoring.rules import QuickDeal
+
+    factories.presets()
+    club = factories.club()
+    t = new_tournament(club, cards=8)
+    for i in range(8):
+        sell(t, f"P{i}")
+    services.draw_round(t, ACTOR, seed=1)
+    pairing = Pairing.objects.filter(tournament=t, kind="match").first()
+    sheet = services.open_match_sheet(pairing, ACTOR)
+    for entry in [QuickDeal(1, 3), QuickDeal(1, 3), QuickDeal(1, 1)] * 2:
+        scoring.record_entry(sheet, entry, uuid.uuid4(), scoring.Actor())
+    last = Deal.objects.filter(sheet=sheet).order_by("-position").first()
+    scoring.void_deal(sheet, last.pk, scoring.Actor())  # the Partie is open again
+    assert not Result.objects.filter(pairing=pairing, voided_at__isnull=True).exists()
+    # The left card now wins two Bummerl (the right one won the first): 2:1.
+    for entry in [QuickDeal(0, 3), QuickDeal(0, 3), QuickDeal(0, 1)] * 2:
+        scoring.record_entry(sheet, entry, uuid.uuid4(), scoring.Actor())
+    result = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    assert (result.winner_id, result.score) == (pairing.left_id, "2:1")

@@ -54,6 +54,7 @@ def test_opening_a_table_needs_three_different_players_for_dreierschnapsen(club,
         "player_1": anna.pk,
         "player_2": ben.pk,
         "rule_set": wiki.pk,
+        "key": str(uuid.uuid4()),
     }
     response = client.post(url, data)
     assert "player_3" in response.context["form"].errors
@@ -61,6 +62,12 @@ def test_opening_a_table_needs_three_different_players_for_dreierschnapsen(club,
     assert "player_2" in response.context["form"].errors
     response = client.post(url, {**data, "variant": "schnapsen"})
     assert response.status_code == 302
+    again = client.post(url, {**data, "variant": "schnapsen"})  # a double tap
+    assert again["Location"] == response["Location"]
+    assert club.sheets.count() == 1
+    again = client.post(url, {**data, "variant": "schnapsen"})  # a double tap
+    assert again["Location"] == response["Location"]
+    assert club.sheets.count() == 1
 
 
 def test_the_tally_sums_bummerl_over_the_club_tables(club, client):

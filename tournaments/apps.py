@@ -7,7 +7,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Preisschnapsen")
 
     def ready(self):
-        from scoring.signals import partie_decided
-        from tournaments.services import sheet_decided_match
+        from scoring.signals import sheet_changed
+        from tournaments.services import follow_match_sheet
 
-        partie_decided.connect(sheet_decided_match, dispatch_uid="tournament-match-sheet")
+        sheet_changed.connect(follow_match_sheet, dispatch_uid="tournament-match-sheet")

@@ -172,6 +172,7 @@ class Result(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     via_link = models.BooleanField(default=False)
+    from_sheet = models.BooleanField(default=False, help_text="decided by the match's score sheet")
     voided_at = models.DateTimeField(null=True, blank=True)
     voided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -8,7 +8,6 @@ back every guard. Nothing is deleted: corrections void a result, undoing a draw 
 the round undone, and both stay in the history.
 """
 
-import contextlib
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -461,23 +460,23 @@ def _check_editable(t: Tournament, pairing: Pairing) -> None:
 
 
 def record_result(
-    pairing: Pairing, winner: int, score: str, key: uuid.UUID, actor: Actor
+    pairing: Pairing, winner: int, score: str, key: uuid.UUID, actor: Actor, from_sheet=False
 ) -> Result:
     """Decide a match: ``winner`` is the winning card's id, ``score`` the Bummerl (2:0, 2:1;
     3:x for matches to three). A repeated ``key`` returns the first result; a different
     result for a decided match is refused (correct it instead)."""
-    return _write_result(pairing, winner, score, key, actor, correct=False)
+    return _write_result(pairing, winner, score, key, actor, False, from_sheet)
 
 
 def correct_result(
-    pairing: Pairing, winner: int, score: str, key: uuid.UUID, actor: Actor
+    pairing: Pairing, winner: int, score: str, key: uuid.UUID, actor: Actor, from_sheet=False
 ) -> Result:
     """Void the live result of the match and record this one; refused once the next
     round is drawn (the message says which draw to undo)."""
-    return _write_result(pairing, winner, score, key, actor, correct=True)
+    return _write_result(pairing, winner, score, key, actor, True, from_sheet)
 
 
-def _write_result(pairing, winner, score, key, actor, correct):
+def _write_result(pairing, winner, score, key, actor, correct, from_sheet):
     try:
         with transaction.atomic():
             t = _locked(pairing.tournament)
@@ -525,6 +524,7 @@ def _write_result(pairing, winner, score, key, actor, correct):
                 key=key,
                 recorded_by_id=actor.user_id,
                 via_link=actor.via_link,
+                from_sheet=from_sheet,
             )
             if pairing.stage == Stage.PLACEMENT:
                 _create_placement(t, actor, pairing.round)
@@ -653,16 +653,39 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
         return sheet
 
 
-def sheet_decided_match(sender, sheet, winner: int, tally, **kwargs) -> None:
-    """Receiver of ``scoring.signals.partie_decided``: the match of that sheet is won by
-    the card in seat ``winner``; the score is the Bummerl each hung on the other."""
+def follow_match_sheet(sender, sheet, state, key, **kwargs) -> None:
+    """Receiver of ``scoring.signals.sheet_changed``: a match played on a score sheet has
+    the result its sheet shows. A decided Partie records (or corrects) the match result;
+    a correction on the sheet that undoes the Partie voids the result the sheet made.
+    A RuleError (the next round is drawn already) refuses the change on the sheet. A
+    result entered by hand is left alone: the organiser decides."""
     pairing = Pairing.objects.filter(sheet=sheet).select_related("tournament").first()
     if pairing is None:
         return
+    live = Result.objects.filter(pairing=pairing, voided_at__isnull=True).first()
+    if live is not None and not live.from_sheet:
+        return
+    if state.partie_winner is None:
+        if live is not None:
+            void_result(pairing, Actor(None, via_link=True))
+        return
+    winner = state.partie_winner
     winner_card = pairing.left_id if winner == 0 else pairing.right_id
-    score = f"{tally[1 - winner]}:{tally[winner]}"
-    key = uuid.uuid5(uuid.NAMESPACE_URL, f"bummerl:sheet:{sheet.pk}:partie")
-    # A match that already has another result (entered by hand) keeps it: the organiser
-    # decides; the sheet's deals stay recorded either way.
-    with contextlib.suppress(RuleError):
-        record_result(pairing, winner_card, score, key, Actor(None, via_link=True))
+    score = f"{state.tally[1 - winner]}:{state.tally[winner]}"
+    if live is not None and (live.winner_id, live.score) == (winner_card, score):
+        return
+    result_key = uuid.uuid5(uuid.NAMESPACE_URL, f"bummerl:sheet:{sheet.pk}:{key or uuid.uuid4()}")
+    write = correct_result if live is not None else record_result
+    write(pairing, winner_card, score, result_key, Actor(None, via_link=True), from_sheet=True)
+
+
+def void_result(pairing: Pairing, actor: Actor) -> None:
+    """Void the live result of a match (it stays in the history); refused once the next
+    round is drawn."""
+    with transaction.atomic():
+        t = _locked(pairing.tournament)
+        pairing = Pairing.objects.select_related("round").get(pk=pairing.pk)
+        _check_editable(t, pairing)
+        Result.objects.filter(pairing=pairing, voided_at__isnull=True).update(
+            voided_at=timezone.now(), voided_by_id=actor.user_id
+        )

@@ -239,7 +239,14 @@ def _contract_from_dict(item: Any) -> Contract:
     if not isinstance(item, dict) or not isinstance(item.get("code"), str) or not item["code"]:
         raise RuleError("catalog", gettext_noop("Every contract needs a code."))
     code = item["code"]
-    where = f"catalog.{code}"
+    where = f"catalog.{code[:30]}"
+    for text in (code, item.get("name") or ""):
+        if not isinstance(text, str) or any(
+            ord(c) < 32 or 0xD800 <= ord(c) <= 0xDFFF for c in text
+        ):
+            raise RuleError(where, gettext_noop("Code and name must be plain text."))
+    if item.get("trump") not in (True, False, None):
+        raise RuleError(where, gettext_noop("Trump is true, false or null."))
     base = item.get("base")
     if code == NORMAL:
         base = None

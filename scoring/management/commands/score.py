@@ -28,6 +28,10 @@ class Command(BaseCommand):
             raise CommandError(f"cannot read {path}: {error.strerror}") from None
         except json.JSONDecodeError as error:
             raise CommandError(f"{path} is not JSON: line {error.lineno}: {error.msg}") from None
+        except UnicodeDecodeError:
+            raise CommandError(f"{path} is not UTF-8 text") from None
+        except (ValueError, RecursionError) as error:
+            raise CommandError(f"{path} cannot be read as a sheet: {error}") from None
         try:
             scored = score_document(document)
         except RuleError as error:
