@@ -146,6 +146,8 @@ def open_table(request, slug):
             initial[f"player_{i}"] = int(value)
     if request.GET.get("variant"):
         initial["variant"] = request.GET["variant"]
+    if request.GET.get("rules", "").isdigit():
+        initial["rule_set"] = int(request.GET["rules"])
     form = OpenSheetForm(request.POST or None, club=club, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

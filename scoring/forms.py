@@ -189,7 +189,8 @@ class OpenSheetForm(forms.Form):
             self.fields[name].empty_label = _("– choose a player –")
         rule_sets = RuleSet.objects.filter(club__isnull=True) | RuleSet.objects.filter(club=club)
         self.fields["rule_set"].queryset = rule_sets.order_by("club_id", "name")
-        self.fields["rule_set"].initial = rule_sets.filter(preset="wiki", club__isnull=True).first()
+        if "rule_set" not in self.initial:
+            self.initial["rule_set"] = rule_sets.filter(preset="wiki", club__isnull=True).first()
 
     def clean(self):
         data = super().clean()

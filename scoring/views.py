@@ -284,6 +284,8 @@ def link_change(request, access, action):
         return HttpResponse(status=403)
     if action == "revoke":
         services.revoke_link(access.sheet)
-    else:
+    elif action == "renew":
         services.renew_link(access.sheet)
+    else:
+        return HttpResponse(status=404)
     return redirect(access.url("link"))

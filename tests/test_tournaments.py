@@ -385,3 +385,36 @@ def test_a_correction_on_the_match_sheet_changes_the_match_result(client):
         scoring.record_entry(sheet, entry, uuid.uuid4(), scoring.Actor())
     result = Result.objects.get(pairing=pairing, voided_at__isnull=True)
     assert (result.winner_id, result.score) == (pairing.left_id, "2:1")
+
+
+def test_every_stored_digital_draw_replays_from_its_seed(db):
+    from tournaments import bracket, draw
+
+    t = simulate(factories.club(), cards=32, players=14, max_cards=3, seed=21)
+    state = services.load_state(t)
+    players = {pk: c.player_id for pk, c in state.cards.items()}
+    previous: list = []
+    for round_, round_state in zip(state.rounds, state.round_states, strict=True):
+        alive = bracket.cards_left(previous, sorted(state.cards))
+        replayed = draw.digital_draw(
+            bracket.holders(players, alive), round_.pot_size, round_.seed, round_.number > 1
+        )
+        stored = [(p.number, p.kind, p.left_id, p.right_id) for p in state.pairings[round_.pk]]
+        assert [(p.number, str(p.kind), p.left, p.right) for p in replayed.pairings] == stored
+        previous.append(round_state)
+
+
+def test_where_do_i_play_finds_a_name_without_umlauts(client):
+    club = factories.club()
+    client.force_login(factories.user(club, "member"))
+    t = new_tournament(club, cards=8)
+    for name in ("Jürgen Öller", "Anna", "Ben", "Clara", "Dora", "Emil"):
+        sell(t, name)
+    services.draw_round(t, ACTOR, seed=3)
+    url = reverse("round", kwargs={"slug": club.slug, "tournament_id": t.pk, "number": 1})
+    rows = client.get(url, {"player": "jurgen oller"}).context["rows"]
+    assert len(rows) == 1
+    assert "Jürgen Öller" in (
+        rows[0]["left"].player.name,
+        rows[0]["right"] and rows[0]["right"].player.name,
+    )

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from clubs.access import club_for
 from clubs.models import Player, Role
+from clubs.text import german_key
 from scoring.rules import RuleError
 from scoring.views import rule_error_text
 from tournaments import services
@@ -223,12 +224,12 @@ def undo(request, slug, tournament_id, round_id):
 
 def _pairing_rows(state, pairings, only_open=False, player_query=""):
     rows = []
-    query = player_query.strip().casefold()
+    query = german_key(player_query)
     for p in pairings:
         result = state.results.get(p.pk)
         left = state.cards.get(p.left_id)
         right = state.cards.get(p.right_id)
-        names = " ".join(c.player.name for c in (left, right) if c).casefold()
+        names = " ".join(c.player.name_key for c in (left, right) if c)
         if query and query not in names:
             continue
         if only_open and (p.kind != "match" or result is not None):
