@@ -18,20 +18,10 @@ from django.utils import timezone
 from clubs.models import Club
 from clubs.services import player_named
 from scoring.rules.errors import RuleError, gettext_noop
+from scoring.services import Actor
 from tournaments import bracket, draw
 from tournaments.models import Card, Kind, Pairing, Pull, Result, Round, Stage, Tournament
 from tournaments.prizes import award
-
-
-@dataclass(frozen=True)
-class Actor:
-    user: object | None = None
-    via_link: bool = False
-
-    @property
-    def user_id(self):
-        return getattr(self.user, "pk", None) if self.user is not None else None
-
 
 CARD_COUNTS = tuple(2**k for k in range(3, 11))
 """Cards a tournament may lay out: a power of two, 8 to 1024 (RULES.md 5.1)."""
@@ -280,18 +270,7 @@ def _store_draw(t, state, number, pot_size, seed, result: "draw.Draw", actor, ro
             drawn_at=now,
             drawn_by_id=actor.user_id,
         )
-        Pull.objects.bulk_create(
-            Pull(
-                round=round_,
-                index=i,
-                player_id=p.player,
-                card_id=p.card,
-                pot=str(p.pot),
-                number=p.number,
-                put_back=p.put_back,
-            )
-            for i, p in enumerate(result.pulls)
-        )
+        Pull.objects.bulk_create(_pull_row(round_, i, p) for i, p in enumerate(result.pulls))
     else:
         round_.drawn_at = now
         round_.save(update_fields=["drawn_at"])
@@ -309,6 +288,18 @@ def _store_draw(t, state, number, pot_size, seed, result: "draw.Draw", actor, ro
     )
     _create_placement(t, actor, round_)
     return round_
+
+
+def _pull_row(round_: Round, index: int, pull: draw.Pull) -> Pull:
+    return Pull(
+        round=round_,
+        index=index,
+        player_id=pull.player,
+        card_id=pull.card,
+        pot=str(pull.pot),
+        number=pull.number,
+        put_back=pull.put_back,
+    )
 
 
 def _create_placement(t: Tournament, actor: Actor, round_: Round | None) -> None:
@@ -382,15 +373,7 @@ def add_pull(tournament: Tournament, round_id: int, number: int, actor: Actor) -
         session = physical_session(state, round_)
         index = len(session.pulls)
         pull = session.pull(number)
-        Pull.objects.create(
-            round=round_,
-            index=index,
-            player_id=pull.player,
-            card_id=pull.card,
-            pot=str(pull.pot),
-            number=pull.number,
-            put_back=pull.put_back,
-        )
+        _pull_row(round_, index, pull).save()
         if session.done:
             _store_draw(
                 t, state, round_.number, round_.pot_size, None, session.result(), actor, round_
