@@ -17,6 +17,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from bummerl.printing import pdf_response, qr_svg
 from scoring import services
 from scoring.access import SignInRequired, sheet_for, sign_in
 from scoring.display import contract_buttons, describe_entry, radio_options, sheet_rows
@@ -126,6 +127,8 @@ def _context(request, access, view, form=None, saved=None, error=None, notice=No
             "record": access.url("record"),
             "page": access.url("page"),
             "export": access.url("export"),
+            "print_summary": access.url("print_summary"),
+            "print_blank": access.url("print_blank"),
         },
     }
 
@@ -289,3 +292,36 @@ def link_change(request, access, action):
     else:
         return HttpResponse(status=404)
     return redirect(access.url("link"))
+
+
+@require_GET
+@sheet_view
+def print_blank(request, access):
+    """A blank paper sheet for this table, with the rule set's values and its QR code."""
+    view = services.sheet_view(access.sheet)
+    rows = 24 if view.state.variant == "dreierschnapsen" else 30
+    context = {
+        "sheet": access.sheet,
+        "players": view.players,
+        "rules": view.state.rules,
+        "variant": view.state.variant,
+        "rows": range(1, rows + 1),
+        "qr": qr_svg(request.build_absolute_uri(f"/e/{access.sheet.entry_token}/")),
+    }
+    return pdf_response("print/blank_sheet.html", context, f"blatt-{access.sheet.pk}.pdf")
+
+
+@require_GET
+@sheet_view
+def print_summary(request, access):
+    """The evening of this table: games, Bummerl and tally, every deal."""
+    view = services.sheet_view(access.sheet)
+    rows = sheet_rows(view)
+    context = {
+        "sheet": access.sheet,
+        "players": view.players,
+        "state": view.state,
+        "rows": rows,
+        "games": [row for row in rows if row.game is not None],
+    }
+    return pdf_response("print/summary.html", context, f"abend-{access.sheet.pk}.pdf")

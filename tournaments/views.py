@@ -11,14 +11,15 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from bummerl.printing import pdf_response
 from clubs.access import club_for
 from clubs.models import Player, Role
 from clubs.text import german_key
 from scoring.rules import RuleError
 from scoring.views import rule_error_text
-from tournaments import services
+from tournaments import printing, services
 from tournaments.forms import PullForm, ResultForm, SellForm, TournamentForm
-from tournaments.models import Pairing, Stage, Tournament
+from tournaments.models import Pairing, Round, Stage, Tournament
 
 
 def tournament_for(request, slug, tournament_id, role=Role.MEMBER) -> Tournament:
@@ -426,3 +427,47 @@ def match_sheet(request, token):
         messages.error(request, rule_error_text(error))
         return redirect("match_link", token=token)
     return redirect("entry:page", token=sheet.entry_token)
+
+
+@login_required
+@require_GET
+def print_bracket(request, slug, tournament_id):
+    t = tournament_for(request, slug, tournament_id)
+    return pdf_response(
+        "print/bracket.html", printing.bracket_context(t), f"turnierbaum-{t.pk}.pdf"
+    )
+
+
+@login_required
+@require_GET
+def print_prizes(request, slug, tournament_id):
+    t = tournament_for(request, slug, tournament_id)
+    return pdf_response("print/prizes.html", printing.prizes_context(t), f"preise-{t.pk}.pdf")
+
+
+def _drawn_round(t, number):
+    round_ = Round.objects.filter(
+        tournament=t, number=number, undone_at__isnull=True, drawn_at__isnull=False
+    ).first()
+    if round_ is None:
+        raise Http404
+    return round_
+
+
+@login_required
+@require_GET
+def print_draw(request, slug, tournament_id, number):
+    t = tournament_for(request, slug, tournament_id)
+    round_ = _drawn_round(t, number)
+    return pdf_response(
+        "print/draw.html", printing.draw_context(t, round_), f"auslosung-{t.pk}-{number}.pdf"
+    )
+
+
+@login_required
+@require_GET
+def print_match_sheets(request, slug, tournament_id, number):
+    t = tournament_for(request, slug, tournament_id)
+    round_ = _drawn_round(t, number)
+    context = printing.match_sheets_context(t, round_, request.build_absolute_uri)
+    return pdf_response("print/match_sheets.html", context, f"partieblaetter-{t.pk}-{number}.pdf")

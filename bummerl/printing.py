@@ -1,0 +1,33 @@
+"""PDF documents with WeasyPrint: one function that renders a template to PDF bytes.
+
+The fonts come with the project (``static/fonts``, DejaVu Sans) and are embedded in
+every PDF, so a server without fonts prints the same. Templates extend
+``print/base.html``, which sets the page size, the font and the repeated headers.
+"""
+
+import io
+
+import segno
+from django.conf import settings
+from django.http import HttpResponse
+from django.template.loader import render_to_string
+from weasyprint import HTML
+
+
+def qr_svg(url: str) -> str:
+    """A QR code of ``url`` as inline SVG (segno), black on white."""
+    return segno.make(url, error="m").svg_inline(scale=3, dark="#000", light="#fff", border=2)
+
+
+def render_pdf(template: str, context: dict) -> bytes:
+    """The PDF of ``template`` rendered with ``context``."""
+    html = render_to_string(template, context)
+    buffer = io.BytesIO()
+    HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(buffer)
+    return buffer.getvalue()
+
+
+def pdf_response(template: str, context: dict, filename: str) -> HttpResponse:
+    response = HttpResponse(render_pdf(template, context), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
