@@ -184,6 +184,7 @@ def tournament_figures(club, client) -> None:
     finished = simulate(club, cards=1024, players=400, max_cards=3, seed=7, name="Bench 1024")
     say("simulate a whole 1024-card night (setup)", f"{time.perf_counter() - started:.0f} s")
     small = simulate(club, cards=16, players=10, max_cards=3, seed=7, name="Bench 16")
+    pdf_figures(club, small, finished)
     for t in (small, finished):
         connection.queries_log.clear()
         with CaptureQueriesContext(connection) as captured:
@@ -192,6 +193,35 @@ def tournament_figures(club, client) -> None:
             f"queries: live bracket, finished {t.cards}-card night (goal <= 12)",
             f"{statements(captured)} ({len(response.content) // 1024} KB)",
         )
+
+
+def pdf_figures(club, small, finished) -> None:
+    """Printing: a 128-card bracket against a one-page PDF, and the 1024-card bracket."""
+    import io
+
+    from pypdf import PdfReader
+
+    from bummerl.printing import render_pdf
+    from tournaments import printing
+    from tournaments.simulation import simulate
+
+    middle = simulate(club, cards=128, players=60, max_cards=3, seed=8, name="Bench 128")
+    one_page = median_time(
+        lambda: render_pdf("print/prizes.html", printing.prizes_context(small)), 5
+    )
+    bracket = median_time(
+        lambda: render_pdf("print/bracket.html", printing.bracket_context(middle)), 3
+    )
+    say("PDF: one page (prize list), median", f"{one_page * 1000:.0f} ms")
+    say("PDF: 128-card bracket, median", f"{bracket * 1000:.0f} ms")
+    say("PDF: ratio 128-card bracket / one page (goal <= 4x)", f"{bracket / one_page:.1f}x")
+    started = time.perf_counter()
+    pdf = render_pdf("print/bracket.html", printing.bracket_context(finished))
+    pages = len(PdfReader(io.BytesIO(pdf)).pages)
+    say(
+        "PDF: 1024-card bracket",
+        f"{time.perf_counter() - started:.1f} s, {pages} pages, {len(pdf) // 1024} KB",
+    )
 
 
 def lighthouse(sheet) -> None:
