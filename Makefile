@@ -6,7 +6,8 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test bench install migrate seed messages lint
+.PHONY: run serve test bench install migrate seed messages lint backup restore
+WORKERS ?= 3
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +25,8 @@ seed: migrate
 
 # The pub laptop serves without Django's debug pages: a secret key is made once and
 # kept in .secret_key, static files are collected for WhiteNoise, cookies work over http.
-RUN_ENV = DJANGO_DEBUG=0 DJANGO_SECRET_KEY="$$(cat .secret_key)" DJANGO_ALLOWED_HOSTS='*' DJANGO_SECURE_COOKIES=0
+RUN_ENV = DJANGO_DEBUG=0 DJANGO_SECRET_KEY="$$(cat .secret_key)" DJANGO_ALLOWED_HOSTS='*' \
+	DJANGO_SECURE_COOKIES=0 DJANGO_SSL_REDIRECT=0 DJANGO_HSTS_SECONDS=0
 
 .secret_key:
 	$(PYTHON) -c "import secrets; print(secrets.token_urlsafe(50))" > $@
@@ -36,6 +38,29 @@ run: seed .secret_key
 	@echo "  Demo sign-in: user 'demo', password 'schnapsen-demo'"
 	@echo ""
 	$(RUN_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# A club's server: settings from the environment (DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS,
+# DATABASE_URL, …; see README "Deployment"), gunicorn workers behind a TLS proxy.
+serve: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed --no-demo
+	$(BIN)/python manage.py collectstatic --noinput -v0
+	$(BIN)/gunicorn bummerl.wsgi -w $(WORKERS) -b $(HOST):$(PORT) --access-logfile -
+
+# One file with the whole database; `make restore FILE=…` puts it back (replacing all).
+BACKUP ?= backups/bummerl-$(shell date +%Y%m%d-%H%M%S).json.gz
+backup: install
+	mkdir -p backups
+	$(BIN)/python manage.py dumpdata --natural-foreign --natural-primary \
+		--exclude contenttypes --exclude auth.permission --exclude sessions \
+		--exclude axes --exclude admin.logentry -o $(BACKUP)
+	@echo "Backup written to $(BACKUP)"
+
+restore: install
+	@test -n "$(FILE)" || (echo "usage: make restore FILE=backups/….json.gz" && exit 2)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py flush --noinput
+	$(BIN)/python manage.py loaddata $(FILE)
 
 test: install
 	$(BIN)/ruff check .

@@ -1,8 +1,7 @@
 from django.contrib import admin
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import RedirectView
 
 from clubs import views as club_views
 from scoring import views as sheet_views
@@ -27,9 +26,15 @@ def healthz(request):
     return HttpResponse("ok", content_type="text/plain")
 
 
+def favicon(request):
+    """Browsers ask for /favicon.ico; the icon is a hashed static file (looked up late,
+    since the manifest exists only after collectstatic)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
+    path("favicon.ico", favicon),
     path("", club_views.home, name="home"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -11,6 +11,7 @@ the round undone, and both stay in the history.
 import secrets
 import uuid
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -563,7 +564,7 @@ def export(tournament: Tournament) -> dict:
         "cards": t.cards,
         "max_cards": t.max_cards,
         "match_bummerl": t.match_bummerl,
-        "entry_fee": str(t.entry_fee),
+        "entry_fee": f"{Decimal(t.entry_fee):.2f}",
         "one_prize_per_player": t.one_prize_per_player,
         "prize_list": t.prizes,
         "players": [
