@@ -1,0 +1,125 @@
+"""Every page of the site for every kind of visitor, against a table kept here.
+
+Codes: 200 shown, 302 sent to sign in, 403 refused (role too low), 404 not found (not
+a member, or a wrong link). Writes are POSTs with the same table of roles.
+"""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests import factories
+from tournaments import services
+from tournaments.models import Pairing
+from tournaments.simulation import simulate
+
+pytestmark = pytest.mark.django_db
+
+PERSONAS = ("anonymous", "stranger", "member", "scorer", "organiser", "owner")
+READ = {
+    "anonymous": 302,
+    "stranger": 404,
+    "member": 200,
+    "scorer": 200,
+    "organiser": 200,
+    "owner": 200,
+}
+SCORE = {**READ, "member": 403}
+MANAGE = {**SCORE, "scorer": 403}
+PUBLIC = dict.fromkeys(PERSONAS, 200)
+
+
+@pytest.fixture
+def world():
+    factories.presets()
+    club = factories.club()
+    other = factories.club()
+    sheet = factories.sheet(club)
+    tournament = simulate(club, cards=8, players=6, max_cards=2, seed=1, stop_after=1)
+    clients = {"anonymous": Client()}
+    clients["stranger"] = Client()
+    clients["stranger"].force_login(factories.user(other, "owner"))
+    for role in ("member", "scorer", "organiser", "owner"):
+        clients[role] = Client()
+        clients[role].force_login(factories.user(club, role))
+    return club, sheet, tournament, clients
+
+
+def pages(club, sheet, t):
+    slug = club.slug
+    state = services.load_state(t)
+    deal_free = {"pk": sheet.pk}
+    pairing = Pairing.objects.filter(tournament=t).first()
+    return [
+        (reverse("club", kwargs={"slug": slug}), READ),
+        (reverse("players", kwargs={"slug": slug}), READ),
+        (reverse("player_search", kwargs={"slug": slug}) + "?q=a", READ),
+        (reverse("rule_sets", kwargs={"slug": slug}), READ),
+        (reverse("open_table", kwargs={"slug": slug}), SCORE),
+        (reverse("import_table", kwargs={"slug": slug}), SCORE),
+        (reverse("sheet:page", kwargs=deal_free), READ),
+        (reverse("sheet:export", kwargs=deal_free), READ),
+        (reverse("sheet:print_summary", kwargs=deal_free), READ),
+        (reverse("sheet:link", kwargs=deal_free), {**READ, "member": 403, "scorer": 403}),
+        (reverse("tournaments", kwargs={"slug": slug}), READ),
+        (reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}), READ),
+        (reverse("round", kwargs={"slug": slug, "tournament_id": t.pk, "number": 1}), READ),
+        (reverse("tournament_export", kwargs={"slug": slug, "tournament_id": t.pk}), READ),
+        (reverse("print_prizes", kwargs={"slug": slug, "tournament_id": t.pk}), READ),
+        # No draw is being typed in: the organiser is sent back to the desk.
+        (
+            reverse("physical_draw", kwargs={"slug": slug, "tournament_id": t.pk}),
+            {**MANAGE, "organiser": 302, "owner": 302},
+        ),
+        (reverse("bracket", kwargs={"token": t.public_token}), PUBLIC),
+        (reverse("match_link", kwargs={"token": pairing.token}), PUBLIC),
+        (reverse("entry:page", kwargs={"token": sheet.entry_token}), PUBLIC),
+        ("/e/not-a-token/", dict.fromkeys(PERSONAS, 404)),
+        (
+            f"/c/{slug}/tournaments/999999/",
+            {**READ, "member": 404, "scorer": 404, "organiser": 404, "owner": 404},
+        ),
+    ], state
+
+
+def test_every_page_answers_every_visitor_as_the_table_says(world):
+    club, sheet, t, clients = world
+    table, _state = pages(club, sheet, t)
+    wrong = []
+    for url, expected in table:
+        for persona in PERSONAS:
+            code = clients[persona].get(url).status_code
+            if code != expected[persona]:
+                wrong.append((url, persona, code, expected[persona]))
+    assert wrong == []
+
+
+def test_writes_answer_every_visitor_as_the_table_says(world):
+    club, sheet, t, clients = world
+    slug = club.slug
+    posts = [
+        (reverse("players", kwargs={"slug": slug}), {"name": "Neu"}, SCORE),
+        (
+            reverse("sheet:record", kwargs={"pk": sheet.pk}),
+            {"kind": "redeal", "key": factories.key()},
+            SCORE,
+        ),
+        (
+            reverse("sheet:link_change", kwargs={"pk": sheet.pk, "action": "renew"}),
+            {},
+            {**SCORE, "scorer": 403},
+        ),
+        (reverse("sell", kwargs={"slug": slug, "tournament_id": t.pk}), {"name": "X"}, MANAGE),
+        (reverse("draw_next", kwargs={"slug": slug, "tournament_id": t.pk}), {}, MANAGE),
+    ]
+    wrong = []
+    for url, data, expected in posts:
+        for persona in PERSONAS:
+            if persona != "anonymous" and "key" in data:
+                data = {**data, "key": factories.key()}
+            code = clients[persona].post(url, data).status_code
+            # An allowed write answers with the page (200) or a redirect after it (302).
+            good = code in (200, 302) if expected[persona] == 200 else code == expected[persona]
+            if not good:
+                wrong.append((url, persona, code, expected[persona]))
+    assert wrong == []
