@@ -17,6 +17,7 @@ sheet_patterns = [
     path("link/", sheet_views.link, name="link"),
     path("link/<str:action>/", sheet_views.link_change, name="link_change"),
     path("print/blank.pdf", sheet_views.print_blank, name="print_blank"),
+    path("history/", sheet_views.history, name="history"),
     path("print/summary.pdf", sheet_views.print_summary, name="print_summary"),
 ]
 

@@ -83,3 +83,28 @@ class Membership(models.Model):
 
     def allows(self, role: str) -> bool:
         return ROLE_RANK[Role(self.role)] >= ROLE_RANK[Role(role)]
+
+
+class AuditEntry(models.Model):
+    """One change of a club's records: who (an account, or the holder of a private link),
+    when, what, and the values before and after. ``scope`` names what it belongs to
+    ("sheet" or "tournament") and ``scope_id`` its id. Written by the services only."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit")
+    scope = models.CharField(max_length=20)
+    scope_id = models.PositiveIntegerField()
+    action = models.CharField(max_length=40)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    via_link = models.BooleanField(default=False)
+    at = models.DateTimeField(auto_now_add=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["scope", "scope_id", "at"])]
+
+    def __str__(self) -> str:
+        return f"{self.scope} {self.scope_id}: {self.action}"

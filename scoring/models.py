@@ -65,6 +65,9 @@ class Sheet(models.Model):
     first_dealer = models.PositiveSmallIntegerField(default=0)
     entry_token = models.CharField(max_length=40, unique=True, default=new_token)
     key = models.UUIDField(null=True, blank=True, unique=True, help_text="one-time key of its form")
+    reports_result = models.BooleanField(
+        default=False, help_text="another part of the site follows this sheet (a tournament match)"
+    )
     token_revoked_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(

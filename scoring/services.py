@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from clubs import audit
 from clubs.models import Club, Player
 from scoring import rules as core
 from scoring.models import Deal, DealRow, RuleSet, Seat, Sheet
@@ -212,6 +213,7 @@ def _write(
                     raise error.at(error.index + 1) from None
                 raise
             now = timezone.now()
+            audit_before = _audit_deal(target) if target is not None else None
             if target is not None:
                 Deal.objects.filter(pk=target.pk).update(
                     voided_at=now, voided_by_id=actor.user_id, voided_via_link=actor.via_link
@@ -220,8 +222,12 @@ def _write(
                 target.voided_by = getattr(actor.user, "username", None)
                 target.voided_via_link = actor.via_link
             if entry is None:
+                audit.record(
+                    sheet.club_id, "sheet", sheet.pk, "deal struck out", actor, audit_before
+                )
                 view = _view(sheet, players, deals)
-                sheet_changed.send(Sheet, sheet=sheet, state=view.state, key=None)
+                if sheet.reports_result:
+                    sheet_changed.send(Sheet, sheet=sheet, state=view.state, key=None)
                 return view, target  # type: ignore[return-value]
             kind, inputs = Deal.inputs_of(entry)
             position = (
@@ -251,7 +257,12 @@ def _write(
                 False,
             )
             deals.append(deal)
-            sheet_changed.send(Sheet, sheet=sheet, state=state, key=key)
+            action = "deal corrected" if target is not None else "deal recorded"
+            audit.record(
+                sheet.club_id, "sheet", sheet.pk, action, actor, audit_before, _audit_deal(deal)
+            )
+            if sheet.reports_result:
+                sheet_changed.send(Sheet, sheet=sheet, state=state, key=key)
             return SheetView(sheet, players, tuple(sorted(deals, key=_order)), state), deal
     except IntegrityError:
         # Another request with the same key committed between our read and insert.
@@ -261,6 +272,15 @@ def _write(
                 "key", gettext_noop("This form was already used: reload the page.")
             ) from None
         return sheet_view(sheet, players), first[0]
+
+
+def _audit_deal(deal: DealRow) -> dict:
+    return {
+        "position": deal.position,
+        "kind": deal.kind,
+        "inputs": deal.inputs,
+        "points": deal.points,
+    }
 
 
 def _order(deal: DealRow):
@@ -340,6 +360,7 @@ def import_document(
                 )
             )
         Deal.objects.bulk_create(rows)
+        audit.record(club.pk, "sheet", sheet.pk, "sheet imported", actor, None, document)
     return sheet
 
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bummerl.printing import pdf_response, qr_svg
+from clubs import audit
 from scoring import services
 from scoring.access import SignInRequired, sheet_for, sign_in
 from scoring.display import contract_buttons, describe_entry, radio_options, sheet_rows
@@ -325,3 +326,17 @@ def print_summary(request, access):
         "games": [row for row in rows if row.game is not None],
     }
     return pdf_response("print/summary.html", context, f"abend-{access.sheet.pk}.pdf")
+
+
+@require_GET
+@sheet_view
+def history(request, access):
+    """Who changed what on this sheet, and when (organisers)."""
+    if not access.can_manage:
+        return HttpResponse(status=403)
+    entries = audit.history("sheet", access.sheet.pk)[:500]
+    return render(
+        request,
+        "audit.html",
+        {"title": str(access.sheet), "entries": entries, "back": access.url("page")},
+    )

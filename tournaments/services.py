@@ -16,6 +16,7 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from clubs import audit
 from clubs.models import Club
 from clubs.services import player_named
 from scoring.rules.errors import RuleError, gettext_noop
@@ -188,7 +189,7 @@ def sell_cards(
                 left=t.cards - sold,
                 cards=t.cards,
             )
-        return Card.objects.bulk_create(
+        cards = Card.objects.bulk_create(
             Card(
                 tournament=t,
                 number=sold + i + 1,
@@ -199,10 +200,33 @@ def sell_cards(
             )
             for i in range(count)
         )
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "cards sold",
+            actor,
+            None,
+            {"player": player.name, "cards": [c.number for c in cards], "paid": paid},
+        )
+        return cards
 
 
-def set_paid(card: Card, paid: bool) -> None:
-    Card.objects.filter(pk=card.pk).update(paid=paid)
+def set_paid(card: Card, paid: bool, actor: Actor | None = None) -> None:
+    with transaction.atomic():
+        locked = Card.objects.select_for_update().select_related("tournament").get(pk=card.pk)
+        if locked.paid == paid:
+            return
+        Card.objects.filter(pk=card.pk).update(paid=paid)
+        audit.record(
+            locked.tournament.club_id,
+            "tournament",
+            locked.tournament_id,
+            "card paid",
+            actor,
+            {"card": locked.number, "paid": locked.paid},
+            {"card": locked.number, "paid": paid},
+        )
 
 
 def lower_cards(tournament: Tournament) -> int:
@@ -288,6 +312,15 @@ def _store_draw(t, state, number, pot_size, seed, result: "draw.Draw", actor, ro
         for p in result.pairings
     )
     _create_placement(t, actor, round_)
+    audit.record(
+        t.club_id,
+        "tournament",
+        t.pk,
+        "round drawn",
+        actor,
+        None,
+        {"round": number, "seed": seed, "pairings": len(result.pairings)},
+    )
     return round_
 
 
@@ -375,6 +408,21 @@ def add_pull(tournament: Tournament, round_id: int, number: int, actor: Actor) -
         index = len(session.pulls)
         pull = session.pull(number)
         _pull_row(round_, index, pull).save()
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "pull entered",
+            actor,
+            None,
+            {
+                "round": round_.number,
+                "card": state.cards[pull.card].number,
+                "pot": str(pull.pot),
+                "number": pull.number,
+                "put_back": pull.put_back,
+            },
+        )
         if session.done:
             _store_draw(
                 t, state, round_.number, round_.pot_size, None, session.result(), actor, round_
@@ -405,10 +453,23 @@ def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
         Round.objects.filter(pk=current.pk).update(undone_at=now, undone_by_id=actor.user_id)
         Pairing.objects.filter(round=current, stage=Stage.PLACEMENT).update(voided_at=now)
         current.undone_at = now
+        audit.record(t.club_id, "tournament", t.pk, "draw undone", actor, {"round": current.number})
         return current
 
 
 # -- results --------------------------------------------------------------------------
+
+
+def _audit_result(result: Result | None) -> dict | None:
+    if result is None:
+        return None
+    pairing = result.pairing
+    return {
+        "pairing": pairing.label or pairing.number,
+        "round": pairing.round.number if pairing.round_id and pairing.stage == Stage.MAIN else None,
+        "winner_card": result.winner.number,
+        "score": result.score,
+    }
 
 
 def _check_editable(t: Tournament, pairing: Pairing) -> None:
@@ -509,6 +570,15 @@ def _write_result(pairing, winner, score, key, actor, correct, from_sheet):
                 recorded_by_id=actor.user_id,
                 via_link=actor.via_link,
                 from_sheet=from_sheet,
+            )
+            audit.record(
+                t.club_id,
+                "tournament",
+                t.pk,
+                "result corrected" if live else "result recorded",
+                actor,
+                _audit_result(live),
+                _audit_result(result),
             )
             if pairing.stage == Stage.PLACEMENT:
                 _create_placement(t, actor, pairing.round)
@@ -632,6 +702,8 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
             actor=scoring.Actor(actor.user),
             rules=rules,
         )
+        sheet.reports_result = True
+        sheet.save(update_fields=["reports_result"])
         pairing.sheet = sheet
         pairing.save(update_fields=["sheet"])
         return sheet
@@ -670,6 +742,10 @@ def void_result(pairing: Pairing, actor: Actor) -> None:
         t = _locked(pairing.tournament)
         pairing = Pairing.objects.select_related("round").get(pk=pairing.pk)
         _check_editable(t, pairing)
-        Result.objects.filter(pairing=pairing, voided_at__isnull=True).update(
+        live = Result.objects.filter(pairing=pairing, voided_at__isnull=True).first()
+        if live is None:
+            return
+        Result.objects.filter(pk=live.pk).update(
             voided_at=timezone.now(), voided_by_id=actor.user_id
         )
+        audit.record(t.club_id, "tournament", t.pk, "result voided", actor, _audit_result(live))

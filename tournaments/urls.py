@@ -14,6 +14,7 @@ club_patterns = [
     path("<int:tournament_id>/rounds/<int:number>/", views.round_page, name="round"),
     path("<int:tournament_id>/pairings/<int:pairing_id>/result/", views.result, name="result"),
     path("<int:tournament_id>/export.json", views.export, name="tournament_export"),
+    path("<int:tournament_id>/history/", views.history, name="tournament_history"),
     path("<int:tournament_id>/print/bracket.pdf", views.print_bracket, name="print_bracket"),
     path("<int:tournament_id>/print/prizes.pdf", views.print_prizes, name="print_prizes"),
     path("<int:tournament_id>/rounds/<int:number>/draw.pdf", views.print_draw, name="print_draw"),

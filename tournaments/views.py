@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bummerl.printing import pdf_response
+from clubs import audit
 from clubs.access import club_for
 from clubs.models import Player, Role
 from clubs.text import german_key
@@ -143,7 +144,7 @@ def mark_paid(request, slug, tournament_id, card_id):
     card = t.card_set.filter(pk=card_id).first()
     if card is None:
         raise Http404
-    services.set_paid(card, request.POST.get("paid") == "1")
+    services.set_paid(card, request.POST.get("paid") == "1", _actor(request))
     return redirect(reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#cards")
 
 
@@ -471,3 +472,13 @@ def print_match_sheets(request, slug, tournament_id, number):
     round_ = _drawn_round(t, number)
     context = printing.match_sheets_context(t, round_, request.build_absolute_uri)
     return pdf_response("print/match_sheets.html", context, f"partieblaetter-{t.pk}-{number}.pdf")
+
+
+@login_required
+@require_GET
+def history(request, slug, tournament_id):
+    """Who changed what in this tournament, and when (organisers)."""
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    entries = audit.history("tournament", t.pk)[:2000]
+    back = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
+    return render(request, "audit.html", {"title": t.name, "entries": entries, "back": back})

@@ -1,0 +1,90 @@
+"""The audit trail: every change of a deal, a result, a draw or a card is kept with
+who, when, and the values before and after; organisers see it per sheet and tournament."""
+
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from clubs.models import AuditEntry
+from scoring import services as scoring
+from scoring.models import Deal
+from scoring.rules import DreierDeal
+from tests import factories
+from tournaments import services
+from tournaments.models import Pairing
+
+pytestmark = pytest.mark.django_db
+
+
+def test_deals_recorded_corrected_and_struck_out_are_audited(client):
+    club = factories.club()
+    alice = factories.user(club, "organiser")
+    sheet = factories.sheet(club)
+    actor = scoring.Actor(alice)
+    scoring.record_entry(sheet, DreierDeal("gang", 0, True), uuid.uuid4(), actor)
+    deal = Deal.objects.get(sheet=sheet)
+    scoring.correct_deal(
+        sheet, deal.pk, DreierDeal("gang", 0, False), uuid.uuid4(), scoring.Actor(via_link=True)
+    )
+    new = Deal.objects.get(sheet=sheet, voided_at__isnull=True)
+    scoring.void_deal(sheet, new.pk, actor)
+    entries = list(AuditEntry.objects.filter(scope="sheet", scope_id=sheet.pk).order_by("at", "id"))
+    assert [e.action for e in entries] == ["deal recorded", "deal corrected", "deal struck out"]
+    assert entries[0].actor == alice and entries[0].after["points"] == [9, 0, 0]
+    assert entries[1].via_link and entries[1].before["points"] == [9, 0, 0]
+    assert entries[1].after["points"] == [0, 9, 9]
+    assert entries[2].before["points"] == [0, 9, 9] and entries[2].after is None
+    client.force_login(alice)
+    page = client.get(reverse("sheet:history", kwargs={"pk": sheet.pk}))
+    assert page.status_code == 200 and "deal corrected" in page.content.decode()
+    client.force_login(factories.user(club, "scorer"))
+    assert client.get(reverse("sheet:history", kwargs={"pk": sheet.pk})).status_code == 403
+
+
+def test_sales_payments_draws_and_results_are_audited(client):
+    club = factories.club()
+    bob = factories.user(club, "organiser")
+    actor = services.Actor(bob)
+    t = services.create_tournament(
+        club,
+        actor,
+        name="T",
+        starts_at="2026-12-01T19:00:00+01:00",
+        cards=8,
+        max_cards=2,
+        match_bummerl=2,
+        entry_fee=5,
+        one_prize_per_player=False,
+        prizes=[],
+    )
+    cards = []
+    for i in range(6):
+        cards += services.sell_cards(t, f"P{i}", 1, False, actor, uuid.uuid4())
+    services.set_paid(cards[0], True, actor)
+    services.draw_round(t, actor, seed=4)
+    pairing = (
+        Pairing.objects.select_related("tournament").filter(tournament=t, kind="match").first()
+    )
+    services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), actor)
+    services.correct_result(pairing, pairing.right_id, "2:1", uuid.uuid4(), actor)
+    actions = list(
+        AuditEntry.objects.filter(scope="tournament", scope_id=t.pk)
+        .order_by("at", "id")
+        .values_list("action", flat=True)
+    )
+    assert actions == ["cards sold"] * 6 + [
+        "card paid",
+        "round drawn",
+        "result recorded",
+        "result corrected",
+    ]
+    corrected = AuditEntry.objects.filter(
+        scope="tournament", scope_id=t.pk, action="result corrected"
+    ).get()
+    assert corrected.before["score"] == "2:0" and corrected.after["score"] == "2:1"
+    client.force_login(bob)
+    page = client.get(
+        reverse("tournament_history", kwargs={"slug": club.slug, "tournament_id": t.pk})
+    )
+    assert page.status_code == 200 and "result corrected" in page.content.decode()
