@@ -70,6 +70,9 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked.html"
 AXES_RESET_ON_SUCCESS = True
 CSRF_FAILURE_VIEW = "bummerl.views.csrf_failure"
 
+# Private links (a table's, a match's) stop working this many days after the event.
+LINK_DAYS = env_int("BUMMERL_LINK_DAYS", 3)
+
 ROOT_URLCONF = "bummerl.urls"
 
 TEMPLATES = [

@@ -7,12 +7,15 @@ sign-in redirect for an anonymous visitor without a link.
 """
 
 from dataclasses import dataclass
+from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import F
 from django.http import Http404
 from django.urls import reverse
+from django.utils import timezone
 
 from clubs.models import ROLE_RANK, Role
 from scoring.models import Sheet
@@ -40,11 +43,16 @@ class SheetAccess:
 
 
 def sheet_for(request, pk: int | None = None, token: str | None = None, write: bool = False):
-    """Resolve the sheet of a request (one query). See the module docstring."""
+    """Resolve the sheet of a request (one query). See the module docstring. A private
+    link works for ``LINK_DAYS`` days after the table was opened."""
     if token is not None:
         sheet = (
             Sheet.objects.select_related("club")
-            .filter(entry_token=token, token_revoked_at__isnull=True)
+            .filter(
+                entry_token=token,
+                token_revoked_at__isnull=True,
+                created_at__gte=timezone.now() - timedelta(days=settings.LINK_DAYS),
+            )
             .first()
         )
         if sheet is None:

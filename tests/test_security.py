@@ -105,3 +105,48 @@ def test_backup_and_restore_round_trip_a_club_with_a_finished_tournament(tmp_pat
     call_command("loaddata", str(backup), verbosity=0)
     restored = services.Tournament.objects.get(pk=t.pk)
     assert (json.dumps(services.export(restored), sort_keys=True), sheet.pk) == before
+
+
+@pytest.mark.django_db
+def test_private_links_expire_a_set_time_after_the_event(client, settings):
+    import datetime
+
+    from django.utils import timezone
+
+    from scoring.models import Sheet
+
+    club = factories.club()
+    sheet = factories.sheet(club)
+    url = reverse("entry:page", kwargs={"token": sheet.entry_token})
+    assert client.get(url).status_code == 200
+    Sheet.objects.filter(pk=sheet.pk).update(
+        created_at=timezone.now() - datetime.timedelta(days=settings.LINK_DAYS, minutes=1)
+    )
+    assert client.get(url).status_code == 404
+    t = simulate(club, cards=8, players=6, max_cards=2, seed=1, stop_after=1)
+    pairing = services.Pairing.objects.filter(tournament=t, kind="match").first()
+    match = reverse("match_link", kwargs={"token": pairing.token})
+    assert client.get(match).status_code == 200
+    services.Tournament.objects.filter(pk=t.pk).update(
+        starts_at=timezone.now() - datetime.timedelta(days=settings.LINK_DAYS, hours=1)
+    )
+    assert client.get(match).status_code == 404
+
+
+@pytest.mark.django_db
+def test_records_that_hold_results_cannot_be_deleted():
+    import uuid
+
+    from django.db.models import ProtectedError
+
+    from scoring import services as scoring
+    from scoring.rules import DreierDeal
+
+    club = factories.club()
+    sheet = factories.sheet(club)
+    scoring.record_entry(sheet, DreierDeal("gang", 0, True), uuid.uuid4(), scoring.Actor())
+    player = sheet.players.first()
+    t = simulate(club, cards=8, players=6, max_cards=2, seed=1)
+    for thing in (sheet, player, t, club):
+        with pytest.raises(ProtectedError):
+            thing.delete()

@@ -1,13 +1,16 @@
 """Preisschnapsen pages: the organiser's desk (sales, draws, results), round pages, the
 match link, and the public live bracket for the screen in the room."""
 
+import datetime
 import uuid
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -335,7 +338,7 @@ def match_link(request, token):
         .select_related("tournament", "round")
         .first()
     )
-    if pairing is None or (pairing.round and pairing.round.undone_at):
+    if pairing is None or (pairing.round and pairing.round.undone_at) or link_expired(pairing):
         raise Http404
     state = services.load_state(pairing.tournament)
     error = None
@@ -410,6 +413,12 @@ def bracket(request, token):
     return render(request, template, _bracket_context(t))
 
 
+def link_expired(pairing: Pairing) -> bool:
+    """A match link stops working ``LINK_DAYS`` days after the tournament's start."""
+    ends = pairing.tournament.starts_at + datetime.timedelta(days=settings.LINK_DAYS)
+    return timezone.now() > ends
+
+
 @require_POST
 def match_sheet(request, token):
     """Play the match on a two-player score sheet that decides it by itself."""
@@ -418,7 +427,7 @@ def match_sheet(request, token):
         .select_related("tournament")
         .first()
     )
-    if pairing is None:
+    if pairing is None or link_expired(pairing):
         raise Http404
     try:
         sheet = services.open_match_sheet(
