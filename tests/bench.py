@@ -147,6 +147,39 @@ def main() -> None:
     tournament_figures(club, client)
     if os.environ.get("BENCH_LIGHTHOUSE", "1") == "1":
         lighthouse(second)
+    if os.environ.get("BENCH_LOAD", "1") == "1":
+        load_figures()
+
+
+def load_figures() -> None:
+    """64 phones for 30 s against gunicorn, on SQLite and (when it answers) PostgreSQL."""
+    runs = [{"DATABASE_URL": ""}]
+    pg = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432/bummerl_bench")
+    try:
+        import psycopg
+
+        with psycopg.connect(pg.rsplit("/", 1)[0] + "/postgres", autocommit=True) as admin:
+            name = pg.rsplit("/", 1)[1]
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            admin.execute(f'CREATE DATABASE "{name}"')
+        runs.append({"DATABASE_URL": pg})
+    except Exception as error:  # noqa: BLE001 - report and go on
+        say("load on PostgreSQL", f"skipped: {error.__class__.__name__}")
+    for extra in runs:
+        env = {**os.environ, **extra}
+        env.pop("SQLITE_PATH", None)
+        if not extra["DATABASE_URL"]:
+            env.pop("DATABASE_URL")
+        done = subprocess.run(
+            [sys.executable, "-m", "tests.load_bench"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=900,
+        )
+        print(done.stdout.strip() or f"load run failed: {done.stderr.strip()[-300:]}")
 
 
 def tournament_figures(club, client) -> None:
