@@ -13,7 +13,6 @@ import gzip
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -41,6 +40,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from scoring import services  # noqa: E402
 from scoring.rules import DreierDeal, TieBreak  # noqa: E402
 from tests import factories  # noqa: E402
+from tests.serving import serving  # noqa: E402
 
 
 def say(label: str, value: str) -> None:
@@ -275,40 +275,9 @@ def lighthouse(sheet) -> None:
         if done.returncode != 0:
             say("lighthouse", "skipped: npm install lighthouse@12 failed")
             return
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    # Served as in production: collected, compressed static files behind WhiteNoise.
-    production = {
-        **os.environ,
-        "DJANGO_DEBUG": "0",
-        "DJANGO_SECRET_KEY": "bench-only-secret-key-" + "x" * 40,
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-        "DJANGO_SECURE_COOKIES": "0",
-        "STATIC_ROOT": str(WORK / "static"),
-    }
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=production,
-        check=True,
-    )
-    server = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=production,
-    )
-    try:
-        for _ in range(50):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.2)
+    with serving(WORK) as base:
         report = tools / "lighthouse.json"
-        url = f"http://127.0.0.1:{port}/e/{sheet.entry_token}/"
+        url = f"{base}/e/{sheet.entry_token}/"
         flags = "--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run"
         done = subprocess.run(
             [
@@ -333,9 +302,6 @@ def lighthouse(sheet) -> None:
         for key, goal in (("performance", 95), ("accessibility", 100), ("best-practices", 100)):
             score = round(scores[key]["score"] * 100)
             say(f"lighthouse {key}, phone (goal >= {goal})", str(score))
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 if __name__ == "__main__":

@@ -4,12 +4,8 @@ Prints requests per second, p50/p95 latency, errors, and lost or doubled writes 
 in the database afterwards. Run by ``make bench`` on SQLite and on PostgreSQL."""
 
 import os
-import secrets
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,6 +24,7 @@ from django.db import connection  # noqa: E402
 
 from scoring.models import Deal  # noqa: E402
 from tests import factories, load  # noqa: E402
+from tests.serving import serving  # noqa: E402
 from tournaments.models import Pairing, Result  # noqa: E402
 from tournaments.simulation import simulate  # noqa: E402
 
@@ -47,57 +44,11 @@ def main() -> None:
     )
     connection.close()
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {
-        **os.environ,
-        "DJANGO_DEBUG": "0",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-        "DJANGO_SECURE_COOKIES": "0",
-        "DJANGO_SSL_REDIRECT": "0",
-        "STATIC_ROOT": str(WORK / "static"),
-    }
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "bummerl.wsgi",
-            "-w",
-            "4",
-            "--threads",
-            "4",
-            "-b",
-            f"127.0.0.1:{port}",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.2)
+    with serving(WORK, gunicorn=True) as base:
         single = load.run(base, [sheets[-1].entry_token], [], seconds=5)
         many = load.run(
             base, [s.entry_token for s in sheets[:PHONES]], tokens, SECONDS, RESULT_PHONES
         )
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
     figures = load.summary(many, SECONDS)
     stored = set(
         map(str, Deal.objects.filter(sheet__in=sheets[:PHONES]).values_list("key", flat=True))
