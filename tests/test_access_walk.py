@@ -66,6 +66,12 @@ def pages(club, sheet, t):
         (reverse("round", kwargs={"slug": slug, "tournament_id": t.pk, "number": 1}), READ),
         (reverse("tournament_export", kwargs={"slug": slug, "tournament_id": t.pk}), READ),
         (reverse("print_prizes", kwargs={"slug": slug, "tournament_id": t.pk}), READ),
+        (
+            reverse(
+                "print_match_sheets", kwargs={"slug": slug, "tournament_id": t.pk, "number": 1}
+            ),
+            MANAGE,
+        ),
         # No draw is being typed in: the organiser is sent back to the desk.
         (
             reverse("physical_draw", kwargs={"slug": slug, "tournament_id": t.pk}),

@@ -539,3 +539,10 @@ def test_a_1024_card_round_one_with_400_players_draws_in_well_under_a_second():
     draw = digital_draw(holders, 512, seed=2024, later_round=False)
     assert time.perf_counter() - start < 0.5
     assert len(draw.pairings) == 512
+
+
+def test_one_prize_per_player_leaves_a_gap_in_the_prize_list_alone():
+    from tournaments.prizes import award
+
+    awards = award({1: (11, 1), 2: (12, 2), 3: (13, 3)}, [(1, "Korb"), (3, "Wein")], True)
+    assert [(a.place, a.finished, a.player) for a in awards] == [(1, 1, 1), (3, 3, 3)]

@@ -418,3 +418,114 @@ def test_where_do_i_play_finds_a_name_without_umlauts(client):
         rows[0]["left"].player.name,
         rows[0]["right"] and rows[0]["right"].player.name,
     )
+
+
+def _night_to_the_semi_final(club):
+    """16 cards, 16 players, drawn to the semi-final; both "5-8" matches decided, so the
+    matches for 5 and 7 exist, still open."""
+    t = simulate(club, cards=16, players=16, max_cards=1, seed=5, stop_after=3)
+    for pairing in services.load_state(t).placement:
+        if pairing.label == "5-8" and not pairing.results.filter(voided_at__isnull=True).exists():
+            pairing.tournament = t
+            services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
+    return t
+
+
+def test_voiding_a_5_to_8_result_makes_the_matches_for_5_and_7_again(db):
+    t = _night_to_the_semi_final(factories.club())
+    state = services.load_state(t)
+    first, second = [p for p in state.placement if p.label == "5-8"]
+    assert {p.label for p in state.placement} >= {"5", "7"}
+    first.tournament = t
+    services.void_result(first, ACTOR)
+    assert not Pairing.objects.filter(
+        tournament=t, label__in=("5", "7"), voided_at__isnull=True
+    ).exists()
+    old = Result.objects.filter(pairing=first).order_by("-id").first()
+    other = first.left_id if old.winner_id == first.right_id else first.right_id
+    services.record_result(first, other, "2:1", uuid.uuid4(), ACTOR)
+    winner_second = Result.objects.get(pairing=second, voided_at__isnull=True).winner_id
+    five = Pairing.objects.get(tournament=t, label="5", voided_at__isnull=True)
+    assert {five.left_id, five.right_id} == {other, winner_second}
+
+
+def test_a_link_holder_cannot_correct_and_a_member_cannot_print_the_links(client):
+    club = factories.club()
+    t = new_tournament(club, cards=8)
+    for i in range(8):
+        sell(t, f"P{i}")
+    services.draw_round(t, ACTOR, seed=1)
+    pairing = (
+        Pairing.objects.select_related("tournament").filter(tournament=t, kind="match").first()
+    )
+    services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
+    url = reverse("match_link", kwargs={"token": pairing.token})
+    client.post(
+        url, {"key": str(uuid.uuid4()), "winner": pairing.right_id, "score": "2:1", "correct": "1"}
+    )
+    assert Result.objects.get(pairing=pairing, voided_at__isnull=True).winner_id == pairing.left_id
+    client.force_login(factories.user(club, "member"))
+    sheets = reverse(
+        "print_match_sheets", kwargs={"slug": club.slug, "tournament_id": t.pk, "number": 1}
+    )
+    assert client.get(sheets).status_code == 403
+
+
+def test_an_organiser_can_void_a_result_so_a_draw_can_be_undone(client):
+    club = factories.club()
+    client.force_login(factories.user(club, "organiser"))
+    t = new_tournament(club, cards=8)
+    for i in range(8):
+        sell(t, f"P{i}")
+    services.draw_round(t, ACTOR, seed=1)
+    decide_round(t, random.Random(2))
+    second = services.draw_round(t, ACTOR, seed=3)
+    pairing = Pairing.objects.filter(round=second, kind="match").first()
+    services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
+    with pytest.raises(RuleError):
+        services.undo_draw(t, second.pk, ACTOR)
+    url = reverse(
+        "result", kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk}
+    )
+    client.post(url, {"void": "1"})
+    services.undo_draw(t, second.pk, ACTOR)
+    assert Round.objects.get(pk=second.pk).undone_at is not None
+
+
+def test_a_match_link_of_an_undone_draw_opens_nothing(client):
+    club = factories.club()
+    t = new_tournament(club, cards=8)
+    for i in range(8):
+        sell(t, f"P{i}")
+    round_ = services.draw_round(t, ACTOR, seed=1)
+    pairing = Pairing.objects.filter(round=round_, kind="match").first()
+    services.undo_draw(t, round_.pk, ACTOR)
+    assert client.post(reverse("match_sheet", kwargs={"token": pairing.token})).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "day, time, prizes, field",
+    [
+        ("2026-12-01", "19:00", "²: Wein", "prizes"),
+        ("0001-01-01", "00:30", "", "day"),
+        ("9999-12-31", "23:59", "", "day"),
+    ],
+)
+def test_odd_dates_and_prize_lines_are_form_errors(client, day, time, prizes, field):
+    club = factories.club()
+    client.force_login(factories.user(club, "organiser"))
+    response = client.post(
+        reverse("tournaments", kwargs={"slug": club.slug}),
+        {
+            "name": "N",
+            "day": day,
+            "time": time,
+            "cards": 16,
+            "max_cards": 3,
+            "match_bummerl": 2,
+            "entry_fee": "10",
+            "prizes": prizes,
+        },
+    )
+    assert response.status_code == 200
+    assert field in response.context["form"].errors

@@ -34,7 +34,7 @@ def parse_prizes(text: str) -> list[dict]:
         if not line:
             continue
         head, sep, tail = line.replace(".", ":", 1).partition(":")
-        if not sep or not head.strip().isdigit() or not tail.strip():
+        if not sep or not head.strip().isascii() or not head.strip().isdigit() or not tail.strip():
             raise forms.ValidationError(
                 _('Line %(n)s: write "place: prize", e.g. "1: Geschenkkorb".'), params={"n": number}
             )
@@ -82,12 +82,18 @@ class TournamentForm(forms.Form):
     def clean_prizes(self):
         return parse_prizes(self.cleaned_data.get("prizes") or "")
 
+    def clean_day(self):
+        day = self.cleaned_data["day"]
+        if not 2000 <= day.year <= 2100:
+            raise forms.ValidationError(_("Choose a date between 2000 and 2100."))
+        return day
+
     def clean(self):
         data = super().clean()
         if data.get("day") and data.get("time"):
             try:
                 data["starts_at"] = local_datetime(data["day"], data["time"])
-            except ValueError as error:
+            except (ValueError, OverflowError) as error:
                 message = (
                     _("This time happens twice that night (the clocks go back): choose another.")
                     if str(error) == "ambiguous"

@@ -41,6 +41,9 @@ def award(
     winners: set[int] = set()
     cursor = 0
     for place, description in sorted(prizes):
+        # A prize goes to its own place, or, when that player already won one, to the
+        # next place held by someone else; a gap in the prize list moves nothing.
+        cursor = max(cursor, place - 1)
         while cursor < len(known) and known[cursor][1][1] in winners:
             cursor += 1
         if cursor >= len(known):

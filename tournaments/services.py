@@ -460,6 +460,16 @@ def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
 # -- results --------------------------------------------------------------------------
 
 
+def _void_dependents(t: Tournament, pairing: Pairing) -> None:
+    """The matches for 5/6 and 7/8 are drawn from the two "5-8" results: when one of those
+    changes, they are made again (RULES.md 5.5); ``_check_editable`` has made sure they
+    have no result yet."""
+    if pairing.label == "5-8":
+        Pairing.objects.filter(tournament=t, label__in=("5", "7"), voided_at__isnull=True).update(
+            voided_at=timezone.now()
+        )
+
+
 def _audit_result(result: Result | None) -> dict | None:
     if result is None:
         return None
@@ -557,11 +567,7 @@ def _write_result(pairing, winner, score, key, actor, correct, from_sheet):
                 Result.objects.filter(pk=live.pk).update(
                     voided_at=timezone.now(), voided_by_id=actor.user_id
                 )
-                # Placement matches drawn from a corrected "5-8" result are made again.
-                if pairing.label == "5-8":
-                    Pairing.objects.filter(
-                        tournament=t, label__in=("5", "7"), voided_at__isnull=True
-                    ).update(voided_at=timezone.now())
+                _void_dependents(t, pairing)
             result = Result.objects.create(
                 pairing=pairing,
                 winner_id=winner,
@@ -748,4 +754,5 @@ def void_result(pairing: Pairing, actor: Actor) -> None:
         Result.objects.filter(pk=live.pk).update(
             voided_at=timezone.now(), voided_by_id=actor.user_id
         )
+        _void_dependents(t, pairing)
         audit.record(t.club_id, "tournament", t.pk, "result voided", actor, _audit_result(live))

@@ -284,23 +284,25 @@ def round_page(request, slug, tournament_id, number):
             "can_enter": t.role in (Role.OWNER, Role.ORGANISER, Role.SCORER),
             "is_latest": round_ == state.current,
             "new_key": uuid.uuid4,
-            "show_link": True,
+            "show_link": t.role in (Role.OWNER, Role.ORGANISER),
+            "may_correct": t.role in (Role.OWNER, Role.ORGANISER),
         },
     )
 
 
-def _save_result(request, pairing, actor):
-    form = ResultForm(request.POST)
-    if not form.is_valid():
-        return _("Choose the winner and the score.")
-    data = form.cleaned_data
+def _save_result(request, pairing, actor, may_correct: bool):
+    """Record a result; organisers may also correct (``correct=1``) or void (``void=1``)."""
     try:
+        if may_correct and request.POST.get("void") == "1":
+            services.void_result(pairing, actor)
+            return None
+        form = ResultForm(request.POST)
+        if not form.is_valid():
+            return _("Choose the winner and the score.")
+        data = form.cleaned_data
         live = pairing.results.filter(voided_at__isnull=True).exists()
-        write = (
-            services.correct_result
-            if live and request.POST.get("correct") == "1"
-            else services.record_result
-        )
+        correct = may_correct and live and request.POST.get("correct") == "1"
+        write = services.correct_result if correct else services.record_result
         write(pairing, data["winner"], data["score"], data["key"], actor)
     except RuleError as error:
         return rule_error_text(error)
@@ -318,7 +320,8 @@ def result(request, slug, tournament_id, pairing_id):
     )
     if pairing is None:
         raise Http404
-    error = _save_result(request, pairing, _actor(request))
+    may_correct = t.role in (Role.OWNER, Role.ORGANISER)
+    error = _save_result(request, pairing, _actor(request), may_correct)
     if error:
         messages.error(request, error)
     # Placement matches are listed on the latest round's page, whatever round made them.
@@ -333,17 +336,11 @@ def result(request, slug, tournament_id, pairing_id):
 @require_http_methods(["GET", "POST"])
 def match_link(request, token):
     """A match's private page (QR code on its score sheet): enter the result, no account."""
-    pairing = (
-        Pairing.objects.filter(token=token, voided_at__isnull=True)
-        .select_related("tournament", "round")
-        .first()
-    )
-    if pairing is None or (pairing.round and pairing.round.undone_at) or link_expired(pairing):
-        raise Http404
+    pairing = live_pairing(token)
     state = services.load_state(pairing.tournament)
     error = None
     if request.method == "POST":
-        error = _save_result(request, pairing, services.Actor(None, via_link=True))
+        error = _save_result(request, pairing, services.Actor(None, via_link=True), False)
         if error is None:
             return redirect("match_link", token=token)
     row = _pairing_rows(state, [pairing])[0]
@@ -413,22 +410,29 @@ def bracket(request, token):
     return render(request, template, _bracket_context(t))
 
 
-def link_expired(pairing: Pairing) -> bool:
-    """A match link stops working ``LINK_DAYS`` days after the tournament's start."""
-    ends = pairing.tournament.starts_at + datetime.timedelta(days=settings.LINK_DAYS)
-    return timezone.now() > ends
+def live_pairing(token: str) -> Pairing:
+    """The pairing of a match link; 404 when it was undone or voided, or when the link
+    expired ``LINK_DAYS`` days after the tournament's start."""
+    pairing = (
+        Pairing.objects.filter(token=token, voided_at__isnull=True)
+        .select_related("tournament", "round")
+        .first()
+    )
+    if pairing is None or (pairing.round and pairing.round.undone_at):
+        raise Http404
+    try:
+        ends = pairing.tournament.starts_at + datetime.timedelta(days=settings.LINK_DAYS)
+    except OverflowError:
+        ends = None
+    if ends is not None and timezone.now() > ends:
+        raise Http404
+    return pairing
 
 
 @require_POST
 def match_sheet(request, token):
     """Play the match on a two-player score sheet that decides it by itself."""
-    pairing = (
-        Pairing.objects.filter(token=token, voided_at__isnull=True)
-        .select_related("tournament")
-        .first()
-    )
-    if pairing is None or link_expired(pairing):
-        raise Http404
+    pairing = live_pairing(token)
     try:
         sheet = services.open_match_sheet(
             pairing, services.Actor(request.user if request.user.is_authenticated else None)
@@ -477,7 +481,8 @@ def print_draw(request, slug, tournament_id, number):
 @login_required
 @require_GET
 def print_match_sheets(request, slug, tournament_id, number):
-    t = tournament_for(request, slug, tournament_id)
+    # The sheets carry the match links: organisers only, like a table's private link.
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     round_ = _drawn_round(t, number)
     context = printing.match_sheets_context(t, round_, request.build_absolute_uri)
     return pdf_response("print/match_sheets.html", context, f"partieblaetter-{t.pk}-{number}.pdf")
