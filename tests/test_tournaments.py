@@ -41,6 +41,14 @@ def sell(t, name, count=1):
     return services.sell_cards(t, name, count, True, ACTOR, uuid.uuid4())
 
 
+def eight_sold(club):
+    """An 8-card tournament with all eight cards sold, one each to P0 … P7."""
+    t = new_tournament(club, cards=8)
+    for i in range(8):
+        sell(t, f"P{i}")
+    return t
+
+
 def decide_round(t, rng):
     play_open_matches(t, rng)
 
@@ -227,9 +235,7 @@ def test_two_organisers_drawing_at_once_leave_one_draw(transactional_db):
 
 def test_simultaneous_results_for_one_match_leave_one(transactional_db):
     club = factories.club()
-    t = new_tournament(club, cards=8)
-    for i in range(8):
-        sell(t, f"P{i}")
+    t = eight_sold(club)
     services.draw_round(t, ACTOR, seed=1)
     pairing = (
         Pairing.objects.select_related("tournament").filter(tournament=t, kind="match").first()
@@ -304,9 +310,7 @@ def test_the_live_bracket_is_public_and_flat_in_queries(client):
 
 def test_the_match_link_records_a_result_without_an_account(client):
     club = factories.club()
-    t = new_tournament(club, cards=8)
-    for i in range(8):
-        sell(t, f"P{i}")
+    t = eight_sold(club)
     services.draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(tournament=t, kind="match").first()
     url = reverse("match_link", kwargs={"token": pairing.token})
@@ -346,16 +350,14 @@ def test_a_match_played_on_a_score_sheet_records_its_result(client):
 
     factories.presets()
     club = factories.club()
-    t = new_tournament(club, cards=8)
-    for i in range(8):
-        sell(t, f"P{i}")
+    t = eight_sold(club)
     services.draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(tournament=t, kind="match").first()
     response = client.post(reverse("match_sheet", kwargs={"token": pairing.token}))
     sheet = Pairing.objects.get(pk=pairing.pk).sheet
     assert response["Location"] == f"/e/{sheet.entry_token}/"
-    # Seat 1 (the right card) wins 3+3+1 = 7 twice; seat 0 scores once in the second
-    # Bummerl: in tournament play a Schneider counts one Bummerl, so the match ends 2:0.
+    # Seat 1 (the right card) wins 3+3+1 = 7 twice while seat 0 scores nothing: two
+    # Schneider, but in tournament play a Schneider counts one Bummerl, so 2:0.
     for entry in [QuickDeal(1, 3), QuickDeal(1, 3), QuickDeal(1, 1)] * 2:
         scoring.record_entry(sheet, entry, uuid.uuid4(), scoring.Actor())
     result = Result.objects.get(pairing=pairing, voided_at__isnull=True)
@@ -369,9 +371,7 @@ def test_a_correction_on_the_match_sheet_changes_the_match_result(client):
 
     factories.presets()
     club = factories.club()
-    t = new_tournament(club, cards=8)
-    for i in range(8):
-        sell(t, f"P{i}")
+    t = eight_sold(club)
     services.draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(tournament=t, kind="match").first()
     sheet = services.open_match_sheet(pairing, ACTOR)
@@ -451,9 +451,7 @@ def test_voiding_a_5_to_8_result_makes_the_matches_for_5_and_7_again(db):
 
 def test_a_link_holder_cannot_correct_and_a_member_cannot_print_the_links(client):
     club = factories.club()
-    t = new_tournament(club, cards=8)
-    for i in range(8):
-        sell(t, f"P{i}")
+    t = eight_sold(club)
     services.draw_round(t, ACTOR, seed=1)
     pairing = (
         Pairing.objects.select_related("tournament").filter(tournament=t, kind="match").first()
@@ -474,9 +472,7 @@ def test_a_link_holder_cannot_correct_and_a_member_cannot_print_the_links(client
 def test_an_organiser_can_void_a_result_so_a_draw_can_be_undone(client):
     club = factories.club()
     client.force_login(factories.user(club, "organiser"))
-    t = new_tournament(club, cards=8)
-    for i in range(8):
-        sell(t, f"P{i}")
+    t = eight_sold(club)
     services.draw_round(t, ACTOR, seed=1)
     decide_round(t, random.Random(2))
     second = services.draw_round(t, ACTOR, seed=3)
@@ -494,9 +490,7 @@ def test_an_organiser_can_void_a_result_so_a_draw_can_be_undone(client):
 
 def test_a_match_link_of_an_undone_draw_opens_nothing(client):
     club = factories.club()
-    t = new_tournament(club, cards=8)
-    for i in range(8):
-        sell(t, f"P{i}")
+    t = eight_sold(club)
     round_ = services.draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(round=round_, kind="match").first()
     services.undo_draw(t, round_.pk, ACTOR)

@@ -12,29 +12,11 @@ ONE_PAGE_CARDS = 64
 """Up to this many cards the bracket fits one A4 landscape page, rounds side by side."""
 
 
-def _rows(state, pairings):
-    rows = []
-    for p in pairings:
-        result = state.results.get(p.pk)
-        rows.append(
-            {
-                "pairing": p,
-                "label": p.label or p.number,
-                "kind": p.kind,
-                "left": state.cards.get(p.left_id),
-                "right": state.cards.get(p.right_id),
-                "result": result,
-                "winner": state.cards.get(result.winner_id) if result else None,
-            }
-        )
-    return rows
-
-
 def bracket_context(t: Tournament) -> dict:
     """Every round as a column; before round 1 a blank bracket to fill in by hand."""
     state = services.load_state(t)
     columns = [
-        {"title": _("Round %(n)s") % {"n": r.number}, "rows": _rows(state, state.pairings[r.pk])}
+        {"title": _("Round %(n)s") % {"n": r.number}, "rows": state.rows(state.pairings[r.pk])}
         for r in state.rounds
         if r.drawn_at
     ]
@@ -46,7 +28,7 @@ def bracket_context(t: Tournament) -> dict:
         pot //= 2
         number += 1
     if state.placement:
-        columns.append({"title": _("Placement"), "rows": _rows(state, state.placement)})
+        columns.append({"title": _("Placement"), "rows": state.rows(state.placement)})
     return {
         "tournament": t,
         "columns": columns,
@@ -61,7 +43,7 @@ def draw_context(t: Tournament, round_: Round) -> dict:
     return {
         "tournament": t,
         "round": round_,
-        "rows": _rows(state, state.pairings.get(round_.pk, [])),
+        "rows": state.rows(state.pairings.get(round_.pk, [])),
         "pulls": pulls,
     }
 
@@ -72,7 +54,7 @@ def match_sheets_context(t: Tournament, round_: Round, build_url) -> dict:
     pairings = list(state.pairings.get(round_.pk, []))
     if round_ == state.current:
         pairings += state.placement
-    rows = [r for r in _rows(state, pairings) if r["kind"] == "match"]
+    rows = [r for r in state.rows(pairings) if r["kind"] == "match"]
     for row in rows:
         pairing = row["pairing"]
         row["title"] = (

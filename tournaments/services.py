@@ -79,6 +79,25 @@ class State:
     def next_pot_size(self) -> int | None:
         return bracket.next_pot_size(self.round_states, self.tournament.cards)
 
+    def rows(self, pairings) -> list[dict]:
+        """Pairings as pages and printouts show them: the cards (with players), the live
+        result and the winning card."""
+        rows = []
+        for p in pairings:
+            result = self.results.get(p.pk)
+            rows.append(
+                {
+                    "pairing": p,
+                    "label": p.label or p.number,
+                    "kind": p.kind,
+                    "left": self.cards.get(p.left_id),
+                    "right": self.cards.get(p.right_id),
+                    "result": result,
+                    "winner": self.cards.get(result.winner_id) if result else None,
+                }
+            )
+        return rows
+
 
 def _match(pairing: Pairing, results: dict[int, Result]) -> bracket.Match:
     result = results.get(pairing.pk)

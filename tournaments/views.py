@@ -228,26 +228,16 @@ def undo(request, slug, tournament_id, round_id):
 
 
 def _pairing_rows(state, pairings, only_open=False, player_query=""):
-    rows = []
+    """``state.rows`` filtered: open matches only, or a player's name (umlauts folded)."""
     query = german_key(player_query)
-    for p in pairings:
-        result = state.results.get(p.pk)
-        left = state.cards.get(p.left_id)
-        right = state.cards.get(p.right_id)
-        names = " ".join(c.player.name_key for c in (left, right) if c)
+    rows = []
+    for row in state.rows(pairings):
+        names = " ".join(c.player.name_key for c in (row["left"], row["right"]) if c)
         if query and query not in names:
             continue
-        if only_open and (p.kind != "match" or result is not None):
+        if only_open and (row["kind"] != "match" or row["result"] is not None):
             continue
-        rows.append(
-            {
-                "pairing": p,
-                "left": left,
-                "right": right,
-                "result": result,
-                "winner": state.cards.get(result.winner_id) if result else None,
-            }
-        )
+        rows.append(row)
     return rows
 
 
