@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from clubs.text import german_key
+from clubs.text import clean_name, german_key, name_fold
 
 
 class Club(models.Model):
@@ -32,8 +32,13 @@ class PlayerQuerySet(models.QuerySet):
 
 
 class Player(models.Model):
+    """A person at the card table. ``name`` is stored clean (``clubs.text.clean_name``);
+    ``name_fold`` is the person's identity in the club (case folded, unique per club:
+    "anna" is Anna); ``name_key`` sorts and searches in German order."""
+
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players")
     name = models.CharField(_("name"), max_length=80)
+    name_fold = models.CharField(max_length=240, editable=False)
     name_key = models.CharField(max_length=240, editable=False, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -44,15 +49,21 @@ class Player(models.Model):
         verbose_name_plural = _("players")
         ordering = ["name_key", "name", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club")
+            models.UniqueConstraint(
+                fields=["club", "name_fold"], name="one_player_per_name_in_club"
+            )
         ]
 
     def __str__(self) -> str:
         return self.name
 
     def save(self, *args, **kwargs):
-        self.name = self.name.strip()
+        self.name = clean_name(self.name)
+        self.name_fold = name_fold(self.name)
         self.name_key = german_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_fold", "name_key"}
         super().save(*args, **kwargs)
 
 
