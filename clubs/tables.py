@@ -55,7 +55,10 @@ class SheetTable(tables.Table):
 
 
 class TallyTable(tables.Table):
-    name = tables.Column(verbose_name=_("Player"))
+    """Rows of ``scoring.tally.tally`` as dicts, each with ``name_key`` (``german_key``):
+    the name column sorts in German order ("anna" before "Zita", "Ömer" after "Ole")."""
+
+    name = tables.Column(verbose_name=_("Player"), order_by=("name_key", "name", "player_id"))
     bummerl = tables.Column(verbose_name=_("Bummerl"), attrs={"td": {"class": "num"}})
     schneider = tables.Column(verbose_name=_("Schneider"), attrs={"td": {"class": "num"}})
     games = tables.Column(verbose_name=_("Games"), attrs={"td": {"class": "num"}})

@@ -10,12 +10,14 @@ from django.core.paginator import EmptyPage, PageNotAnInteger
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clubs.access import club_for, clubs_of
-from clubs.models import Player, Role
-from clubs.services import add_player
+from clubs.models import AuditEntry, Player, Role
+from clubs.services import add_player, known_player, merge_plan, merge_players, rename_player
 from clubs.tables import PlayerTable, SheetTable, TallyTable
+from clubs.text import clean_name, german_key
 from scoring import services
 from scoring.forms import ImportForm, OpenSheetForm, PlayerForm, RuleSetForm
 from scoring.models import RuleSet, Sheet
@@ -58,7 +60,10 @@ def club(request, slug):
     )
     sheet_table = SheetTable(sheets, prefix="t-", order_by=request.GET.get("t-sort"))
     paginate(sheet_table, request.GET.get("t-page"), 20)
-    rows = [dataclasses.asdict(r) | {"evenings": None} for r in tally(club_sheets(club, season))]
+    rows = [
+        dataclasses.asdict(r) | {"evenings": None, "name_key": german_key(r.name)}
+        for r in tally(club_sheets(club, season))
+    ]
     tally_table = TallyTable(rows, club=club, prefix="b-", order_by=request.GET.get("b-sort"))
     years = sorted({d.year for d in Sheet.objects.filter(club=club).dates("created_at", "year")})
     return render(
@@ -80,6 +85,7 @@ def club(request, slug):
 def players(request, slug):
     club = club_for(request, slug)
     form = PlayerForm(request.POST or None)
+    existing = None
     if request.method == "POST":
         club = club_for(request, slug, Role.SCORER)
         if form.is_valid():
@@ -87,6 +93,7 @@ def players(request, slug):
                 player = add_player(club, form.cleaned_data["name"])
             except RuleError as error:
                 form.add_error("name", rule_error_text(error))
+                existing = known_player(club, form.cleaned_data["name"])
             else:
                 next_url = request.POST.get("next")
                 if next_url and next_url.startswith("/") and not next_url.startswith("//"):
@@ -103,7 +110,11 @@ def players(request, slug):
         if request.htmx and request.method == "GET"
         else "clubs/players.html"
     )
-    return render(request, template, {"club": club, "form": form, "table": table, "query": query})
+    return render(
+        request,
+        template,
+        {"club": club, "form": form, "table": table, "query": query, "existing": existing},
+    )
 
 
 @login_required
@@ -123,16 +134,142 @@ def player_search(request, slug):
     return JsonResponse({"names": names})
 
 
+def _player_of(club, player_id) -> Player:
+    person = Player.objects.filter(club=club, pk=player_id).first()
+    if person is None:
+        raise Http404
+    return person
+
+
+def _player_page(request, club, person, rename_form=None, merge_error=None, status=200):
+    rows = tally(club_sheets(club).filter(seats__player=person))
+    mine = next((r for r in rows if r.player_id == person.pk), None)
+    can_manage = club.role in (Role.OWNER, Role.ORGANISER)
+    return render(
+        request,
+        "clubs/player.html",
+        {
+            "club": club,
+            "player": person,
+            "tally": mine,
+            "can_manage": can_manage,
+            "rename_form": rename_form or PlayerForm(initial={"name": person.name}),
+            "merge_error": merge_error,
+        },
+        status=status,
+    )
+
+
 @login_required
 @require_GET
 def player(request, slug, player_id):
     club = club_for(request, slug)
-    person = Player.objects.filter(club=club, pk=player_id).first()
-    if person is None:
-        raise Http404
-    rows = tally(club_sheets(club).filter(seats__player=person))
-    mine = next((r for r in rows if r.player_id == person.pk), None)
-    return render(request, "clubs/player.html", {"club": club, "player": person, "tally": mine})
+    return _player_page(request, club, _player_of(club, player_id))
+
+
+@login_required
+@require_POST
+def rename(request, slug, player_id):
+    """An organiser renames a player (a change of case too); a name of another player
+    is refused: those two are merged instead."""
+    club = club_for(request, slug, Role.ORGANISER)
+    person = _player_of(club, player_id)
+    form = PlayerForm(request.POST)
+    if form.is_valid():
+        old = person.name
+        try:
+            person = rename_player(person, form.cleaned_data["name"], services.Actor(request.user))
+        except RuleError as error:
+            form.add_error("name", rule_error_text(error))
+        else:
+            if person.name != old:
+                messages.success(
+                    request,
+                    _("%(old)s is now called %(name)s.") % {"old": old, "name": person.name},
+                )
+            return redirect("player", slug=club.slug, player_id=person.pk)
+    return _player_page(request, club, person, rename_form=form, status=400)
+
+
+MOVED = {
+    "seat": gettext_lazy("seats at tables (with their results and tallies)"),
+    "card": gettext_lazy("tournament cards"),
+    "pull": gettext_lazy("pulls of physical draws"),
+}
+"""What a merge moves, by the model name of the rows (clubs.services.MergePlan)."""
+
+
+def _merged_into(club, gone_id: int) -> str | None:
+    """The message for a merge sent again: which player ``gone_id`` became, if merged."""
+    entry = (
+        AuditEntry.objects.filter(
+            club=club, scope="club", scope_id=club.pk, action="players merged"
+        )
+        .filter(before__merged_id=gone_id)
+        .first()
+    )
+    if entry is None:
+        return None
+    return _("%(gone)s is merged into %(name)s already.") % {
+        "gone": entry.before.get("merged", ""),
+        "name": entry.before.get("name", ""),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def merge(request, slug, player_id):
+    """Merge another player into this one: the page names the other player (typed, in
+    any case) and shows what moves; the organiser confirms with a POST."""
+    club = club_for(request, slug, Role.ORGANISER)
+    keep = _player_of(club, player_id)
+    source = request.POST if request.method == "POST" else request.GET
+    other_id = source.get("other", "")
+    gone = None
+    if other_id.isdigit():
+        gone = Player.objects.filter(club=club, pk=int(other_id)).first()
+        if gone is None:
+            done = _merged_into(club, int(other_id))
+            if done:
+                messages.info(request, done)
+                return redirect("player", slug=club.slug, player_id=keep.pk)
+    elif source.get("name", "").strip():
+        gone = known_player(club, source["name"])
+        if gone is None:
+            error = _("No player of this club is called %(name)s.") % {
+                "name": clean_name(source["name"])
+            }
+            return _player_page(request, club, keep, merge_error=error, status=400)
+    if gone is None:
+        return _player_page(
+            request, club, keep, merge_error=_("Name the other player."), status=400
+        )
+    plan = merge_plan(keep, gone)
+    if request.method == "POST" and plan.clash is None:
+        try:
+            merge_players(keep, gone, services.Actor(request.user))
+        except RuleError as error:
+            plan = dataclasses.replace(plan, clash=error)
+        else:
+            messages.success(
+                request,
+                _("%(gone)s and %(name)s are one player now: %(name)s.")
+                % {"gone": gone.name, "name": keep.name},
+            )
+            return redirect("player", slug=club.slug, player_id=keep.pk)
+    return render(
+        request,
+        "clubs/merge.html",
+        {
+            "club": club,
+            "keep": keep,
+            "gone": gone,
+            "plan": plan,
+            "moves": [(MOVED.get(kind, kind), n) for kind, n in plan.moves.items()],
+            "clash": rule_error_text(plan.clash) if plan.clash else None,
+        },
+        status=400 if plan.clash else 200,
+    )
 
 
 @login_required
@@ -197,10 +334,21 @@ def import_table(request, slug):
             except RuleError as error:
                 form.add_error("document", rule_error_text(error))
             else:
-                added = [p.name for p in services.load_players(sheet) if p.pk not in known]
+                seated = services.load_players(sheet)
+                added = [p.name for p in seated if p.pk not in known]
+                typed = [clean_name(n) for n in document["players"]]
+                respelled = [
+                    _("%(typed)s is %(name)s") % {"typed": t, "name": p.name}
+                    for t, p in zip(typed, seated, strict=False)
+                    if p.pk in known and t != p.name
+                ]
                 text = _("Sheet imported.")
                 if added:
                     text += " " + _("New players: %(names)s.") % {"names": ", ".join(added)}
+                if respelled:
+                    text += " " + _("Known players in another spelling: %(names)s.") % {
+                        "names": "; ".join(respelled)
+                    }
                 messages.success(request, text)
                 return redirect("sheet:page", pk=sheet.pk)
     return render(request, "clubs/import.html", {"club": club, "form": form})

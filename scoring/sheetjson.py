@@ -9,6 +9,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
+from clubs.text import clean_name, name_fold
 from scoring.rules import (
     DreierDeal,
     EndedDeal,
@@ -118,8 +119,8 @@ def parse_document(data: Any) -> ParsedSheet:
         )
     for name in players:
         check_text(name, "players")
-    names = tuple(" ".join(p.split()) for p in players)
-    if len(set(names)) != len(names):
+    names = tuple(clean_name(p) for p in players)
+    if len({name_fold(n) for n in names}) != len(names):  # "anna" is Anna: one person
         raise RuleError("players", gettext_noop("Every player needs a different name."))
     deals = data.get("deals", [])
     if not isinstance(deals, list):
@@ -134,10 +135,12 @@ def parse_document(data: Any) -> ParsedSheet:
 
 
 def _seat(raw: dict, key: str, names: tuple[str, ...]) -> int:
+    """The seat of the player named ``raw[key]`` (in any case and spacing)."""
     name = raw.get(key)
-    if name not in names:
+    folds = [name_fold(n) for n in names]
+    if not isinstance(name, str) or name_fold(name) not in folds:
         raise RuleError(key, gettext_noop("%(name)r is not a player of this sheet."), name=name)
-    return names.index(name)
+    return folds.index(name_fold(name))
 
 
 def _int(raw: dict, key: str, default: int | None = None) -> int | None:

@@ -19,6 +19,7 @@ from django.utils import timezone
 from clubs import audit
 from clubs.models import Club
 from clubs.services import player_named
+from clubs.text import german_key
 from scoring.rules.errors import RuleError, gettext_noop
 from scoring.services import Actor
 from tournaments import bracket, draw
@@ -663,7 +664,10 @@ def export(tournament: Tournament) -> dict:
         "one_prize_per_player": t.one_prize_per_player,
         "prize_list": t.prizes,
         "players": [
-            {"name": name, "cards": sorted(cards)} for name, cards in sorted(players.items())
+            {"name": name, "cards": sorted(cards)}
+            for name, cards in sorted(
+                players.items(), key=lambda item: (german_key(item[0]), item[0])
+            )
         ],
         "rounds": [
             {

@@ -18,7 +18,7 @@ from bummerl.printing import pdf_response
 from clubs import audit
 from clubs.access import club_for
 from clubs.models import Player, Role
-from clubs.text import german_key
+from clubs.text import clean_name, german_key
 from scoring.rules import RuleError
 from scoring.views import rule_error_text
 from tournaments import printing, services
@@ -127,14 +127,16 @@ def sell(request, slug, tournament_id):
                 error.field if error.field in form.fields else None, rule_error_text(error)
             )
         else:
-            messages.success(
-                request,
-                _("%(name)s: cards %(numbers)s")
-                % {
-                    "name": cards[0].player.name if cards else "",
-                    "numbers": ", ".join(str(c.number) for c in cards),
-                },
-            )
+            name = cards[0].player.name if cards else ""
+            text = _("%(name)s: cards %(numbers)s") % {
+                "name": name,
+                "numbers": ", ".join(str(c.number) for c in cards),
+            }
+            if cards and clean_name(data["name"]) != name:  # a known player, typed otherwise
+                text += " " + _("(typed as %(typed)s: a player of the club already)") % {
+                    "typed": clean_name(data["name"])
+                }
+            messages.success(request, text)
             return redirect("tournament", slug=slug, tournament_id=t.pk)
     context = _desk_context(request, t, services.load_state(t), sell_form=form)
     return render(request, "tournaments/desk.html", context)
