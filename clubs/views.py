@@ -92,8 +92,8 @@ def players(request, slug):
             try:
                 player = add_player(club, form.cleaned_data["name"])
             except RuleError as error:
-                form.add_error("name", rule_error_text(error))
                 existing = known_player(club, form.cleaned_data["name"])
+                form.add_error("name", rule_error_text(error))
             else:
                 next_url = request.POST.get("next")
                 if next_url and next_url.startswith("/") and not next_url.startswith("//"):
@@ -194,7 +194,7 @@ def rename(request, slug, player_id):
 MOVED = {
     "seat": gettext_lazy("seats at tables (with their results and tallies)"),
     "card": gettext_lazy("tournament cards"),
-    "pull": gettext_lazy("pulls of physical draws"),
+    "pull": gettext_lazy("pulls from the pots"),
 }
 """What a merge moves, by the model name of the rows (clubs.services.MergePlan)."""
 

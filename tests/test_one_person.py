@@ -1,0 +1,393 @@
+"""One person is one player: a name typed in another case, spacing or Unicode form is
+the club's existing player, at the door, in the players form, in the import; the card
+limit, walkovers, one prize per player and the tally hold per person; organisers rename
+and merge players; every name column sorts in German order."""
+
+import json
+import random
+import uuid
+
+import pytest
+from django.contrib.messages import get_messages
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from clubs import services as clubs
+from clubs.models import AuditEntry, Player
+from scoring import services as scoring
+from scoring.models import Seat, Sheet
+from scoring.rules import RuleError
+from tests import factories
+from tournaments import services
+from tournaments.models import Card, Kind, Pull
+from tournaments.simulation import play_open_matches
+
+pytestmark = pytest.mark.django_db
+ACTOR = services.Actor()
+
+
+@pytest.fixture
+def club(client):
+    club = factories.club()
+    client.force_login(factories.user(club, "organiser"))
+    return club
+
+
+def new_tournament(club, cards=8, max_cards=3, one_prize_per_player=False):
+    return services.create_tournament(
+        club,
+        ACTOR,
+        name="Preisschnapsen",
+        starts_at=timezone.now(),
+        cards=cards,
+        max_cards=max_cards,
+        match_bummerl=2,
+        entry_fee=10,
+        one_prize_per_player=one_prize_per_player,
+        prizes=[{"place": i, "description": f"Preis {i}"} for i in range(1, 9)],
+    )
+
+
+def sell(t, name, count=1):
+    return services.sell_cards(t, name, count, True, ACTOR, uuid.uuid4())
+
+
+def banner(response) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+# -- the stored name and the identity ---------------------------------------------------
+
+
+def test_a_name_is_stored_in_nfc_with_one_space_and_a_folded_identity(club):
+    # "Ö" typed as O + combining diaeresis, a no-break space and a double space inside.
+    player = Player.objects.create(club=club, name="  Anna\u00a0 O\u0308sterreicher ")
+    player.refresh_from_db()
+    assert player.name == "Anna \u00d6sterreicher"
+    assert player.name_fold == "anna \u00f6sterreicher"
+    assert player.name_key == "anna osterreicher"
+
+
+def test_the_database_refuses_a_second_player_with_the_same_folded_name(club):
+    Player.objects.create(club=club, name="Brigitte Öhlinger")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.create(club=club, name="BRIGITTE  ÖHLINGER")
+    # Another club may have its own Brigitte Öhlinger; umlauts are not folded.
+    Player.objects.create(club=factories.club(), name="brigitte öhlinger")
+    Player.objects.create(club=club, name="Brigitte Ohlinger")
+    assert Player.objects.filter(club=club).count() == 2
+
+
+def test_player_named_finds_the_player_in_any_case_spacing_and_unicode_form(club):
+    anna = clubs.add_player(club, "Anna Österreicher")
+    for typed in ("anna österreicher", " ANNA  ÖSTERREICHER ", "Anna O\u0308sterreicher"):
+        assert clubs.player_named(club, typed).pk == anna.pk
+    assert Player.objects.filter(club=club).count() == 1
+
+
+# -- at the door ---------------------------------------------------------------------------
+
+
+def test_a_sale_in_another_case_goes_to_the_known_player_and_the_card_limit_holds(club, client):
+    t = new_tournament(club, max_cards=3)
+    url = reverse("sell", kwargs={"slug": club.slug, "tournament_id": t.pk})
+
+    def post(name, count):
+        data = {"key": str(uuid.uuid4()), "name": name, "count": count, "paid": "on"}
+        return client.post(url, data, follow=True)
+
+    post("Brigitte Öhlinger", 2)
+    brigitte = Player.objects.get(club=club)
+    response = post("brigitte öhlinger", 1)
+    assert banner(response) == [
+        "Brigitte Öhlinger: Karten 3 (eingegeben als brigitte öhlinger: schon Spieler des Vereins)"
+    ]
+    assert (
+        list(Card.objects.filter(tournament=t).values_list("player_id", flat=True))
+        == [brigitte.pk] * 3
+    )
+    refused = post("BRIGITTE ÖHLINGER", 1)
+    assert refused.context["sell_form"].errors["count"] == [
+        "Brigitte Öhlinger hat schon 3 von höchstens 3 Karten."
+    ]
+    assert Card.objects.filter(tournament=t).count() == 3
+    assert Player.objects.filter(club=club).count() == 1
+
+
+# -- the players form -------------------------------------------------------------------
+
+
+def test_adding_a_known_name_in_another_case_names_the_existing_player(club, client):
+    anna = clubs.add_player(club, "Anna Österreicher")
+    url = reverse("players", kwargs={"slug": club.slug})
+    response = client.post(url, {"name": "anna österreicher"})
+    assert response.context["form"].errors["name"] == [
+        "Anna Österreicher spielt schon in diesem Verein."
+    ]
+    assert response.context["existing"] == anna
+    assert reverse("player", kwargs={"slug": club.slug, "player_id": anna.pk}) in (
+        response.content.decode()
+    )
+    assert Player.objects.filter(club=club).count() == 1
+
+
+# -- the JSON import ----------------------------------------------------------------------
+
+
+DOC = {
+    "variant": "dreierschnapsen",
+    "rule_set": "wiki",
+    "players": ["anna", "BEN", "Clara"],
+    # The deals name the players as the club spells them: the same people.
+    "deals": [{"contract": "normal", "declarer": "Ben", "won": True, "normal_points": 1}],
+}
+
+
+def test_the_import_matches_players_in_any_case_and_lists_those_spelled_otherwise(club, client):
+    factories.presets()
+    anna, ben = factories.players(club, "Anna", "Ben")
+    url = reverse("import_table", kwargs={"slug": club.slug})
+    response = client.post(
+        url, {"document": json.dumps(DOC), "key": str(uuid.uuid4()), "title": ""}, follow=True
+    )
+    sheet = Sheet.objects.get(club=club)
+    seats = list(Seat.objects.filter(sheet=sheet).order_by("position"))
+    clara = Player.objects.get(club=club, name="Clara")
+    assert [s.player_id for s in seats] == [anna.pk, ben.pk, clara.pk]
+    assert banner(response) == [
+        "Blatt importiert. Neu angelegt: Clara. "
+        "Bekannte Spieler in anderer Schreibweise: anna ist Anna; BEN ist Ben."
+    ]
+
+
+def test_the_import_refuses_one_person_named_twice_in_two_cases(club):
+    factories.presets()
+    document = DOC | {"players": ["Anna", "anna", "Ben"]}
+    with pytest.raises(RuleError) as error:
+        scoring.import_document(club, document, scoring.Actor())
+    assert (error.value.field, error.value.template) == (
+        "players",
+        "Every player needs a different name.",
+    )
+    assert not Player.objects.filter(club=club).exists()
+
+
+# -- walkovers, prizes and the tally per person -------------------------------------------
+
+
+def test_a_player_meeting_himself_under_another_case_is_a_walkover(club):
+    t = new_tournament(club, cards=8, max_cards=5)
+    for typed in ("Anna", "anna", "ANNA", "anna ", "Anna"):
+        sell(t, typed)
+    for typed in ("Ben", "ben", "BEN"):
+        sell(t, typed)
+    assert Player.objects.filter(club=club).count() == 2
+    services.draw_round(t, ACTOR, seed=7)
+    pairings = list(t.pairings.select_related("left", "right"))
+    # Five cards of one person in four pairings: at least one meets himself.
+    same = [p for p in pairings if p.left and p.right and p.left.player_id == p.right.player_id]
+    assert len(same) >= 1
+    assert all(p.kind == Kind.WALKOVER for p in same)
+    assert all(p.kind == Kind.MATCH for p in pairings if p not in same)
+
+
+def test_one_prize_per_player_holds_for_cards_sold_in_other_cases(club):
+    t = new_tournament(club, cards=8, max_cards=3, one_prize_per_player=True)
+    for typed in ("Anna", "anna", "ANNA", "Ben", "ben", "Clara", "Dora", "Emil"):
+        sell(t, typed)
+    assert Player.objects.filter(club=club).count() == 5
+    rng = random.Random(5)
+    while services.load_state(t).next_pot_size() is not None:
+        services.draw_round(t, ACTOR, seed=rng.getrandbits(32))
+        play_open_matches(t, rng)
+    play_open_matches(t, rng)
+    state = services.load_state(t)
+    winners = [state.cards[a.card].player_id for a in state.awards()]
+    assert sorted(winners) == sorted(Player.objects.filter(club=club).values_list("pk", flat=True))
+
+
+def test_the_tally_counts_one_person_once_whatever_the_case_typed(club, client):
+    factories.presets()
+    factories.sheet(club, names=("Anna", "Ben", "Clara"))
+    sheet = scoring.import_document(club, DOC, scoring.Actor())
+    response = client.get(reverse("club", kwargs={"slug": club.slug}))
+    rows = {r["name"]: r["sheets"] for r in response.context["tally_table"].data.data}
+    assert rows == {"Anna": 2, "Ben": 2, "Clara": 2}
+    assert Seat.objects.filter(sheet=sheet).count() == 3
+
+
+# -- German order in every name column ---------------------------------------------------
+
+
+def test_the_tally_sorts_names_in_german_order_both_ways(club, client):
+    wiki = factories.presets()["wiki"]
+    people = factories.players(club, "Zita", "anna", "Ömer", "Ole", "Otto", "Ärger")
+    scoring.open_sheet(club, "dreierschnapsen", people[:3], wiki)
+    scoring.open_sheet(club, "dreierschnapsen", people[3:], wiki)
+    url = reverse("club", kwargs={"slug": club.slug})
+
+    def names(sort):
+        table = client.get(url, {"b-sort": sort}).context["tally_table"]
+        return [row.record["name"] for row in table.rows]
+
+    assert names("name") == ["anna", "Ärger", "Ole", "Ömer", "Otto", "Zita"]
+    assert names("-name") == ["Zita", "Otto", "Ömer", "Ole", "Ärger", "anna"]
+
+
+def test_the_players_list_sorts_names_in_german_order_both_ways(club, client):
+    factories.players(club, "Zita", "anna", "Ömer", "Ole", "Otto")
+    url = reverse("players", kwargs={"slug": club.slug})
+
+    def names(sort):
+        return [row.record.name for row in client.get(url, {"sort": sort}).context["table"].rows]
+
+    assert names("name") == ["anna", "Ole", "Ömer", "Otto", "Zita"]
+    assert names("-name") == ["Zita", "Otto", "Ömer", "Ole", "anna"]
+
+
+def test_the_tournament_export_lists_players_in_german_order(club):
+    t = new_tournament(club)
+    for name in ("Zita", "anna", "Ömer", "Ole", "Otto"):
+        sell(t, name)
+    assert [p["name"] for p in services.export(t)["players"]] == [
+        "anna",
+        "Ole",
+        "Ömer",
+        "Otto",
+        "Zita",
+    ]
+
+
+# -- renaming --------------------------------------------------------------------------
+
+
+def test_an_organiser_renames_a_player_and_the_history_keeps_it(club, client):
+    anna = clubs.add_player(club, "anna österreicher")
+    url = reverse("player_rename", kwargs={"slug": club.slug, "player_id": anna.pk})
+    response = client.post(url, {"name": "Anna  Österreicher"}, follow=True)
+    anna.refresh_from_db()
+    assert anna.name == "Anna Österreicher"
+    assert banner(response) == ["anna österreicher heißt jetzt Anna Österreicher."]
+    entry = AuditEntry.objects.get(club=club, scope="club", action="player renamed")
+    assert (entry.scope_id, entry.before, entry.after) == (
+        club.pk,
+        {"player_id": anna.pk, "name": "anna österreicher"},
+        {"player_id": anna.pk, "name": "Anna Österreicher"},
+    )
+
+
+def test_renaming_to_another_players_name_in_any_case_is_refused(club, client):
+    anna, ben = factories.players(club, "Anna", "Ben")
+    url = reverse("player_rename", kwargs={"slug": club.slug, "player_id": ben.pk})
+    response = client.post(url, {"name": "ANNA"})
+    assert response.status_code == 400
+    assert response.context["rename_form"].errors["name"] == [
+        "Anna ist ein anderer Spieler des Vereins: die beiden stattdessen zusammenführen."
+    ]
+    ben.refresh_from_db()
+    assert ben.name == "Ben"
+    assert not AuditEntry.objects.filter(club=club, scope="club").exists()
+
+
+def test_only_organisers_see_and_use_rename_and_merge(client):
+    club = factories.club()
+    anna, ben = factories.players(club, "Anna", "Ben")
+    client.force_login(factories.user(club, "scorer"))
+    page = client.get(reverse("player", kwargs={"slug": club.slug, "player_id": anna.pk}))
+    assert reverse("player_rename", kwargs={"slug": club.slug, "player_id": anna.pk}) not in (
+        page.content.decode()
+    )
+    rename = reverse("player_rename", kwargs={"slug": club.slug, "player_id": anna.pk})
+    merge = reverse("player_merge", kwargs={"slug": club.slug, "player_id": anna.pk})
+    assert client.post(rename, {"name": "Anni"}).status_code == 403
+    assert client.post(merge, {"other": ben.pk}).status_code == 403
+    assert Player.objects.filter(club=club).count() == 2
+
+
+# -- merging ------------------------------------------------------------------------------
+
+
+def test_merging_moves_seats_cards_and_pulls_and_is_in_the_history(club, client):
+    wiki = factories.presets()["wiki"]
+    anna, typo, ben, clara = factories.players(
+        club, "Anna Österreicher", "Anna Östereicher", "Ben", "Clara"
+    )
+    scoring.open_sheet(club, "dreierschnapsen", [anna, ben, clara], wiki)
+    second = scoring.open_sheet(club, "dreierschnapsen", [typo, ben, clara], wiki)
+    t = new_tournament(club, cards=8, max_cards=3)
+    sell(t, "Anna Österreicher", 2)
+    sell(t, "Anna Östereicher", 2)
+    for name in ("Ben", "Clara", "Dora", "Emil"):
+        sell(t, name)
+    services.draw_round(t, ACTOR, seed=3)
+    typo_pulls = Pull.objects.filter(player=typo).count()
+    assert typo_pulls == 2
+
+    url = reverse("player_merge", kwargs={"slug": club.slug, "player_id": anna.pk})
+    confirm = client.get(url, {"name": "anna östereicher"})
+    assert confirm.status_code == 200
+    assert confirm.context["gone"] == typo
+    assert [(str(label), n) for label, n in confirm.context["moves"]] == [
+        ("Plätze an Tischen (mit Ergebnissen und Wertung)", 1),
+        ("Turnierkarten", 2),
+        ("Ziehungen aus den Töpfen", 2),
+    ]
+    response = client.post(url, {"other": typo.pk}, follow=True)
+    assert banner(response) == [
+        "Anna Östereicher und Anna Österreicher sind jetzt ein Spieler: Anna Österreicher."
+    ]
+    assert not Player.objects.filter(pk=typo.pk).exists()
+    assert Seat.objects.get(sheet=second, position=0).player_id == anna.pk
+    # Four cards of at most three: the organiser's decision, the cards move all the same.
+    assert Card.objects.filter(tournament=t, player=anna).count() == 4
+    assert Pull.objects.filter(player=anna).count() == 4
+    tally = client.get(reverse("club", kwargs={"slug": club.slug})).context["tally_table"]
+    row = next(r for r in tally.data.data if r["player_id"] == anna.pk)
+    assert (row["sheets"], row["games"]) == (2, 0)
+    entry = AuditEntry.objects.get(club=club, scope="club", action="players merged")
+    assert (entry.scope_id, entry.before, entry.after) == (
+        club.pk,
+        {
+            "player_id": anna.pk,
+            "name": "Anna Österreicher",
+            "merged_id": typo.pk,
+            "merged": "Anna Östereicher",
+        },
+        {"player_id": anna.pk, "name": "Anna Österreicher", "seat": 1, "card": 2, "pull": 2},
+    )
+    # The same merge sent again: a clear answer, nothing else changes.
+    again = client.post(url, {"other": typo.pk}, follow=True)
+    assert banner(again) == ["Anna Östereicher ist schon mit Anna Österreicher zusammengeführt."]
+    assert AuditEntry.objects.filter(club=club, action="players merged").count() == 1
+
+
+def test_merging_two_players_who_sat_at_one_table_is_refused_naming_the_table(club, client):
+    wiki = factories.presets()["wiki"]
+    hans, junior, ben = factories.players(club, "Hans Huber", "Hans Hüber", "Ben")
+    sheet = scoring.open_sheet(
+        club, "dreierschnapsen", [hans, junior, ben], wiki, title="Stammtisch"
+    )
+    url = reverse("player_merge", kwargs={"slug": club.slug, "player_id": hans.pk})
+    response = client.post(url, {"other": junior.pk})
+    assert response.status_code == 400
+    day = sheet.created_at.strftime("%d.%m.%Y")
+    assert response.context["clash"] == (
+        f"Hans Huber und Hans Hüber haben an einem Tisch gespielt (Stammtisch ({day})): "
+        "das sind zwei Personen, nicht eine."
+    )
+    assert Player.objects.filter(club=club).count() == 3
+    assert not AuditEntry.objects.filter(club=club, action="players merged").exists()
+    with pytest.raises(RuleError) as error:
+        clubs.merge_players(hans, junior, ACTOR)
+    assert error.value.field == "other"
+
+
+def test_a_player_cannot_be_merged_with_himself_or_another_clubs_player(club):
+    anna = clubs.add_player(club, "Anna")
+    stranger = clubs.add_player(factories.club(), "Anna")
+    for other in (anna, stranger):
+        with pytest.raises(RuleError) as error:
+            clubs.merge_players(anna, other, ACTOR)
+        assert error.value.template == "Choose another player of this club."
+    assert Player.objects.filter(pk__in=[anna.pk, stranger.pk]).count() == 2
