@@ -45,6 +45,12 @@ def world():
     return club, sheet, tournament, clients
 
 
+def _player(club, name):
+    from clubs.models import Player
+
+    return Player.objects.get(club=club, name=name)
+
+
 def pages(club, sheet, t):
     slug = club.slug
     state = services.load_state(t)
@@ -54,6 +60,12 @@ def pages(club, sheet, t):
         (reverse("club", kwargs={"slug": slug}), READ),
         (reverse("players", kwargs={"slug": slug}), READ),
         (reverse("player_search", kwargs={"slug": slug}) + "?q=a", READ),
+        (reverse("player", kwargs={"slug": slug, "player_id": _player(club, "Anna").pk}), READ),
+        (
+            reverse("player_merge", kwargs={"slug": slug, "player_id": _player(club, "Ben").pk})
+            + "?name=Spieler+1",
+            MANAGE,
+        ),
         (reverse("rule_sets", kwargs={"slug": slug}), READ),
         (reverse("open_table", kwargs={"slug": slug}), SCORE),
         (reverse("import_table", kwargs={"slug": slug}), SCORE),
@@ -117,6 +129,19 @@ def test_writes_answer_every_visitor_as_the_table_says(world):
         ),
         (reverse("sell", kwargs={"slug": slug, "tournament_id": t.pk}), {"name": "X"}, MANAGE),
         (reverse("draw_next", kwargs={"slug": slug, "tournament_id": t.pk}), {}, MANAGE),
+        (
+            reverse("player_rename", kwargs={"slug": slug, "player_id": _player(club, "Ben").pk}),
+            {"name": "Ben"},
+            MANAGE,
+        ),
+        # The organiser merges; the owner, sending it again, is told it is done (302).
+        (
+            reverse(
+                "player_merge", kwargs={"slug": slug, "player_id": _player(club, "Spieler 1").pk}
+            ),
+            {"other": _player(club, "Spieler 2").pk},
+            MANAGE,
+        ),
     ]
     wrong = []
     for url, data, expected in posts:
