@@ -5,6 +5,7 @@ the club. Roles per club: owner, organiser, scorer, member (read).
 """
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -65,6 +66,23 @@ class Player(models.Model):
         if update_fields is not None and "name" in update_fields:
             kwargs["update_fields"] = {*update_fields, "name_fold", "name_key"}
         super().save(*args, **kwargs)
+
+    def clean(self):
+        """For model forms (the admin): the name cleaned, and refused when the club has
+        that person already (in any case), on the name field."""
+        super().clean()
+        self.name = clean_name(self.name or "")
+        self.name_fold = name_fold(self.name)
+        if self.club_id is not None:
+            other = (
+                Player.objects.filter(club_id=self.club_id, name_fold=self.name_fold)
+                .exclude(pk=self.pk)
+                .first()
+            )
+            if other is not None:
+                raise ValidationError(
+                    {"name": _("%(name)s already plays in this club.") % {"name": other.name}}
+                )
 
 
 class Role(models.TextChoices):

@@ -88,15 +88,21 @@ def players(request, slug):
     existing = None
     if request.method == "POST":
         club = club_for(request, slug, Role.SCORER)
+        next_url = request.POST.get("next")
+        if not (next_url and next_url.startswith("/") and not next_url.startswith("//")):
+            next_url = None
         if form.is_valid():
             try:
                 player = add_player(club, form.cleaned_data["name"])
             except RuleError as error:
                 existing = known_player(club, form.cleaned_data["name"])
+                if existing is not None and next_url:
+                    # Typed at the table in another case: that player is there to choose.
+                    messages.info(request, rule_error_text(error))
+                    return redirect(next_url)
                 form.add_error("name", rule_error_text(error))
             else:
-                next_url = request.POST.get("next")
-                if next_url and next_url.startswith("/") and not next_url.startswith("//"):
+                if next_url:
                     return redirect(next_url)
                 return redirect(f"{request.path}?added={player.pk}")
     query = request.GET.get("q", "").strip()

@@ -5,11 +5,12 @@ and merge players; every name column sorts in German order."""
 
 import json
 import random
+import threading
 import uuid
 
 import pytest
 from django.contrib.messages import get_messages
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -130,6 +131,61 @@ def test_adding_a_known_name_in_another_case_names_the_existing_player(club, cli
         response.content.decode()
     )
     assert Player.objects.filter(club=club).count() == 1
+
+
+def test_a_known_name_typed_at_the_table_sends_back_to_the_table_naming_the_player(club, client):
+    clubs.add_player(club, "Anna Österreicher")
+    table = reverse("open_table", kwargs={"slug": club.slug})
+    url = reverse("players", kwargs={"slug": club.slug})
+    response = client.post(url, {"name": "anna österreicher", "next": table})
+    assert response.status_code == 302 and response["Location"] == table
+    assert banner(response) == ["Anna Österreicher spielt schon in diesem Verein."]
+    assert Player.objects.filter(club=club).count() == 1
+
+
+def test_a_model_form_such_as_the_admin_refuses_a_known_name_on_the_name_field(club):
+    from django.forms import modelform_factory
+
+    clubs.add_player(club, "Anna Österreicher")
+    form = modelform_factory(Player, fields=["club", "name"])(
+        {"club": club.pk, "name": "ANNA  ÖSTERREICHER"}
+    )
+    assert form.errors == {"name": ["Anna Österreicher spielt schon in diesem Verein."]}
+    fresh = modelform_factory(Player, fields=["club", "name"])(
+        {"club": club.pk, "name": " Ben\u00a0 Huber "}
+    )
+    assert fresh.is_valid()
+    assert fresh.save().name == "Ben Huber"
+
+
+def test_two_desks_adding_one_person_at_once_in_two_cases_get_one_player(transactional_db):
+    club = factories.club()
+    found, errors = [], []
+    barrier = threading.Barrier(2)
+
+    def add(typed):
+        try:
+            barrier.wait()
+            with transaction.atomic():
+                found.append(clubs.player_named(club, typed).pk)
+        except Exception as error:  # noqa: BLE001 - the test reports any failure
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=add, args=(n,)) for n in ("Brigitte Öhlinger", "brigitte öhlinger")
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(found) == 2 and len(set(found)) == 1
+    assert list(Player.objects.filter(club=club).values_list("name", flat=True)) in (
+        ["Brigitte Öhlinger"],
+        ["brigitte öhlinger"],
+    )
 
 
 # -- the JSON import ----------------------------------------------------------------------
