@@ -46,6 +46,7 @@ urlpatterns = [
     path("c/<slug:slug>/players/<int:player_id>/", club_views.player, name="player"),
     path("c/<slug:slug>/players/<int:player_id>/rename/", club_views.rename, name="player_rename"),
     path("c/<slug:slug>/players/<int:player_id>/merge/", club_views.merge, name="player_merge"),
+    path("c/<slug:slug>/history/", club_views.club_history, name="club_history"),
     path("c/<slug:slug>/rules/", club_views.rule_sets, name="rule_sets"),
     path("c/<slug:slug>/rules/<int:rule_set_id>/", club_views.rule_set, name="rule_set"),
     path("c/<slug:slug>/tables/new/", club_views.open_table, name="open_table"),

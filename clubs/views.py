@@ -9,10 +9,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import EmptyPage, PageNotAnInteger
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from clubs import audit
 from clubs.access import club_for, clubs_of
 from clubs.models import AuditEntry, Player, Role
 from clubs.services import add_player, known_player, merge_plan, merge_players, rename_player
@@ -195,6 +197,16 @@ def rename(request, slug, player_id):
                 )
             return redirect("player", slug=club.slug, player_id=person.pk)
     return _player_page(request, club, person, rename_form=form, status=400)
+
+
+@login_required
+@require_GET
+def club_history(request, slug):
+    """Renamed and merged players of the club: who, when, before and after (organisers)."""
+    club = club_for(request, slug, Role.ORGANISER)
+    entries = audit.history("club", club.pk).filter(club=club)[:2000]
+    back = reverse("players", kwargs={"slug": club.slug})
+    return render(request, "audit.html", {"title": club.name, "entries": entries, "back": back})
 
 
 MOVED = {

@@ -67,6 +67,7 @@ def pages(club, sheet, t):
             MANAGE,
         ),
         (reverse("rule_sets", kwargs={"slug": slug}), READ),
+        (reverse("club_history", kwargs={"slug": slug}), MANAGE),
         (reverse("open_table", kwargs={"slug": slug}), SCORE),
         (reverse("import_table", kwargs={"slug": slug}), SCORE),
         (reverse("sheet:page", kwargs=deal_free), READ),

@@ -412,6 +412,8 @@ def test_merging_moves_seats_cards_and_pulls_and_is_in_the_history(club, client)
         },
         {"player_id": anna.pk, "name": "Anna Österreicher", "seat": 1, "card": 2, "pull": 2},
     )
+    history = client.get(reverse("club_history", kwargs={"slug": club.slug}))
+    assert list(history.context["entries"]) == [entry]
     # The same merge sent again: a clear answer, nothing else changes.
     again = client.post(url, {"other": typo.pk}, follow=True)
     assert banner(again) == ["Anna Östereicher ist schon mit Anna Österreicher zusammengeführt."]
