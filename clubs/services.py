@@ -9,6 +9,7 @@ who turn out to be one person; both are kept in the club's history (scope "club"
 from dataclasses import dataclass
 
 from django.db import IntegrityError, models, transaction
+from django.utils import timezone
 
 from clubs import audit
 from clubs.models import Club, Player
@@ -147,7 +148,7 @@ def _where(field: models.ForeignKey, others: tuple[str, ...], values: tuple) -> 
             obj = target.related_model._base_manager.filter(pk=values[0]).first()
             if obj is not None:
                 when = getattr(obj, "created_at", None)
-                return f"{obj} ({when:%d.%m.%Y})" if when else str(obj)
+                return f"{obj} ({timezone.localtime(when):%d.%m.%Y})" if when else str(obj)
     return ", ".join(str(v) for v in values)
 
 

@@ -429,7 +429,7 @@ def test_merging_two_players_who_sat_at_one_table_is_refused_naming_the_table(cl
     url = reverse("player_merge", kwargs={"slug": club.slug, "player_id": hans.pk})
     response = client.post(url, {"other": junior.pk})
     assert response.status_code == 400
-    day = sheet.created_at.strftime("%d.%m.%Y")
+    day = timezone.localtime(sheet.created_at).strftime("%d.%m.%Y")
     assert response.context["clash"] == (
         f"Hans Huber und Hans Hüber haben an einem Tisch gespielt (Stammtisch ({day})): "
         "das sind zwei Personen, nicht eine."
