@@ -149,7 +149,9 @@ def _player_of(club, player_id) -> Player:
     return person
 
 
-def _player_page(request, club, person, rename_form=None, merge_error=None, status=200):
+def _player_page(
+    request, club, person, rename_form=None, merge_error=None, merge_name="", status=200
+):
     rows = tally(club_sheets(club).filter(seats__player=person))
     mine = next((r for r in rows if r.player_id == person.pk), None)
     can_manage = club.role in (Role.OWNER, Role.ORGANISER)
@@ -163,6 +165,7 @@ def _player_page(request, club, person, rename_form=None, merge_error=None, stat
             "can_manage": can_manage,
             "rename_form": rename_form or PlayerForm(initial={"name": person.name}),
             "merge_error": merge_error,
+            "merge_name": merge_name,
         },
         status=status,
     )
@@ -210,9 +213,9 @@ def club_history(request, slug):
 
 
 MOVED = {
-    "seat": gettext_lazy("seats at tables (with their results and tallies)"),
-    "card": gettext_lazy("tournament cards"),
-    "pull": gettext_lazy("pulls from the pots"),
+    "seat": gettext_lazy("Seats at tables (with their results and tallies)"),
+    "card": gettext_lazy("Tournament cards"),
+    "pull": gettext_lazy("Pulls from the pots"),
 }
 """What a merge moves, by the model name of the rows (clubs.services.MergePlan)."""
 
@@ -257,7 +260,9 @@ def merge(request, slug, player_id):
             error = _("No player of this club is called %(name)s.") % {
                 "name": clean_name(source["name"])
             }
-            return _player_page(request, club, keep, merge_error=error, status=400)
+            return _player_page(
+                request, club, keep, merge_error=error, merge_name=source["name"], status=400
+            )
     if gone is None:
         return _player_page(
             request, club, keep, merge_error=_("Name the other player."), status=400

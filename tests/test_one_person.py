@@ -441,6 +441,15 @@ def test_merging_two_players_who_sat_at_one_table_is_refused_naming_the_table(cl
     assert error.value.field == "other"
 
 
+def test_the_merge_page_names_an_unknown_other_player(club, client):
+    anna = clubs.add_player(club, "Anna")
+    url = reverse("player_merge", kwargs={"slug": club.slug, "player_id": anna.pk})
+    response = client.get(url, {"name": "  sepp  "})
+    assert response.status_code == 400
+    assert response.context["merge_error"] == "Kein Spieler des Vereins heißt sepp."
+    assert response.context["merge_name"] == "  sepp  "
+
+
 def test_a_player_cannot_be_merged_with_himself_or_another_clubs_player(club):
     anna = clubs.add_player(club, "Anna")
     stranger = clubs.add_player(factories.club(), "Anna")
