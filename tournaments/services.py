@@ -28,6 +28,9 @@ from tournaments.prizes import award
 CARD_COUNTS = tuple(2**k for k in range(3, 11))
 """Cards a tournament may lay out: a power of two, 8 to 1024 (RULES.md 5.1)."""
 
+DRAWABLE_COUNTS = tuple(2**k for k in range(1, 11))
+"""Cards a night can be played with: also 4 and 2, reached by lowering (RULES.md 5.1)."""
+
 SCORES = {2: ("2:0", "2:1"), 3: ("3:0", "3:1", "3:2")}
 """Bummerl scores a match can end with, by the Bummerl needed to win (RULES.md 5.3)."""
 
@@ -74,7 +77,14 @@ class State:
     def awards(self):
         places = {p: (card, self.cards[card].player_id) for p, card in self.places().items()}
         prizes = [(int(p["place"]), p["description"]) for p in self.tournament.prizes]
-        return award(places, prizes, self.tournament.one_prize_per_player)
+        shared = [(first, card, self.cards[card].player_id) for first, _last, card in self.shared()]
+        return award(places, prizes, self.tournament.one_prize_per_player, shared)
+
+    def shared(self) -> list[tuple[int, int, int]]:
+        """(first place, last place, card) of the cards out before the placement rounds
+        (RULES.md 5.8), in card-number order within a range."""
+        numbers = {pk: c.number for pk, c in self.cards.items()}
+        return bracket.shared_places(self.round_states, numbers)
 
     def next_pot_size(self) -> int | None:
         return bracket.next_pot_size(self.round_states, self.tournament.cards)
@@ -248,15 +258,50 @@ def set_paid(card: Card, paid: bool, actor: Actor | None = None) -> None:
         )
 
 
-def lower_cards(tournament: Tournament) -> int:
-    """Lower N to the smallest power of two that holds the cards sold (RULES.md 5.1)."""
+def lower_offer(tournament: Tournament, sold: int) -> int | None:
+    """The number of cards the desk offers to lower to before round 1 (RULES.md 5.1):
+    ``draw.smallest_cards(sold)`` when the draw is refused for too few cards sold and
+    lowering makes it possible, else None."""
+    if sold < draw.LOWEST_CARDS or sold > tournament.cards // 2:
+        return None
+    return draw.smallest_cards(sold)
+
+
+def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
+    """Lower N to the smallest power of two that holds the cards sold (RULES.md 5.1),
+    returns the new N. RuleError on ``cards`` once round 1 is drawn (or typed in), when
+    fewer than 2 cards are sold (sell more) and when more than half are sold already
+    (nothing to lower: draw)."""
     with transaction.atomic():
         t = _locked(tournament)
         if Round.objects.filter(tournament=t, undone_at__isnull=True).exists():
             raise RuleError("cards", gettext_noop("Round 1 is drawn already."))
         sold = Card.objects.filter(tournament=t).count()
-        t.cards = draw.smallest_cards(sold)
+        offer = lower_offer(t, sold)
+        if offer is None:
+            # Too few to draw at all (the message says how many to sell), or nothing to lower.
+            draw.check_can_draw_round_one(t.cards, sold)
+            raise RuleError(
+                "cards",
+                gettext_noop(
+                    "%(sold)s of %(cards)s cards are sold, more than half: the draw can start "
+                    "without lowering."
+                ),
+                sold=sold,
+                cards=t.cards,
+            )
+        before = t.cards
+        t.cards = offer
         t.save(update_fields=["cards"])
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "cards lowered",
+            actor,
+            {"cards": before, "sold": sold},
+            {"cards": t.cards, "sold": sold},
+        )
         return t.cards
 
 
@@ -356,7 +401,8 @@ def _pull_row(round_: Round, index: int, pull: draw.Pull) -> Pull:
 
 
 def _create_placement(t: Tournament, actor: Actor, round_: Round | None) -> None:
-    """Create the placement matches that became due (RULES.md 5.5)."""
+    """Create the placement matches that became due (RULES.md 5.5): a "5-8" pairing with
+    one card is a bye, a pairing of two cards of one player a walkover."""
     state = load_state(t)
     for label, cards in bracket.placement_due(state.round_states, state.placement_states):
         if label == "5-8":
@@ -368,14 +414,19 @@ def _create_placement(t: Tournament, actor: Actor, round_: Round | None) -> None
             pairs = (tuple(cards),)
             numbers = ({"3": 3, "5": 4, "7": 5}[label],)
         for number, (left, right) in zip(numbers, pairs, strict=True):
-            same = state.cards[left].player_id == state.cards[right].player_id
+            if right is None:
+                kind = Kind.BYE
+            elif state.cards[left].player_id == state.cards[right].player_id:
+                kind = Kind.WALKOVER
+            else:
+                kind = Kind.MATCH
             Pairing.objects.create(
                 tournament=t,
                 round=round_,
                 stage=Stage.PLACEMENT,
                 number=number,
                 label=label,
-                kind=Kind.WALKOVER if same else Kind.MATCH,
+                kind=kind,
                 left_id=left,
                 right_id=right,
             )

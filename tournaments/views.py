@@ -21,7 +21,7 @@ from clubs.models import Player, Role
 from clubs.text import german_key
 from scoring.rules import RuleError
 from scoring.views import rule_error_text
-from tournaments import printing, services
+from tournaments import draw, printing, services
 from tournaments.forms import PullForm, ResultForm, SellForm, TournamentForm
 from tournaments.models import Pairing, Round, Stage, Tournament
 
@@ -70,8 +70,21 @@ def tournament_list(request, slug):
     )
 
 
+def _round_one_refusal(tournament, state) -> tuple[str | None, int | None]:
+    """Before round 1: why the draw would be refused (None when it can start) and the
+    number of cards to lower to, when lowering helps (RULES.md 5.1)."""
+    if state.rounds:
+        return None, None
+    try:
+        draw.check_can_draw_round_one(tournament.cards, len(state.cards))
+    except RuleError as error:
+        return rule_error_text(error), services.lower_offer(tournament, len(state.cards))
+    return None, None
+
+
 def _desk_context(request, tournament, state, sell_form=None):
     cards = sorted(state.cards.values(), key=lambda c: c.number)
+    refusal, lower_to = _round_one_refusal(tournament, state)
     paid = sum(1 for c in cards if c.paid)
     alive = set(state.alive())
     held: dict[int, int] = {}
@@ -97,6 +110,9 @@ def _desk_context(request, tournament, state, sell_form=None):
         "next_pot": state.next_pot_size(),
         "open_matches": state.round_states[-1].open_matches if state.round_states else 0,
         "next_round": len(state.rounds) + 1,
+        "in_progress": state.in_progress,
+        "draw_refusal": refusal,
+        "lower_to": lower_to,
         "awards": state.awards(),
         "bracket_url": reverse("bracket", kwargs={"token": tournament.public_token}),
     }
@@ -156,7 +172,7 @@ def mark_paid(request, slug, tournament_id, card_id):
 def lower(request, slug, tournament_id):
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     try:
-        cards = services.lower_cards(t)
+        cards = services.lower_cards(t, _actor(request))
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     else:
