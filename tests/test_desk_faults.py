@@ -5,6 +5,7 @@ during a draw at the venue, undoing one pull, and the confirmations of risky tap
 import uuid
 
 import pytest
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from clubs.models import AuditEntry
@@ -12,7 +13,7 @@ from scoring.rules import RuleError
 from tests import factories
 from tests.test_tournaments import ACTOR, new_tournament, sell
 from tournaments import services
-from tournaments.models import Round
+from tournaments.models import Card, Pull, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -186,4 +187,171 @@ def test_an_eight_card_night_with_a_bye_places_every_card_and_gives_every_prize(
         (4, "Dora", 4),
         (5, "Anna", 5),
         (6, "Emil", 7),
+    ]
+
+
+# --- RULES.md 5.6: a draw at the venue in progress --------------------------------------------
+
+
+def five_sold(club):
+    t = new_tournament(club, cards=8)
+    for i in range(5):
+        sell(t, f"P{i}")  # cards 1 … 5; the venue calls P0 … P4 up in this order
+    return t
+
+
+def test_the_desk_offers_no_draw_while_a_draw_at_the_venue_is_typed_in(client, organiser):
+    t = five_sold(organiser)
+    client.post(url("draw_next", t), {"mode": "physical"})
+    round_ = Round.objects.get(tournament=t)
+    services.add_pull(t, round_.pk, 3, ACTOR)
+    html = client.get(url("tournament", t)).content.decode()
+    assert "Runde 1 wird vor Ort ausgelost." in html
+    physical = url("physical_draw", t)
+    assert f'<a class="button" href="{physical}">Auslosung läuft: weiter eintragen</a>' in html
+    for offer in ("Runde 1 auslosen", "Runde 2 auslosen", "Auslosung vor Ort eintragen"):
+        assert offer not in html
+    with pytest.raises(RuleError):  # the service refuses as the page does
+        services.draw_round(t, ACTOR)
+
+
+def test_the_last_pull_is_undone_kept_and_the_same_card_pulls_again(db):
+    t = five_sold(factories.club())
+    round_ = services.start_physical_draw(t, ACTOR)
+    services.add_pull(t, round_.pk, 1, ACTOR)  # P0 left 1
+    services.add_pull(t, round_.pk, 2, ACTOR)  # P1 left 2: typed wrongly, 4 was pulled
+    undone = services.undo_last_pull(t, round_.pk, ACTOR)
+    assert (undone.index, undone.number, undone.undone_at is not None) == (1, 2, True)
+    entry = AuditEntry.objects.get(scope="tournament", scope_id=t.pk, action="pull undone")
+    assert entry.before == {
+        "round": 1,
+        "pull": 2,
+        "player": "P1",
+        "card": 2,
+        "pot": "left",
+        "number": 2,
+        "put_back": False,
+    }
+    state = services.load_state(t)
+    session = services.physical_session(state, state.in_progress)
+    assert [p.number for p in session.pulls] == [1]
+    assert state.cards[session.next_turn()[1]].number == 2  # P1 pulls again
+    assert session.allowed() == [2, 3, 4]
+    for number in (4, 2, 3, 1):  # P1 L4, P2 L2, P3 L3, P4 right 1
+        services.add_pull(t, round_.pk, number, ACTOR)
+    state = services.load_state(t)
+    n = {c.pk: c.number for c in state.cards.values()}
+    assert [
+        (p.number, p.kind, n[p.left_id], p.right_id and n[p.right_id])
+        for p in state.pairings[round_.pk]
+    ] == [(1, "match", 1, 5), (2, "bye", 3, None), (3, "bye", 4, None), (4, "bye", 2, None)]
+    rows = list(Pull.objects.filter(round=round_).values_list("index", "number", "undone_at"))
+    assert [(i, number, at is not None) for i, number, at in rows] == [
+        (0, 1, False),
+        (1, 2, True),
+        (1, 4, False),
+        (2, 2, False),
+        (3, 3, False),
+        (4, 1, False),
+    ]
+    exported = services.export(t)["rounds"][0]["pulls"]
+    assert [(p["card"], p["pot"], p["number"]) for p in exported] == [
+        (1, "left", 1),
+        (2, "left", 4),
+        (3, "left", 2),
+        (4, "left", 3),
+        (5, "right", 1),
+    ]
+
+
+def test_two_live_pulls_at_one_place_of_the_order_are_refused_by_the_database(db):
+    t = five_sold(factories.club())
+    round_ = services.start_physical_draw(t, ACTOR)
+    first = services.add_pull(t, round_.pk, 1, ACTOR)
+    card = Card.objects.get(pk=first.card)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Pull.objects.create(
+            round=round_, index=0, player=card.player, card=card, pot="left", number=2
+        )
+
+
+def test_undoing_a_pull_needs_a_pull_and_a_draw_being_typed_in(db):
+    t = five_sold(factories.club())
+    round_ = services.start_physical_draw(t, ACTOR)
+    with pytest.raises(RuleError) as error:
+        services.undo_last_pull(t, round_.pk, ACTOR)
+    assert error.value.template == "No number has been pulled yet."
+    for number in (1, 2, 3, 4, 1):
+        services.add_pull(t, round_.pk, number, ACTOR)
+    with pytest.raises(RuleError) as error:  # complete: undo the draw as a whole
+        services.undo_last_pull(t, round_.pk, ACTOR)
+    assert error.value.template == "No draw is being typed in."
+
+
+def test_the_physical_draw_page_undoes_the_last_pull_after_a_confirmation(client, organiser):
+    t = five_sold(organiser)
+    round_ = services.start_physical_draw(t, ACTOR)
+    services.add_pull(t, round_.pk, 1, ACTOR)
+    services.add_pull(t, round_.pk, 2, ACTOR)
+    undo = url("undo_pull", t, round_id=round_.pk)
+    page = client.get(url("physical_draw", t)).content.decode()
+    assert f'<a href="{undo}">Letzte Ziehung zurücknehmen</a>' in page
+    ask = client.get(undo).content.decode()
+    assert "<h1>Ziehung 2 zurücknehmen?</h1>" in ask
+    assert "<p>P1 (Karte 2): linker Topf 2.</p>" in ask
+    assert '<input type="hidden" name="confirm" value="1">' in ask
+    assert client.post(undo).status_code == 200  # no confirm: asks again
+    assert Pull.objects.live().filter(round=round_).count() == 2
+    response = client.post(undo, {"confirm": "1"})
+    assert response["Location"] == url("physical_draw", t)
+    assert [p.number for p in Pull.objects.live().filter(round=round_)] == [1]
+    page = client.get(url("physical_draw", t))
+    assert page.context["turn_card"].number == 2
+
+
+# --- Confirmations: undoing a draw, taking back "paid" -----------------------------------------
+
+
+def test_undoing_a_draw_asks_first_and_works_without_javascript(client, organiser):
+    t = five_sold(organiser)
+    round_ = services.draw_round(t, ACTOR, seed=1)
+    undo = url("undo_draw", t, round_id=round_.pk)
+    html = client.get(url("tournament", t)).content.decode()
+    assert f'<a href="{undo}">Diese Auslosung zurücknehmen</a>' in html
+    ask = client.get(undo).content.decode()
+    assert "<h1>Die Auslosung der Runde 1 zurücknehmen?</h1>" in ask
+    assert "Ja, Auslosung zurücknehmen" in ask
+    assert client.post(undo).status_code == 200
+    round_.refresh_from_db()
+    assert round_.undone_at is None
+    assert client.post(undo, {"confirm": "1"})["Location"] == url("tournament", t)
+    round_.refresh_from_db()
+    assert round_.undone_at is not None
+
+
+def test_marking_paid_is_one_tap_and_taking_it_back_asks_first(client, organiser):
+    t = new_tournament(organiser, cards=8)
+    anna = sell(t, "Anna")[0]  # sold paid
+    ben = services.sell_cards(t, "Ben", 1, False, ACTOR, uuid.uuid4())[0]
+    paid_url = url("mark_paid", t, card_id=anna.pk)
+    html = client.get(url("tournament", t)).content.decode()
+    assert f'<a href="{paid_url}?paid=0">ja</a>' in html
+    ask = client.get(paid_url, {"paid": "0"}).content.decode()
+    assert "<h1>Karte 1 von Anna: nicht bezahlt?</h1>" in ask
+    assert "€ 10,00 stehen in der Kassa als offen" in ask
+    assert '<input type="hidden" name="paid" value="0">' in ask
+    assert client.post(paid_url, {"paid": "0"}).status_code == 200
+    assert Card.objects.get(pk=anna.pk).paid is True
+    client.post(paid_url, {"paid": "0", "confirm": "1"})
+    assert Card.objects.get(pk=anna.pk).paid is False
+    # Marking as paid: one tap, no question; a GET never writes.
+    client.get(url("mark_paid", t, card_id=ben.pk), {"paid": "1"})
+    assert Card.objects.get(pk=ben.pk).paid is False
+    response = client.post(url("mark_paid", t, card_id=ben.pk), {"paid": "1"})
+    assert response.status_code == 302
+    assert Card.objects.get(pk=ben.pk).paid is True
+    changes = AuditEntry.objects.filter(scope="tournament", action="card paid").order_by("id")
+    assert [(e.before, e.after) for e in changes] == [
+        ({"card": 1, "paid": True}, {"card": 1, "paid": False}),
+        ({"card": 2, "paid": False}, {"card": 2, "paid": True}),
     ]

@@ -460,7 +460,7 @@ def physical_session(state: State, round_: Round) -> draw.DrawSession:
     alive = bracket.cards_left(previous, sorted(state.cards))
     order = draw.physical_order(bracket.holders(cards, alive), later_round=round_.number > 1)
     session = draw.DrawSession(order, round_.pot_size)
-    for pull in Pull.objects.filter(round=round_).order_by("index"):
+    for pull in Pull.objects.live().filter(round=round_).order_by("index"):
         session.pull(pull.number)
     return session
 
@@ -498,6 +498,49 @@ def add_pull(tournament: Tournament, round_id: int, number: int, actor: Actor) -
                 t, state, round_.number, round_.pot_size, None, session.result(), actor, round_
             )
         return pull
+
+
+def undo_last_pull(tournament: Tournament, round_id: int, actor: Actor) -> Pull:
+    """Undo the last pull of the draw being typed in (a number typed wrongly, RULES.md
+    5.6): it stays in the history, marked undone, and the same card pulls again. A
+    put-back counts as a pull of its own. RuleError on ``round`` when no draw is being
+    typed in (a finished draw is undone as a whole) or it has no pull yet."""
+    with transaction.atomic():
+        t = _locked(tournament)
+        state = load_state(t)
+        round_ = state.in_progress
+        if round_ is None or round_.pk != round_id:
+            raise RuleError("round", gettext_noop("No draw is being typed in."))
+        last = (
+            Pull.objects.live()
+            .filter(round=round_)
+            .select_related("card", "player")
+            .order_by("-index")
+            .first()
+        )
+        if last is None:
+            raise RuleError("round", gettext_noop("No number has been pulled yet."))
+        last.undone_at = timezone.now()
+        last.undone_by_id = actor.user_id
+        last.save(update_fields=["undone_at", "undone_by"])
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "pull undone",
+            actor,
+            {
+                "round": round_.number,
+                "pull": last.index + 1,
+                "player": last.player.name,
+                "card": last.card.number,
+                "pot": last.pot,
+                "number": last.number,
+                "put_back": last.put_back,
+            },
+            None,
+        )
+        return last
 
 
 def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
@@ -698,7 +741,7 @@ def export(tournament: Tournament) -> dict:
         }
 
     pulls = {}
-    for pull in Pull.objects.filter(round__in=state.rounds).select_related("player", "card"):
+    for pull in Pull.objects.live().filter(round__in=state.rounds).select_related("player", "card"):
         pulls.setdefault(pull.round_id, []).append(pull)
     players: dict[str, list[int]] = {}
     for card in state.cards.values():
