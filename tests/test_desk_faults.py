@@ -13,7 +13,7 @@ from scoring.rules import RuleError
 from tests import factories
 from tests.test_tournaments import ACTOR, new_tournament, sell
 from tournaments import services
-from tournaments.models import Card, Pull, Round
+from tournaments.models import Card, Pairing, Pull, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -275,17 +275,52 @@ def test_two_live_pulls_at_one_place_of_the_order_are_refused_by_the_database(db
         )
 
 
-def test_undoing_a_pull_needs_a_pull_and_a_draw_being_typed_in(db):
+def test_undoing_a_pull_needs_a_pull_of_the_latest_draw_at_the_venue(db):
     t = five_sold(factories.club())
     round_ = services.start_physical_draw(t, ACTOR)
     with pytest.raises(RuleError) as error:
         services.undo_last_pull(t, round_.pk, ACTOR)
     assert error.value.template == "No number has been pulled yet."
+    services.undo_draw(t, round_.pk, ACTOR)
+    digital = services.draw_round(t, ACTOR, seed=1)
+    with pytest.raises(RuleError) as error:  # a digital draw is undone as a whole
+        services.undo_last_pull(t, digital.pk, ACTOR)
+    assert error.value.template == "Only the latest draw at the venue can be undone pull by pull."
+
+
+def test_undoing_the_pull_that_completed_the_draw_opens_the_draw_again(db):
+    t = five_sold(factories.club())
+    round_ = services.start_physical_draw(t, ACTOR)
+    for number in (1, 2, 3, 4, 1):  # P4 right 1: typed wrongly, 3 was pulled
+        services.add_pull(t, round_.pk, number, ACTOR)
+    made = list(Pairing.objects.filter(round=round_))
+    services.undo_last_pull(t, round_.pk, ACTOR)
+    state = services.load_state(t)
+    assert state.in_progress.pk == round_.pk
+    assert state.pairings[round_.pk] == []
+    assert all(p.voided_at for p in Pairing.objects.filter(pk__in=[p.pk for p in made]))
+    entry = AuditEntry.objects.get(scope="tournament", scope_id=t.pk, action="pull undone")
+    assert entry.after == {"draw_reopened": True, "pairings_undone": 4}
+    services.add_pull(t, round_.pk, 3, ACTOR)
+    state = services.load_state(t)
+    n = {c.pk: c.number for c in state.cards.values()}
+    assert [
+        (p.number, p.kind, n[p.left_id], p.right_id and n[p.right_id])
+        for p in state.pairings[round_.pk]
+    ] == [(1, "bye", 1, None), (2, "bye", 2, None), (3, "match", 3, 5), (4, "bye", 4, None)]
+
+
+def test_a_result_on_the_completed_draw_keeps_its_last_pull(db):
+    t = five_sold(factories.club())
+    round_ = services.start_physical_draw(t, ACTOR)
     for number in (1, 2, 3, 4, 1):
         services.add_pull(t, round_.pk, number, ACTOR)
-    with pytest.raises(RuleError) as error:  # complete: undo the draw as a whole
+    match = Pairing.objects.select_related("tournament").get(round=round_, kind="match")
+    services.record_result(match, match.left_id, "2:0", uuid.uuid4(), ACTOR)
+    with pytest.raises(RuleError) as error:
         services.undo_last_pull(t, round_.pk, ACTOR)
-    assert error.value.template == "No draw is being typed in."
+    assert error.value.params == {"number": 1, "list": "1"}
+    assert Pull.objects.live().filter(round=round_).count() == 5
 
 
 def test_the_physical_draw_page_undoes_the_last_pull_after_a_confirmation(client, organiser):
@@ -307,6 +342,23 @@ def test_the_physical_draw_page_undoes_the_last_pull_after_a_confirmation(client
     assert [p.number for p in Pull.objects.live().filter(round=round_)] == [1]
     page = client.get(url("physical_draw", t))
     assert page.context["turn_card"].number == 2
+
+
+def test_the_desk_offers_to_undo_the_pull_that_completed_a_draw_at_the_venue(client, organiser):
+    t = five_sold(organiser)
+    round_ = services.start_physical_draw(t, ACTOR)
+    for number in (1, 2, 3, 4, 1):
+        services.add_pull(t, round_.pk, number, ACTOR)
+    undo = url("undo_pull", t, round_id=round_.pk)
+    html = client.get(url("tournament", t)).content.decode()
+    assert f'<a href="{undo}">Letzte Ziehung zurücknehmen</a>' in html
+    ask = client.get(undo).content.decode()
+    assert "<h1>Ziehung 5 zurücknehmen?</h1>" in ask
+    assert "<p>P4 (Karte 5): rechter Topf 1.</p>" in ask
+    assert "Diese Ziehung hat die Auslosung abgeschlossen" in ask
+    response = client.post(undo, {"confirm": "1"})
+    assert response["Location"] == url("physical_draw", t)
+    assert client.get(url("physical_draw", t)).context["turn_card"].number == 5
 
 
 # --- Confirmations: undoing a draw, taking back "paid" -----------------------------------------

@@ -501,16 +501,30 @@ def add_pull(tournament: Tournament, round_id: int, number: int, actor: Actor) -
 
 
 def undo_last_pull(tournament: Tournament, round_id: int, actor: Actor) -> Pull:
-    """Undo the last pull of the draw being typed in (a number typed wrongly, RULES.md
-    5.6): it stays in the history, marked undone, and the same card pulls again. A
-    put-back counts as a pull of its own. RuleError on ``round`` when no draw is being
-    typed in (a finished draw is undone as a whole) or it has no pull yet."""
+    """Undo the last pull of the latest draw at the venue (a number typed wrongly,
+    RULES.md 5.6): it stays in the history, marked undone, and the same card pulls
+    again. A put-back counts as a pull of its own. When that pull completed the draw,
+    the draw is open again: its pairings (and the placement matches it made) are undone,
+    as long as none has a result.
+
+    RuleError on ``round``: the round is not the latest draw at the venue (a digital draw
+    is undone as a whole), it has no pull yet, or results stand on its pairings."""
     with transaction.atomic():
         t = _locked(tournament)
         state = load_state(t)
-        round_ = state.in_progress
-        if round_ is None or round_.pk != round_id:
-            raise RuleError("round", gettext_noop("No draw is being typed in."))
+        round_ = state.current
+        if round_ is None or round_.pk != round_id or round_.seed is not None:
+            raise RuleError(
+                "round",
+                gettext_noop("Only the latest draw at the venue can be undone pull by pull."),
+            )
+        reopened = 0
+        if round_.drawn_at is not None:
+            _refuse_if_decided(state, round_)
+            reopened = Pairing.objects.filter(round=round_, voided_at__isnull=True).update(
+                voided_at=timezone.now()
+            )
+            Round.objects.filter(pk=round_.pk).update(drawn_at=None)
         last = (
             Pull.objects.live()
             .filter(round=round_)
@@ -538,9 +552,24 @@ def undo_last_pull(tournament: Tournament, round_id: int, actor: Actor) -> Pull:
                 "number": last.number,
                 "put_back": last.put_back,
             },
-            None,
+            {"draw_reopened": True, "pairings_undone": reopened} if reopened else None,
         )
         return last
+
+
+def _refuse_if_decided(state: State, round_: Round) -> None:
+    """RuleError naming the pairings of ``round_`` (and the placement matches its draw
+    made) that have a result: they must be voided before the draw is undone."""
+    decided = [p.number for p in state.pairings[round_.pk] if p.pk in state.results] + [
+        p.label for p in state.placement if p.round_id == round_.pk and p.pk in state.results
+    ]
+    if decided:
+        raise RuleError(
+            "round",
+            gettext_noop("Void the results of round %(number)s first (pairings %(list)s)."),
+            number=round_.number,
+            list=", ".join(str(d) for d in decided),
+        )
 
 
 def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
@@ -552,16 +581,7 @@ def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
         current = state.current
         if current is None or current.pk != round_id:
             raise RuleError("round", gettext_noop("Only the latest draw can be undone."))
-        decided = [p.number for p in state.pairings[current.pk] if p.pk in state.results] + [
-            p.label for p in state.placement if p.round_id == current.pk and p.pk in state.results
-        ]
-        if decided:
-            raise RuleError(
-                "round",
-                gettext_noop("Void the results of round %(number)s first (pairings %(list)s)."),
-                number=current.number,
-                list=", ".join(str(d) for d in decided),
-            )
+        _refuse_if_decided(state, current)
         now = timezone.now()
         Round.objects.filter(pk=current.pk).update(undone_at=now, undone_by_id=actor.user_id)
         Pairing.objects.filter(round=current, stage=Stage.PLACEMENT).update(voided_at=now)

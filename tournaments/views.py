@@ -309,18 +309,25 @@ def undo(request, slug, tournament_id, round_id):
 @login_required
 @require_http_methods(["GET", "POST"])
 def undo_pull(request, slug, tournament_id, round_id):
-    """Undo the last pull of the draw being typed in, after a confirmation step."""
+    """Undo the last pull of the latest draw at the venue, after a confirmation step;
+    a draw that pull completed is open again (``services.undo_last_pull``)."""
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     back = reverse("physical_draw", kwargs={"slug": slug, "tournament_id": t.pk})
+    desk = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
     if not _confirmed(request):
         state = services.load_state(t)
-        round_ = state.in_progress
-        if round_ is None or round_.pk != round_id:
-            return redirect(back)
+        round_ = state.current
+        if round_ is None or round_.pk != round_id or round_.seed is not None:
+            return redirect(desk)
         pulls = services.physical_session(state, round_).pulls
         if not pulls:
             return redirect(back)
         last = pulls[-1]
+        reopen = (
+            [_("This pull completed the draw: its pairings are undone and the draw is open again.")]
+            if round_.drawn_at
+            else []
+        )
         card = state.cards[last.card]
         pot = _("left pot") if last.pot == "left" else _("right pot")
         return _confirm(
@@ -336,8 +343,10 @@ def undo_pull(request, slug, tournament_id, round_id):
                     "number": last.number,
                 },
                 _(
-                    "The number goes back into the pot and the same card pulls again; the undone pull stays in the history."
+                    "The number goes back into the pot and the same card pulls again; "
+                    "the undone pull stays in the history."
                 ),
+                *reopen,
             ],
             _("Yes, undo the pull"),
             back,
@@ -346,8 +355,8 @@ def undo_pull(request, slug, tournament_id, round_id):
         services.undo_last_pull(t, round_id, _actor(request))
     except RuleError as error:
         messages.error(request, rule_error_text(error))
-    else:
-        messages.success(request, _("The last pull is undone: enter it again."))
+        return redirect(desk)
+    messages.success(request, _("The last pull is undone: enter it again."))
     return redirect(back)
 
 
