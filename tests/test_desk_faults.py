@@ -407,3 +407,62 @@ def test_marking_paid_is_one_tap_and_taking_it_back_asks_first(client, organiser
         ({"card": 1, "paid": True}, {"card": 1, "paid": False}),
         ({"card": 2, "paid": False}, {"card": 2, "paid": True}),
     ]
+
+
+# --- Printouts of a small night and of a draw with an undone pull ------------------------------
+
+
+def test_a_four_card_night_prints_its_bracket_prizes_and_a_draw_list_without_undone_pulls(
+    client, organiser
+):
+    from tests.test_printing import pdf_of, text_of
+
+    t = new_tournament(organiser, cards=8)
+    for name in ("Anna", "Ben", "Clara"):
+        sell(t, name)
+    services.lower_cards(t, ACTOR)
+    t.refresh_from_db()
+    round_ = services.start_physical_draw(t, ACTOR)
+    services.add_pull(t, round_.pk, 2, ACTOR)  # Anna left 2
+    services.add_pull(t, round_.pk, 1, ACTOR)  # Ben left 1
+    services.add_pull(t, round_.pk, 1, ACTOR)  # Clara right 1, typed wrongly: 2 was pulled
+    assert services.load_state(t).current.drawn_at is not None  # Clara's pull completed it
+    services.undo_last_pull(t, round_.pk, ACTOR)
+    services.add_pull(t, round_.pk, 2, ACTOR)  # Clara right 2: Anna - Clara, Ben bye
+    left_wins(t)
+    services.draw_round(t, ACTOR, seed=1)
+    left_wins(t)
+    places = numbered(services.load_state(t), services.load_state(t).places())
+    assert (sorted(places), {places[1], places[2]}, places[3]) == ([1, 2, 3], {1, 2}, 3)
+    draw_list = text_of(pdf_of(client.get(url("print_draw", t, number=1))))
+    assert draw_list.count("Clara") == 2  # the pull and the pairing; the undone pull is gone
+    bracket = text_of(pdf_of(client.get(url("print_bracket", t))))
+    assert all(name in bracket for name in ("Anna", "Ben", "Clara"))
+    prizes = text_of(pdf_of(client.get(url("print_prizes", t))))
+    assert all(f"P{p}" in prizes for p in (1, 2, 3))
+
+
+def test_every_card_is_ranked_and_one_prize_each_reaches_into_the_shared_range(db):
+    from tournaments.models import Tournament
+    from tournaments.simulation import simulate
+
+    # 10 cards of 16 sold to five players: round 1 has six byes, its two losers share 9-10.
+    t = simulate(factories.club(), cards=16, players=5, max_cards=3, seed=1)
+    Tournament.objects.filter(pk=t.pk).update(one_prize_per_player=True)
+    t.refresh_from_db()
+    exported = services.export(t)
+    ranking = [(r["place"], r["to"]) for r in exported["ranking"]]
+    assert ranking == [(p, p) for p in range(1, 9)] + [(9, 10), (9, 10)]
+    assert sorted(r["card"] for r in exported["ranking"]) == list(range(1, 11))
+    shared = [r for r in exported["ranking"] if r["place"] == 9]
+    assert shared[0]["card"] < shared[1]["card"]  # card order within a shared range
+    state = services.load_state(t)
+    awards = state.awards()
+    assert [a.place for a in awards] == [1, 2, 3, 4, 5]
+    assert {a.player for a in awards} == {c.player_id for c in state.cards.values()}
+    names = {a.player: state.cards[a.card].player.name for a in awards}
+    for a in awards:
+        if a.finished == 9:  # passed past place 8: the first card in 9-10 of a new player
+            taken = {names[b.player] for b in awards if b.place < a.place}
+            first = next(r for r in shared if r["player"] not in taken)
+            assert state.cards[a.card].number == first["card"]

@@ -799,6 +799,11 @@ def export(tournament: Tournament) -> dict:
             for r in state.rounds
         ],
         "placement": [pairing_dict(p) for p in state.placement],
+        "ranking": [
+            {"place": first, "to": last, **ref(card)}
+            for first, last, card in [(p, p, c) for p, c in sorted(state.places().items())]
+            + state.shared()
+        ],
         "prizes": [
             {
                 "place": a.place,
