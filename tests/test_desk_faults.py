@@ -466,3 +466,24 @@ def test_every_card_is_ranked_and_one_prize_each_reaches_into_the_shared_range(d
             taken = {names[b.player] for b in awards if b.place < a.place}
             first = next(r for r in shared if r["player"] not in taken)
             assert state.cards[a.card].number == first["card"]
+
+
+@pytest.mark.parametrize(
+    ("role", "code"), [("member", 403), ("scorer", 403), ("organiser", 200), ("owner", 200)]
+)
+def test_the_confirmation_pages_are_for_organisers(client, role, code):
+    club = factories.club()
+    t = five_sold(club)
+    round_ = services.start_physical_draw(t, ACTOR)
+    services.add_pull(t, round_.pk, 1, ACTOR)
+    card = Card.objects.get(tournament=t, number=1)  # sold paid
+    client.force_login(factories.user(club, role))
+    pages = [
+        url("undo_draw", t, round_id=round_.pk),
+        url("undo_pull", t, round_id=round_.pk),
+        url("mark_paid", t, card_id=card.pk) + "?paid=0",
+    ]
+    assert [client.get(page).status_code for page in pages] == [code] * 3
+    assert [client.post(page).status_code for page in pages] == [code] * 3
+    assert Pull.objects.live().filter(round=round_).count() == 1
+    assert Card.objects.get(pk=card.pk).paid is True
