@@ -139,13 +139,33 @@ def test_a_two_card_night_is_its_final(db):
     assert numbered(state, state.places()) == {1: 2, 2: 1}
 
 
-def test_the_simulate_command_plays_a_four_card_night(db):
-    from tournaments.simulation import simulate
+@pytest.mark.parametrize(("cards", "players"), [(4, 3), (2, 2)])
+def test_the_simulate_command_plays_a_lowered_night(db, cards, players):
+    import io
+    import json
 
-    t = simulate(factories.club(), cards=4, players=3, max_cards=1, seed=3)
-    state = services.load_state(t)
-    assert t.cards == 4
-    assert sorted(state.places()) == list(range(1, len(state.cards) + 1))
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command(
+        "tournament",
+        "simulate",
+        "--cards",
+        cards,
+        "--players",
+        players,
+        "--max-cards",
+        1,
+        stdout=out,
+    )
+    night = json.loads(out.getvalue())
+    assert night["cards"] == cards
+    assert [r["pot_size"] for r in night["rounds"]] == [
+        cards // 2**k for k in range(1, cards.bit_length())
+    ]
+    sold = sum(len(p["cards"]) for p in night["players"])
+    assert [(r["place"], r["to"]) for r in night["ranking"]] == [(p, p) for p in range(1, sold + 1)]
+    assert [p["place"] for p in night["prizes"]] == list(range(1, sold + 1))
 
 
 # --- RULES.md 5.5, 5.8: an 8-card night with a bye in round 1 --------------------------------
