@@ -81,7 +81,7 @@ def test_three_quarter_final_losers_draw_one_5_to_8_match_and_a_bye():
     assert bracket.places([quarter, semi], [*firsts, five]) == {5: 6, 6: 4, 7: 2}
 
 
-def test_all_three_byes_of_the_draw_land_on_different_losers():
+def test_the_5_to_8_bye_is_drawn_and_can_fall_to_any_of_the_three_losers():
     seen = {draw.placement_pairs([2, 4, 6], seed)[1][0] for seed in range(40)}
     assert seen == {2, 4, 6}
 
