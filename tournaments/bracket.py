@@ -1,11 +1,21 @@
-"""Where a Preisschnapsen stands, from its pairings and results (RULES.md 5.3-5.5).
+"""Where a Preisschnapsen stands, from its pairings and results (RULES.md 5.3-5.5, 5.8).
 
 Pure Python over plain values: which cards are still in, whether a round is decided,
-who draws the next round with which cards, which placement matches are due and who
-holds places 1 to 8. Card and player ids are ints; the services feed it database rows.
+who draws the next round with which cards, which placement matches are due, who holds
+places 1 to 8 and which place range the cards out before them share. Card and player
+ids are ints; the services feed it database rows.
+
+Where RULES.md is silent, this module decides: every card sold gets a place. Small
+nights have byes in the rounds that feed the placement matches (an 8-card night's
+quarter-final, a 4-card night's semi-final is round 1); a bye makes fewer losers, and
+the placement matches shrink with them: three quarter-final losers play one "5-8"
+match beside a "5-8" bye (winner and bye for 5/6, the loser 7th), two play for 5/6,
+a lone loser is 5th (3rd for the one semi-final loser). There is no place beyond the
+cards sold.
 """
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tournaments.draw import Holder
@@ -105,42 +115,62 @@ def round_of(rounds: list[RoundState], pot_size: int) -> RoundState | None:
     return next((r for r in rounds if r.pot_size == pot_size), None)
 
 
+def _settled(rounds: list[RoundState], pot_size: int) -> RoundState | None:
+    """The round of ``pot_size`` once the round after it is drawn (from then on its
+    results can no longer change), else None."""
+    source = round_of(rounds, pot_size)
+    if source is None or round_of(rounds, pot_size // 2) is None:
+        return None
+    return source
+
+
 def placement_due(
     rounds: list[RoundState], placement: list[Match]
 ) -> list[tuple[str, tuple[int, ...]]]:
     """Placement matches whose players are known but that do not exist yet, as
-    (label, cards): "5-8" with the four quarter-final losers (to be paired by a draw),
-    "3" with the two semi-final losers, "5" and "7" with the winners and losers of the
-    two "5-8" matches. A placement match is due only once its source round's next round
-    is drawn (from then on the source results can no longer change)."""
+    (label, cards), RULES.md 5.5:
+
+    - "5-8" with the quarter-final losers, to be paired by a draw: four make two matches;
+      three (a quarter-final with a bye, round 1 of an 8-card night) make one match and
+      one bye;
+    - "5" (for 5/6) with the winners of the two "5-8" pairings (a bye's card counts as
+      a winner), or straight with the two quarter-final losers when there are only two;
+    - "7" (for 7/8) with the losers of two "5-8" matches;
+    - "3" (for 3/4) with the two semi-final losers.
+
+    A lone loser of a round (three cards on a 4-card night, five on an 8-card night)
+    needs no match: ``places`` gives him his place. A placement match is due only once
+    its source round's next round is drawn (from then on the source results can no
+    longer change)."""
     labels = {m.label for m in placement}
     due: list[tuple[str, tuple[int, ...]]] = []
-    quarter = round_of(rounds, QUARTER_FINAL)
-    semi = round_of(rounds, SEMI_FINAL)
-    final = round_of(rounds, FINAL)
-    # A quarter-final that is round 1 of a small field can have byes and fewer than four
-    # losers: then there are no matches for 5 to 8.
-    if (
-        quarter is not None
-        and semi is not None
-        and "5-8" not in labels
-        and len(quarter.losers()) == 4
-    ):
-        due.append(("5-8", tuple(quarter.losers())))
-    if semi is not None and final is not None and "3" not in labels:
+    quarter = _settled(rounds, QUARTER_FINAL)
+    semi = _settled(rounds, SEMI_FINAL)
+    if quarter is not None:
+        losers = tuple(quarter.losers())
+        if len(losers) >= 3 and "5-8" not in labels:
+            due.append(("5-8", losers))
+        elif len(losers) == 2 and "5" not in labels:
+            due.append(("5", losers))
+    if semi is not None and len(semi.losers()) == 2 and "3" not in labels:
         due.append(("3", tuple(semi.losers())))
     firsts = [m for m in placement if m.label == "5-8"]
     if len(firsts) == 2 and all(m.decided for m in firsts):
         if "5" not in labels:
             due.append(("5", tuple(m.advancing for m in firsts)))
-        if "7" not in labels:
-            due.append(("7", tuple(m.loser for m in firsts)))
+        losers = tuple(m.loser for m in firsts if m.loser is not None)
+        if len(losers) == 2 and "7" not in labels:
+            due.append(("7", losers))
     return due
 
 
 def places(rounds: list[RoundState], placement: list[Match]) -> dict[int, int]:
-    """Place -> card for the places decided so far (1 and 2 by the final, 3/4, 5/6, 7/8
-    by the placement matches)."""
+    """Place -> card for the places decided so far, RULES.md 5.5: 1 and 2 by the final,
+    3/4, 5/6 and 7/8 by the placement matches. A lone loser takes his place without a
+    match: the one semi-final loser of a 4-card night with a bye is 3rd, the one
+    quarter-final loser of an 8-card night with three byes is 5th, and the loser of the
+    one "5-8" match beside a "5-8" bye is 7th. A night with fewer cards than 8 has no
+    places beyond the cards sold."""
     out: dict[int, int] = {}
     final = round_of(rounds, FINAL)
     if final is not None and final.decided and final.matches:
@@ -148,10 +178,41 @@ def places(rounds: list[RoundState], placement: list[Match]) -> dict[int, int]:
         out[1] = match.advancing
         if match.loser is not None:
             out[2] = match.loser
+    semi = _settled(rounds, SEMI_FINAL)
+    if semi is not None and len(semi.losers()) == 1:
+        out[3] = semi.losers()[0]
+    quarter = _settled(rounds, QUARTER_FINAL)
+    if quarter is not None and len(quarter.losers()) == 1:
+        out[5] = quarter.losers()[0]
+    firsts = [m for m in placement if m.label == "5-8"]
+    if len(firsts) == 2 and sum(m.kind == "bye" for m in firsts) == 1:
+        lone = next(m for m in firsts if m.kind != "bye")
+        if lone.loser is not None:
+            out[7] = lone.loser
     for label, first in (("3", 3), ("5", 5), ("7", 7)):
         match = next((m for m in placement if m.label == label), None)
         if match is not None and match.decided:
             out[first] = match.advancing
             if match.loser is not None:
                 out[first + 1] = match.loser
+    return out
+
+
+def shared_places(
+    rounds: list[RoundState], number: Mapping[int, int] | None = None
+) -> list[tuple[int, int, int]]:
+    """(first place, last place, card) for the cards that went out before the rounds that
+    feed the placement matches (RULES.md 5.8, ``ranking_ties`` shared): the losers of a
+    round with pots of p numbers (p >= 8) share places p+1 to p+losers, e.g. 9-16 for the
+    round of the last 16. Best range first; within a range by card ``number`` (card ->
+    number, the sale order; the card id without it), the order in which a prize passed
+    down under one prize per player reaches them. A round counts once the round after
+    it is drawn (its results can no longer change)."""
+    out: list[tuple[int, int, int]] = []
+    for state in sorted(rounds, key=lambda r: r.pot_size):
+        if state.pot_size <= QUARTER_FINAL or _settled(rounds, state.pot_size) is None:
+            continue
+        losers = sorted(state.losers(), key=lambda c: (number or {}).get(c, c))
+        first, last = state.pot_size + 1, state.pot_size + len(losers)
+        out.extend((first, last, card) for card in losers)
     return out

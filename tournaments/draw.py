@@ -24,6 +24,9 @@ Words used here:
 
 Where RULES.md is silent, this module decides:
 
+- The cards laid out can be lowered below the usual 8 (RULES.md 5.1 asks for the
+  smallest power of two >= S): 3 or 4 cards sold play on 4 cards (the semi-final is
+  round 1), 2 cards sold play the final alone. Fewer than 2 sold cannot be drawn.
 - A player with several cards draws all his numbers in a row, one per card, in the
   order of ``Holder.cards`` (the digital draw sorts them by card id).
 - The digital draw of round 1 draws in a uniformly shuffled order. In later rounds the players holding more
@@ -45,7 +48,9 @@ Where RULES.md is silent, this module decides:
   ``2 * pot_size`` (each round halves the cards), so they have no byes.
 - The four quarter-final losers are paired by drawing one of the three possible
   pairings uniformly; given the owners of the cards, only among the pairings with the
-  fewest players meeting themselves.
+  fewest players meeting themselves. Three quarter-final losers (round 1 of an 8-card
+  night with byes) draw one of them to a bye: the other two play, the bye's card plays
+  for 5/6 against their winner and their loser is 7th (``bracket.placement_due``).
 
 ``DrawSession`` is the one engine: ``digital_draw`` and ``replay`` (the physical draw
 typed in pull by pull) both go through it. A whole draw is linear in the number of cards
@@ -61,6 +66,9 @@ from typing import Any
 from scoring.rules.errors import RuleError, gettext_noop
 
 MIN_CARDS = 8
+"""The fewest cards a tournament lays out when it is created."""
+LOWEST_CARDS = 2
+"""The fewest cards a night can be lowered to (RULES.md 5.1): two cards are its final."""
 MAX_CARDS = 1024
 
 
@@ -187,28 +195,30 @@ def _is_power_of_two(n: int) -> bool:
 
 
 def smallest_cards(sold: int) -> int:
-    """The smallest number of cards a night with ``sold`` cards can lay out: the smallest
-    power of two >= ``sold``, at least 8 (RULES.md 5.1). May exceed the 1024 maximum."""
+    """The number of cards to lower a night with ``sold`` cards to: the smallest power of
+    two >= ``sold``, at least ``LOWEST_CARDS`` (RULES.md 5.1). May exceed the 1024 maximum."""
     if sold < 0:
         raise ValueError(f"sold must not be negative, got {sold}")
-    return max(MIN_CARDS, 1 << max(0, sold - 1).bit_length())
+    return max(LOWEST_CARDS, 1 << max(0, sold - 1).bit_length())
 
 
 def check_can_draw_round_one(cards: int, sold: int) -> None:
     """Raises ``DrawError(field="cards")`` unless round 1 can be drawn (RULES.md 5.1).
 
-    ``cards`` (N) must be a power of two from 8 to 1024 and ``sold`` (S) must satisfy
-    N/2 < S <= N. With S <= N/2 the message offers ``smallest_cards(S)`` as the lower N
-    (param ``offer``), or says that too few are sold for even the smallest draw of 8.
+    ``cards`` (N) must be a power of two from ``LOWEST_CARDS`` (2) to 1024 (8 is the
+    fewest laid out when a tournament is created; 4 and 2 are reached by lowering) and
+    ``sold`` (S) must satisfy N/2 < S <= N. With S <= N/2 the message offers
+    ``smallest_cards(S)`` as the lower N (param ``offer``); with fewer than 2 sold it
+    says to sell more (param ``needed``), as no draw is possible.
     """
-    if not _is_power_of_two(cards) or not MIN_CARDS <= cards <= MAX_CARDS:
+    if not _is_power_of_two(cards) or not LOWEST_CARDS <= cards <= MAX_CARDS:
         raise DrawError(
             "cards",
             gettext_noop(
                 "The number of cards must be a power of two from %(min)s to %(max)s, not %(cards)s."
             ),
             cards=cards,
-            min=MIN_CARDS,
+            min=LOWEST_CARDS,
             max=MAX_CARDS,
         )
     if sold > cards:
@@ -218,20 +228,19 @@ def check_can_draw_round_one(cards: int, sold: int) -> None:
             sold=sold,
             cards=cards,
         )
+    if sold < LOWEST_CARDS:
+        raise DrawError(
+            "cards",
+            gettext_noop(
+                "Cards sold: %(sold)s. A draw needs at least %(needed)s: "
+                "sell %(more)s more to start."
+            ),
+            sold=sold,
+            cards=cards,
+            needed=LOWEST_CARDS,
+            more=LOWEST_CARDS - sold,
+        )
     if sold <= cards // 2:
-        offer = smallest_cards(sold)
-        if sold <= offer // 2:
-            raise DrawError(
-                "cards",
-                gettext_noop(
-                    "Only %(sold)s cards are sold: the draw needs more than half of the cards "
-                    "laid out, so at least %(needed)s for the smallest draw of %(min)s cards."
-                ),
-                sold=sold,
-                cards=cards,
-                needed=MIN_CARDS // 2 + 1,
-                min=MIN_CARDS,
-            )
         raise DrawError(
             "cards",
             gettext_noop(
@@ -240,7 +249,7 @@ def check_can_draw_round_one(cards: int, sold: int) -> None:
             ),
             sold=sold,
             cards=cards,
-            offer=offer,
+            offer=smallest_cards(sold),
         )
 
 
@@ -496,22 +505,30 @@ def order_from_pulls(pulls: Iterable[Pull]) -> list[Holder]:
 
 def placement_pairs(
     cards: list[int], seed: int, owners: Mapping[int, int] | None = None
-) -> tuple[tuple[int, int], tuple[int, int]]:
-    """The four quarter-final losers paired by a draw into two matches (RULES.md 5.5).
+) -> tuple[tuple[int, int | None], tuple[int, int | None]]:
+    """The quarter-final losers paired by a draw into the two "5-8" pairings (RULES.md 5.5).
 
-    One of the three possible pairings of the four ``cards`` is drawn uniformly with
-    ``random.Random(seed)``; with ``owners`` (card -> player) only among the pairings in
-    which the fewest players meet themselves. Each pair is (lower id, higher id), the
-    pair with the lowest card first. Raises ValueError unless there are four distinct cards.
+    Four ``cards``: one of the three possible pairings into two matches is drawn
+    uniformly with ``random.Random(seed)``. Three cards (a quarter-final with a bye):
+    one of the three is drawn to a bye (``(card, None)``, listed second), the other two
+    play. With ``owners`` (card -> player) the draw is only among the pairings in which
+    the fewest players meet themselves. Each match pair is (lower id, higher id), the
+    pair with the lowest card first. Raises ValueError unless there are three or four
+    distinct cards.
     """
-    if len(set(cards)) != 4 or len(cards) != 4:
-        raise ValueError(f"placement needs four distinct cards, got {cards}")
-    a, b, c, d = sorted(cards)
-    options = [((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))]
+    if len(set(cards)) != len(cards) or len(cards) not in (3, 4):
+        raise ValueError(f"placement needs three or four distinct cards, got {cards}")
+    options: list[tuple[tuple[int, int | None], tuple[int, int | None]]]
+    if len(cards) == 4:
+        a, b, c, d = sorted(cards)
+        options = [((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))]
+    else:
+        a, b, c = sorted(cards)
+        options = [((a, b), (c, None)), ((a, c), (b, None)), ((b, c), (a, None))]
     if owners is not None:
 
-        def selves(option: tuple[tuple[int, int], tuple[int, int]]) -> int:
-            return sum(owners[x] == owners[y] for x, y in option)
+        def selves(option) -> int:
+            return sum(y is not None and owners[x] == owners[y] for x, y in option)
 
         fewest = min(selves(o) for o in options)
         options = [o for o in options if selves(o) == fewest]

@@ -101,7 +101,17 @@ class Round(models.Model):
         return f"{self.tournament} R{self.number}"
 
 
+class PullQuerySet(models.QuerySet):
+    def live(self):
+        """The pulls that count: not undone (a wrongly typed pull is undone, and kept)."""
+        return self.filter(undone_at__isnull=True)
+
+
 class Pull(models.Model):
+    """One number pulled (RULES.md 5.6). A pull of a draw still being typed in can be
+    undone (the last one first): it stays, marked undone, and its place in the order is
+    taken by the next pull typed in."""
+
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pulls")
     index = models.PositiveIntegerField()
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -109,10 +119,22 @@ class Pull(models.Model):
     pot = models.CharField(max_length=5, choices=[("left", _("left")), ("right", _("right"))])
     number = models.PositiveIntegerField()
     put_back = models.BooleanField(default=False)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    objects = PullQuerySet.as_manager()
 
     class Meta:
-        ordering = ["index"]
-        constraints = [models.UniqueConstraint(fields=["round", "index"], name="pull_order")]
+        ordering = ["index", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "index"],
+                condition=models.Q(undone_at__isnull=True),
+                name="pull_order",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.round} pull {self.index}"

@@ -39,7 +39,9 @@ def bracket_context(t: Tournament) -> dict:
 
 def draw_context(t: Tournament, round_: Round) -> dict:
     state = services.load_state(t)
-    pulls = Pull.objects.filter(round=round_).select_related("player", "card").order_by("index")
+    pulls = (
+        Pull.objects.live().filter(round=round_).select_related("player", "card").order_by("index")
+    )
     return {
         "tournament": t,
         "round": round_,

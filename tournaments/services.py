@@ -29,6 +29,9 @@ from tournaments.prizes import award
 CARD_COUNTS = tuple(2**k for k in range(3, 11))
 """Cards a tournament may lay out: a power of two, 8 to 1024 (RULES.md 5.1)."""
 
+DRAWABLE_COUNTS = tuple(2**k for k in range(1, 11))
+"""Cards a night can be played with: also 4 and 2, reached by lowering (RULES.md 5.1)."""
+
 SCORES = {2: ("2:0", "2:1"), 3: ("3:0", "3:1", "3:2")}
 """Bummerl scores a match can end with, by the Bummerl needed to win (RULES.md 5.3)."""
 
@@ -75,7 +78,14 @@ class State:
     def awards(self):
         places = {p: (card, self.cards[card].player_id) for p, card in self.places().items()}
         prizes = [(int(p["place"]), p["description"]) for p in self.tournament.prizes]
-        return award(places, prizes, self.tournament.one_prize_per_player)
+        shared = [(first, card, self.cards[card].player_id) for first, _last, card in self.shared()]
+        return award(places, prizes, self.tournament.one_prize_per_player, shared)
+
+    def shared(self) -> list[tuple[int, int, int]]:
+        """(first place, last place, card) of the cards out before the placement rounds
+        (RULES.md 5.8), in card-number order within a range."""
+        numbers = {pk: c.number for pk, c in self.cards.items()}
+        return bracket.shared_places(self.round_states, numbers)
 
     def next_pot_size(self) -> int | None:
         return bracket.next_pot_size(self.round_states, self.tournament.cards)
@@ -249,15 +259,50 @@ def set_paid(card: Card, paid: bool, actor: Actor | None = None) -> None:
         )
 
 
-def lower_cards(tournament: Tournament) -> int:
-    """Lower N to the smallest power of two that holds the cards sold (RULES.md 5.1)."""
+def lower_offer(tournament: Tournament, sold: int) -> int | None:
+    """The number of cards the desk offers to lower to before round 1 (RULES.md 5.1):
+    ``draw.smallest_cards(sold)`` when the draw is refused for too few cards sold and
+    lowering makes it possible, else None."""
+    if sold < draw.LOWEST_CARDS or sold > tournament.cards // 2:
+        return None
+    return draw.smallest_cards(sold)
+
+
+def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
+    """Lower N to the smallest power of two that holds the cards sold (RULES.md 5.1),
+    returns the new N. RuleError on ``cards`` once round 1 is drawn (or typed in), when
+    fewer than 2 cards are sold (sell more) and when more than half are sold already
+    (nothing to lower: draw)."""
     with transaction.atomic():
         t = _locked(tournament)
         if Round.objects.filter(tournament=t, undone_at__isnull=True).exists():
             raise RuleError("cards", gettext_noop("Round 1 is drawn already."))
         sold = Card.objects.filter(tournament=t).count()
-        t.cards = draw.smallest_cards(sold)
+        offer = lower_offer(t, sold)
+        if offer is None:
+            # Too few to draw at all (the message says how many to sell), or nothing to lower.
+            draw.check_can_draw_round_one(t.cards, sold)
+            raise RuleError(
+                "cards",
+                gettext_noop(
+                    "%(sold)s of %(cards)s cards are sold, more than half: the draw can start "
+                    "without lowering."
+                ),
+                sold=sold,
+                cards=t.cards,
+            )
+        before = t.cards
+        t.cards = offer
         t.save(update_fields=["cards"])
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "cards lowered",
+            actor,
+            {"cards": before, "sold": sold},
+            {"cards": t.cards, "sold": sold},
+        )
         return t.cards
 
 
@@ -357,7 +402,8 @@ def _pull_row(round_: Round, index: int, pull: draw.Pull) -> Pull:
 
 
 def _create_placement(t: Tournament, actor: Actor, round_: Round | None) -> None:
-    """Create the placement matches that became due (RULES.md 5.5)."""
+    """Create the placement matches that became due (RULES.md 5.5): a "5-8" pairing with
+    one card is a bye, a pairing of two cards of one player a walkover."""
     state = load_state(t)
     for label, cards in bracket.placement_due(state.round_states, state.placement_states):
         if label == "5-8":
@@ -369,14 +415,19 @@ def _create_placement(t: Tournament, actor: Actor, round_: Round | None) -> None
             pairs = (tuple(cards),)
             numbers = ({"3": 3, "5": 4, "7": 5}[label],)
         for number, (left, right) in zip(numbers, pairs, strict=True):
-            same = state.cards[left].player_id == state.cards[right].player_id
+            if right is None:
+                kind = Kind.BYE
+            elif state.cards[left].player_id == state.cards[right].player_id:
+                kind = Kind.WALKOVER
+            else:
+                kind = Kind.MATCH
             Pairing.objects.create(
                 tournament=t,
                 round=round_,
                 stage=Stage.PLACEMENT,
                 number=number,
                 label=label,
-                kind=Kind.WALKOVER if same else Kind.MATCH,
+                kind=kind,
                 left_id=left,
                 right_id=right,
             )
@@ -410,7 +461,7 @@ def physical_session(state: State, round_: Round) -> draw.DrawSession:
     alive = bracket.cards_left(previous, sorted(state.cards))
     order = draw.physical_order(bracket.holders(cards, alive), later_round=round_.number > 1)
     session = draw.DrawSession(order, round_.pot_size)
-    for pull in Pull.objects.filter(round=round_).order_by("index"):
+    for pull in Pull.objects.live().filter(round=round_).order_by("index"):
         session.pull(pull.number)
     return session
 
@@ -450,6 +501,78 @@ def add_pull(tournament: Tournament, round_id: int, number: int, actor: Actor) -
         return pull
 
 
+def undo_last_pull(tournament: Tournament, round_id: int, actor: Actor) -> Pull:
+    """Undo the last pull of the latest draw at the venue (a number typed wrongly,
+    RULES.md 5.6): it stays in the history, marked undone, and the same card pulls
+    again. A put-back counts as a pull of its own. When that pull completed the draw,
+    the draw is open again: its pairings (and the placement matches it made) are undone,
+    as long as none has a result.
+
+    RuleError on ``round``: the round is not the latest draw at the venue (a digital draw
+    is undone as a whole), it has no pull yet, or results stand on its pairings."""
+    with transaction.atomic():
+        t = _locked(tournament)
+        state = load_state(t)
+        round_ = state.current
+        if round_ is None or round_.pk != round_id or round_.seed is not None:
+            raise RuleError(
+                "round",
+                gettext_noop("Only the latest draw at the venue can be undone pull by pull."),
+            )
+        reopened = 0
+        if round_.drawn_at is not None:
+            _refuse_if_decided(state, round_)
+            reopened = Pairing.objects.filter(round=round_, voided_at__isnull=True).update(
+                voided_at=timezone.now()
+            )
+            Round.objects.filter(pk=round_.pk).update(drawn_at=None)
+        last = (
+            Pull.objects.live()
+            .filter(round=round_)
+            .select_related("card", "player")
+            .order_by("-index")
+            .first()
+        )
+        if last is None:
+            raise RuleError("round", gettext_noop("No number has been pulled yet."))
+        last.undone_at = timezone.now()
+        last.undone_by_id = actor.user_id
+        last.save(update_fields=["undone_at", "undone_by"])
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "pull undone",
+            actor,
+            {
+                "round": round_.number,
+                "pull": last.index + 1,
+                "player": last.player.name,
+                "card": last.card.number,
+                "pot": last.pot,
+                "number": last.number,
+                "put_back": last.put_back,
+            },
+            {"draw_reopened": True, "pairings_undone": reopened} if reopened else None,
+        )
+        return last
+
+
+def _refuse_if_decided(state: State, round_: Round) -> None:
+    """RuleError naming the pairings of ``round_`` (and the placement matches its draw
+    made) that have a result: they must be voided before the draw is undone."""
+    decided = [p.number for p in state.pairings[round_.pk] if p.pk in state.results] + [
+        p.label for p in state.placement if p.round_id == round_.pk and p.pk in state.results
+    ]
+    if decided:
+        raise RuleError(
+            "round",
+            gettext_noop("Void the results of round %(number)s first (pairings %(list)s)."),
+            number=round_.number,
+            list=", ".join(str(d) for d in decided),
+        )
+
+
 def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
     """Undo the latest draw while none of its matches has a result; it stays in the
     history, marked undone. RuleError says which results must be voided first."""
@@ -459,16 +582,7 @@ def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
         current = state.current
         if current is None or current.pk != round_id:
             raise RuleError("round", gettext_noop("Only the latest draw can be undone."))
-        decided = [p.number for p in state.pairings[current.pk] if p.pk in state.results] + [
-            p.label for p in state.placement if p.round_id == current.pk and p.pk in state.results
-        ]
-        if decided:
-            raise RuleError(
-                "round",
-                gettext_noop("Void the results of round %(number)s first (pairings %(list)s)."),
-                number=current.number,
-                list=", ".join(str(d) for d in decided),
-            )
+        _refuse_if_decided(state, current)
         now = timezone.now()
         Round.objects.filter(pk=current.pk).update(undone_at=now, undone_by_id=actor.user_id)
         Pairing.objects.filter(round=current, stage=Stage.PLACEMENT).update(voided_at=now)
@@ -648,7 +762,7 @@ def export(tournament: Tournament) -> dict:
         }
 
     pulls = {}
-    for pull in Pull.objects.filter(round__in=state.rounds).select_related("player", "card"):
+    for pull in Pull.objects.live().filter(round__in=state.rounds).select_related("player", "card"):
         pulls.setdefault(pull.round_id, []).append(pull)
     players: dict[str, list[int]] = {}
     for card in state.cards.values():
@@ -689,6 +803,11 @@ def export(tournament: Tournament) -> dict:
             for r in state.rounds
         ],
         "placement": [pairing_dict(p) for p in state.placement],
+        "ranking": [
+            {"place": first, "to": last, **ref(card)}
+            for first, last, card in [(p, p, c) for p, c in sorted(state.places().items())]
+            + state.shared()
+        ],
         "prizes": [
             {
                 "place": a.place,

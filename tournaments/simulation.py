@@ -36,7 +36,8 @@ def simulate(
     """Sell cards at random (each player one, then more at random up to ``max_cards``,
     until between half and all cards are sold), draw every round digitally and decide
     every match at random, to the prizes; or stop with round ``stop_after`` drawn and
-    three of its matches still open."""
+    three of its matches still open. ``cards`` below 8 (4 or 2) lays out 8 and lowers
+    to ``cards`` once sold, as the desk does (RULES.md 5.1)."""
     rng = random.Random(seed)
     actor = services.Actor()
     tournament = services.create_tournament(
@@ -44,7 +45,7 @@ def simulate(
         actor,
         name=name,
         starts_at=timezone.now().replace(microsecond=0) - datetime.timedelta(hours=3),
-        cards=cards,
+        cards=max(cards, 8),
         max_cards=max_cards,
         match_bummerl=2,
         entry_fee=10,
@@ -70,6 +71,9 @@ def simulate(
         services.sell_cards(tournament, player, 1, True, actor, uuid.uuid4())
         held[player] += 1
         sold += 1
+    if tournament.cards > cards:
+        services.lower_cards(tournament, actor)
+        tournament.refresh_from_db()
     rounds = 0
     while services.load_state(tournament).next_pot_size() is not None:
         services.draw_round(tournament, actor, seed=rng.getrandbits(32))

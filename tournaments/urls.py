@@ -11,6 +11,7 @@ club_patterns = [
     path("<int:tournament_id>/draw/", views.draw_next, name="draw_next"),
     path("<int:tournament_id>/draw/physical/", views.physical_draw, name="physical_draw"),
     path("<int:tournament_id>/draw/<int:round_id>/undo/", views.undo, name="undo_draw"),
+    path("<int:tournament_id>/draw/<int:round_id>/undo-pull/", views.undo_pull, name="undo_pull"),
     path("<int:tournament_id>/rounds/<int:number>/", views.round_page, name="round"),
     path("<int:tournament_id>/pairings/<int:pairing_id>/result/", views.result, name="result"),
     path("<int:tournament_id>/export.json", views.export, name="tournament_export"),

@@ -11,6 +11,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -21,7 +22,7 @@ from clubs.models import Player, Role
 from clubs.text import clean_name, german_key
 from scoring.rules import RuleError
 from scoring.views import rule_error_text
-from tournaments import printing, services
+from tournaments import draw, printing, services
 from tournaments.forms import PullForm, ResultForm, SellForm, TournamentForm
 from tournaments.models import Pairing, Round, Stage, Tournament
 
@@ -70,8 +71,21 @@ def tournament_list(request, slug):
     )
 
 
+def _round_one_refusal(tournament, state) -> tuple[str | None, int | None]:
+    """Before round 1: why the draw would be refused (None when it can start) and the
+    number of cards to lower to, when lowering helps (RULES.md 5.1)."""
+    if state.rounds:
+        return None, None
+    try:
+        draw.check_can_draw_round_one(tournament.cards, len(state.cards))
+    except RuleError as error:
+        return rule_error_text(error), services.lower_offer(tournament, len(state.cards))
+    return None, None
+
+
 def _desk_context(request, tournament, state, sell_form=None):
     cards = sorted(state.cards.values(), key=lambda c: c.number)
+    refusal, lower_to = _round_one_refusal(tournament, state)
     paid = sum(1 for c in cards if c.paid)
     alive = set(state.alive())
     held: dict[int, int] = {}
@@ -97,6 +111,9 @@ def _desk_context(request, tournament, state, sell_form=None):
         "next_pot": state.next_pot_size(),
         "open_matches": state.round_states[-1].open_matches if state.round_states else 0,
         "next_round": len(state.rounds) + 1,
+        "in_progress": state.in_progress,
+        "draw_refusal": refusal,
+        "lower_to": lower_to,
         "awards": state.awards(),
         "bracket_url": reverse("bracket", kwargs={"token": tournament.public_token}),
     }
@@ -142,15 +159,57 @@ def sell(request, slug, tournament_id):
     return render(request, "tournaments/desk.html", context)
 
 
+def _confirm(request, t, question, details, yes, back, fields=()):
+    """A confirmation step that works without JavaScript: the page asks ``question`` and
+    posts the same action again with ``confirm=1`` (and ``fields``)."""
+    return render(
+        request,
+        "tournaments/confirm.html",
+        {
+            "club": t.club,
+            "tournament": t,
+            "question": question,
+            "details": details,
+            "yes": yes,
+            "back": back,
+            "action": request.path,
+            "fields": list(fields),
+        },
+    )
+
+
+def _confirmed(request) -> bool:
+    return request.method == "POST" and request.POST.get("confirm") == "1"
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def mark_paid(request, slug, tournament_id, card_id):
+    """Mark a card paid (one tap: the money is taken) or not paid (the money is given back,
+    or paid was tapped by mistake): that one asks first, since it changes the cash."""
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
-    card = t.card_set.filter(pk=card_id).first()
+    card = t.card_set.filter(pk=card_id).select_related("player").first()
     if card is None:
         raise Http404
-    services.set_paid(card, request.POST.get("paid") == "1", _actor(request))
-    return redirect(reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#cards")
+    desk = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#cards"
+    paid = (request.POST if request.method == "POST" else request.GET).get("paid") == "1"
+    if not paid and card.paid and not _confirmed(request):
+        return _confirm(
+            request,
+            t,
+            _("Card %(number)s of %(name)s: not paid?")
+            % {"number": card.number, "name": card.player.name},
+            [
+                _("The card is then listed as not paid and € %(fee)s as open in the cash.")
+                % {"fee": number_format(t.entry_fee, 2)}
+            ],
+            _("Yes, not paid"),
+            desk,
+            [("paid", "0")],
+        )
+    if request.method == "POST":
+        services.set_paid(card, paid, _actor(request))
+    return redirect(desk)
 
 
 @login_required
@@ -158,7 +217,7 @@ def mark_paid(request, slug, tournament_id, card_id):
 def lower(request, slug, tournament_id):
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     try:
-        cards = services.lower_cards(t)
+        cards = services.lower_cards(t, _actor(request))
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     else:
@@ -217,16 +276,90 @@ def physical_draw(request, slug, tournament_id):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def undo(request, slug, tournament_id, round_id):
+    """Undo a draw, after a confirmation step (GET, or a POST without ``confirm``)."""
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    desk = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
+    if not _confirmed(request):
+        round_ = Round.objects.filter(tournament=t, pk=round_id, undone_at__isnull=True).first()
+        if round_ is None:
+            raise Http404
+        return _confirm(
+            request,
+            t,
+            _("Undo the draw of round %(n)s?") % {"n": round_.number},
+            [
+                _(
+                    "Its pairings and match links stop counting; the draw stays in the "
+                    "history, marked undone. Round %(n)s can then be drawn again."
+                )
+                % {"n": round_.number}
+            ],
+            _("Yes, undo the draw"),
+            desk,
+        )
     try:
         services.undo_draw(t, round_id, _actor(request))
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     else:
         messages.success(request, _("The draw is undone; it stays in the history."))
-    return redirect("tournament", slug=slug, tournament_id=t.pk)
+    return redirect(desk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def undo_pull(request, slug, tournament_id, round_id):
+    """Undo the last pull of the latest draw at the venue, after a confirmation step;
+    a draw that pull completed is open again (``services.undo_last_pull``)."""
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    back = reverse("physical_draw", kwargs={"slug": slug, "tournament_id": t.pk})
+    desk = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
+    if not _confirmed(request):
+        state = services.load_state(t)
+        round_ = state.current
+        if round_ is None or round_.pk != round_id or round_.seed is not None:
+            return redirect(desk)
+        pulls = services.physical_session(state, round_).pulls
+        if not pulls:
+            return redirect(back)
+        last = pulls[-1]
+        reopen = (
+            [_("This pull completed the draw: its pairings are undone and the draw is open again.")]
+            if round_.drawn_at
+            else []
+        )
+        card = state.cards[last.card]
+        pot = _("left pot") if last.pot == "left" else _("right pot")
+        return _confirm(
+            request,
+            t,
+            _("Undo pull %(index)s?") % {"index": len(pulls)},
+            [
+                _("%(name)s (card %(card)s): %(pot)s %(number)s.")
+                % {
+                    "name": card.player.name,
+                    "card": card.number,
+                    "pot": pot,
+                    "number": last.number,
+                },
+                _(
+                    "The number goes back into the pot and the same card pulls again; "
+                    "the undone pull stays in the history."
+                ),
+                *reopen,
+            ],
+            _("Yes, undo the pull"),
+            back,
+        )
+    try:
+        services.undo_last_pull(t, round_id, _actor(request))
+    except RuleError as error:
+        messages.error(request, rule_error_text(error))
+        return redirect(desk)
+    messages.success(request, _("The last pull is undone: enter it again."))
+    return redirect(back)
 
 
 def _pairing_rows(state, pairings, only_open=False, player_query=""):

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from clubs.models import Club
-from tournaments.services import CARD_COUNTS, export
+from tournaments.services import DRAWABLE_COUNTS, export
 from tournaments.simulation import simulate
 
 
@@ -23,8 +23,8 @@ class Command(BaseCommand):
         run.add_argument("--keep", action="store_true", help="keep the tournament in the database")
 
     def handle(self, *args, **options):
-        if options["cards"] not in CARD_COUNTS:
-            raise CommandError("--cards must be a power of two from 8 to 1024")
+        if options["cards"] not in DRAWABLE_COUNTS:
+            raise CommandError("--cards must be a power of two from 2 to 1024")
         if options["players"] * options["max_cards"] <= options["cards"] // 2:
             raise CommandError("too few players and cards per player for that many cards")
         with transaction.atomic():
