@@ -13,3 +13,9 @@ def german_key(text: str) -> str:
     folded = text.strip().casefold().replace("ß", "ss")
     decomposed = unicodedata.normalize("NFKD", folded)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def folded_name(text: str) -> str:
+    """A name as typed, compared as the same person: Unicode NFC, inner whitespace
+    collapsed, case folded (``" anna  Österreicher"`` and ``"Anna Österreicher"`` match)."""
+    return " ".join(unicodedata.normalize("NFC", text).split()).casefold()
