@@ -208,3 +208,26 @@ def test_the_two_player_form_shows_its_refusal_on_the_phones_screen(live_server,
     phone.locator('button[name=winner][value="0"]').click()  # "Anna wins", no points
     expect_refusal_in_view(phone, "#err-points", "Bitte auswählen")
     assert Deal.objects.filter(sheet=sheet).count() == 0
+
+
+def test_the_live_bracket_after_back_is_the_whole_page_and_keeps_refreshing(
+    live_server, page: Page
+):
+    from tournaments.simulation import simulate
+
+    factories.presets()
+    t = simulate(factories.club(), cards=8, players=6, max_cards=2, seed=1, stop_after=1)
+    url = live_server.url + reverse("bracket", kwargs={"token": t.public_token})
+    page.goto(url)
+    expect(page.locator("#live")).to_have_count(1)
+    # One refresh as the screen's timer sends it: the partial, from the same URL.
+    with page.expect_response(url) as refreshed:
+        page.evaluate("htmx.ajax('GET', location.pathname, {target: '#live', swap: 'outerHTML'})")
+    assert "<html" not in refreshed.value.text()
+    page.goto(live_server.url + "/healthz")
+    page.go_back()
+    expect(page).to_have_url(url)
+    expect(page.locator("h1")).to_contain_text(t.name)
+    expect(page.locator('link[rel=stylesheet][href*="site"]')).to_have_count(1)
+    expect(page.locator("#live[hx-trigger]")).to_have_count(1)
+    assert page.evaluate("typeof htmx") == "object"  # the script runs: it refreshes again
