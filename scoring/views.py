@@ -240,7 +240,7 @@ def record(request, access):
             put_error(form, error)
         else:
             if not request.htmx:
-                return redirect(f"{access.url('page')}?saved={deal.pk}")
+                return vary_on_htmx(redirect(f"{access.url('page')}?saved={deal.pk}"))
             return _render_sheet(request, access, view, saved=deal)
     view = view or services.sheet_view(access.sheet, players)
     return _render_sheet(request, access, view, form=form, stale=refusal)
@@ -268,7 +268,7 @@ def void(request, access, deal_id):
     }
     if not request.htmx:
         messages.success(request, notice)
-        return redirect(access.url("page"))
+        return vary_on_htmx(redirect(access.url("page")))
     return _render_sheet(request, access, view, notice=notice)
 
 

@@ -209,6 +209,10 @@ def test_the_sheets_htmx_posts_get_the_partial_and_vary_on_htmx(world, namespace
         assert 'id="sheet"' in html and "<html" not in html, name
         assert varies_on_htmx(response), name
         assert "no-store" in response["Cache-Control"]
+    plain = owner.post(
+        reverse(f"{namespace}:record", kwargs=ident), {"key": factories.key(), "kind": "redeal"}
+    )
+    assert plain.status_code == 302 and varies_on_htmx(plain)
 
 
 def test_signing_in_is_asked_differently_by_htmx_and_says_so(world):
