@@ -37,3 +37,19 @@ class RefuseNulMiddleware:
         if any("\x00" in value for value in values):
             return HttpResponseBadRequest("NUL character in the request")
         return self.get_response(request)
+
+
+class NoStoreMiddleware:
+    """Pages show a sheet, a desk, a bracket as they are now: no browser keeps a copy to
+    show again after Back, where an old form would carry an old one-time key and an old
+    state (``Cache-Control: no-store``, unless the view set its own caching). Static
+    files never reach this: WhiteNoise answers them earlier, with their own caching."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if not response.has_header("Cache-Control"):
+            response["Cache-Control"] = "no-store"
+        return response

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from bummerl.htmx import partial_or_page, vary_on_htmx
 from clubs import audit
 from clubs.access import club_for, clubs_of
 from clubs.models import AuditEntry, Player, Role
@@ -113,16 +114,18 @@ def players(request, slug):
         found = found.search(query)
     table = PlayerTable(found, club=club, order_by=request.GET.get("sort"))
     paginate(table, request.GET.get("page"), 50)
-    template = (
-        "clubs/players.html#list"
-        if request.htmx and request.method == "GET"
-        else "clubs/players.html"
-    )
-    return render(
-        request,
-        template,
-        {"club": club, "form": form, "table": table, "query": query, "existing": existing},
-    )
+    context = {"club": club, "form": form, "table": table, "query": query, "existing": existing}
+    if request.method == "POST":  # a refused name: the whole page, with its error
+        return render(request, "clubs/players.html", context)
+    return partial_or_page(request, "clubs/players.html", "list", context)
+
+
+def renew_key(form, error: RuleError) -> None:
+    """A one-time key that was used for something else: the form shown again gets a new
+    one, so that sending it again makes a new entry."""
+    if error.field == "key":
+        form.data = form.data.copy()
+        form.data["key"] = str(uuid.uuid4())
 
 
 @login_required
@@ -138,8 +141,8 @@ def player_search(request, slug):
         else []
     )
     if request.htmx:
-        return render(request, "clubs/_options.html", {"names": names})
-    return JsonResponse({"names": names})
+        return vary_on_htmx(render(request, "clubs/_options.html", {"names": names}))
+    return vary_on_htmx(JsonResponse({"names": names}))
 
 
 def _player_of(club, player_id) -> Player:
@@ -323,6 +326,7 @@ def open_table(request, slug):
             )
         except RuleError as error:
             form.add_error(None, rule_error_text(error))
+            renew_key(form, error)
         else:
             return redirect("sheet:page", pk=sheet.pk)
     return render(request, "clubs/open_table.html", {"club": club, "form": form})
@@ -355,7 +359,9 @@ def import_table(request, slug):
                     form.cleaned_data["key"],
                 )
             except RuleError as error:
-                form.add_error("document", rule_error_text(error))
+                field = None if error.field == "key" else "document"
+                form.add_error(field, rule_error_text(error))
+                renew_key(form, error)
             else:
                 seated = services.load_players(sheet)
                 added = [p.name for p in seated if p.pk not in known]
@@ -393,7 +399,11 @@ def rule_sets(request, slug):
             key = uuid.UUID(request.POST.get("key", ""))
         except ValueError:
             key = None
-        copy = services.copy_rule_set(club, source, key)
+        try:
+            copy = services.copy_rule_set(club, source, key)
+        except RuleError as error:
+            messages.error(request, rule_error_text(error))
+            return redirect("rule_sets", slug=club.slug)
         return redirect("rule_set", slug=club.slug, rule_set_id=copy.pk)
     return render(
         request,

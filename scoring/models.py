@@ -32,6 +32,14 @@ class RuleSet(models.Model):
     preset = models.CharField(max_length=40, blank=True)
     data = models.JSONField()
     key = models.UUIDField(null=True, blank=True, unique=True, help_text="one-time key of its form")
+    copied_from = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="the rule set this one was copied from",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

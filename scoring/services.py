@@ -4,9 +4,21 @@ Every function runs in one transaction and takes the sheet's row lock first, so 
 phones at one table are served one after the other, in order. The rule core decides:
 the whole live sequence, with the change applied, is scored by ``score_sheet`` before
 anything is written, and a ``RuleError`` leaves the database untouched.
-A repeated submit (same one-time ``key``) returns the deal the first one recorded.
+
+Two guards against a page that no longer shows the sheet (RULES.md says nothing of
+phones; DESIGN.md principle 5):
+
+- The one-time ``key``: a repeated submit with the same key and the same content (a
+  double tap, a retried request) returns what the first one wrote; the same key with
+  other content (an old page's form, after Back) is refused (``key_reused``), never
+  answered with the earlier result.
+- The state ``after`` (``SheetView.version``) the page was rendered from: a write from
+  an older state is refused with ``SheetChanged``, which lists what happened since, so
+  two phones at one table never both record the same deal unawares.
 """
 
+import json
+import re
 import uuid
 from dataclasses import dataclass
 
@@ -15,6 +27,7 @@ from django.utils import timezone
 
 from clubs import audit
 from clubs.models import Club, Player
+from clubs.text import name_fold
 from scoring import rules as core
 from scoring.models import Deal, DealRow, RuleSet, Seat, Sheet
 from scoring.rules.errors import RuleError, gettext_noop
@@ -47,6 +60,56 @@ class SheetView:
     @property
     def live_deals(self) -> tuple[DealRow, ...]:
         return tuple(d for d in self.deals if d.voided_at is None)
+
+    @property
+    def version(self) -> str:
+        """The state this view shows, for a form's ``after`` field (see ``version_of``)."""
+        return version_of(self.deals)
+
+
+def version_of(deals) -> str:
+    """``"<newest row id>-<struck rows>"``: a new or corrected deal adds a row, a
+    strike-out or correction marks one struck, and neither is ever undone, so every write
+    changes this value and it never comes back. Derived from the rows: nothing stored."""
+    newest = max((d.pk for d in deals), default=0)
+    return f"{newest}-{sum(1 for d in deals if d.voided_at is not None)}"
+
+
+def key_reused() -> RuleError:
+    """A one-time key that already wrote something else: the page was old (Back, a
+    second tab), so nothing is written and the user is told to look again."""
+    return RuleError(
+        "key",
+        gettext_noop(
+            "This form was already used for another entry: nothing was saved. "
+            "Reload the page and enter it again."
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class Change:
+    """One thing that happened to a sheet since a page was rendered: ``what`` is
+    ``"recorded"``, ``"corrected"`` or ``"struck"``; ``number`` the deal's number on
+    the sheet now (None for a struck deal)."""
+
+    what: str
+    deal: DealRow
+    number: int | None
+
+
+class SheetChanged(RuleError):
+    """The sheet changed since the page was rendered (its ``after`` is older): nothing
+    was written. ``changes`` lists what happened since (empty when ``after`` could not
+    be read); ``version`` is the state the refusal saw, for a "record anyway" form."""
+
+    def __init__(self, changes: list[Change], version: str):
+        super().__init__(
+            "after",
+            gettext_noop("Nothing was saved: the sheet changed since this page was loaded."),
+        )
+        self.changes = tuple(changes)
+        self.version = version
 
 
 def load_players(sheet: Sheet) -> tuple[Player, ...]:
@@ -96,24 +159,50 @@ def open_sheet(
     if first_dealer not in range(seats):
         raise RuleError("first_dealer", gettext_noop("Choose who deals first."))
     rules = rules or rule_set.rules  # checks the stored data before a sheet depends on it
-    earlier = Sheet.objects.filter(key=key).first() if key else None
-    if earlier is not None:  # the same form sent again
+    if key is not None:
+        earlier = _opened_with(key, club, variant, players, rule_set, first_dealer, title)
+        if earlier is not None:
+            return earlier  # the same form sent again
+    try:
+        with transaction.atomic():
+            sheet = Sheet.objects.create(
+                key=key,
+                club=club,
+                title=title.strip(),
+                variant=variant,
+                rule_set=rule_set,
+                rules=rules.to_dict(),
+                first_dealer=first_dealer,
+                created_by=(actor.user if actor else None),
+            )
+            Seat.objects.bulk_create(
+                Seat(sheet=sheet, player=p, position=i) for i, p in enumerate(players)
+            )
+    except IntegrityError:
+        # A second tap committed the same key between our read and insert.
+        earlier = _opened_with(key, club, variant, players, rule_set, first_dealer, title)
+        if earlier is None:
+            raise
         return earlier
-    with transaction.atomic():
-        sheet = Sheet.objects.create(
-            key=key,
-            club=club,
-            title=title.strip(),
-            variant=variant,
-            rule_set=rule_set,
-            rules=rules.to_dict(),
-            first_dealer=first_dealer,
-            created_by=(actor.user if actor else None),
-        )
-        Seat.objects.bulk_create(
-            Seat(sheet=sheet, player=p, position=i) for i, p in enumerate(players)
-        )
     return sheet
+
+
+def _opened_with(key, club, variant, players, rule_set, first_dealer, title) -> Sheet | None:
+    """The sheet a one-time ``key`` opened, if it opened this one; RuleError on ``key``
+    when it opened another."""
+    earlier = Sheet.objects.filter(key=key).first() if key is not None else None
+    if earlier is None:
+        return None
+    seats = [p.pk for p in load_players(earlier)]
+    same = (earlier.club_id, earlier.variant, seats, earlier.rule_set_id) == (
+        club.pk,
+        str(variant),
+        [p.pk for p in players],
+        rule_set.pk,
+    ) and (earlier.first_dealer, earlier.title) == (first_dealer, title.strip())
+    if not same:
+        raise key_reused()
+    return earlier
 
 
 def _locked(sheet_id: int) -> Sheet:
@@ -128,14 +217,17 @@ def record_entry(
     key: uuid.UUID,
     actor: Actor,
     players: tuple[Player, ...] | None = None,
+    after: str | None = None,
 ) -> tuple[SheetView, DealRow]:
     """Append one entry (a deal, a redeal or a tie-break) to the sheet.
 
-    Returns the sheet as it now is and the deal row. With a ``key`` already used on
-    this sheet, nothing is written and the first row is returned. Raises RuleError
-    (with ``index``) when the entry breaks a rule at that place.
+    Returns the sheet as it now is and the deal row. With a ``key`` already used for
+    this entry, nothing is written and the first row is returned; a key used for
+    anything else raises RuleError on ``key``. ``after`` is the ``SheetView.version``
+    the form was rendered from (None: not checked); SheetChanged when the sheet changed
+    since. Raises RuleError (with ``index``) when the entry breaks a rule at that place.
     """
-    return _write(sheet, key, actor, players, entry=entry)
+    return _write(sheet, key, actor, players, entry=entry, after=after)
 
 
 def correct_deal(
@@ -145,24 +237,75 @@ def correct_deal(
     key: uuid.UUID,
     actor: Actor,
     players: tuple[Player, ...] | None = None,
+    after: str | None = None,
 ) -> tuple[SheetView, DealRow]:
     """Void live deal ``deal_id`` and record ``entry`` in its place, in one step.
 
     The rest of the sheet is scored again; RuleError names the first entry that no
-    longer fits, and then nothing changes.
+    longer fits, and then nothing changes. ``key`` and ``after`` as in ``record_entry``
+    (the same key repeats only the same correction of the same deal).
     """
-    return _write(sheet, key, actor, players, entry=entry, replace_id=deal_id)
+    return _write(sheet, key, actor, players, entry=entry, replace_id=deal_id, after=after)
 
 
 def void_deal(
-    sheet: Sheet, deal_id: int, actor: Actor, players: tuple[Player, ...] | None = None
+    sheet: Sheet,
+    deal_id: int,
+    actor: Actor,
+    players: tuple[Player, ...] | None = None,
+    after: str | None = None,
 ) -> tuple[SheetView, DealRow]:
     """Strike a deal that should not be on the sheet (kept, marked with who and when).
 
-    Voiding a voided deal changes nothing. RuleError when a later entry no longer fits
-    without it.
+    Voiding a voided deal changes nothing (a double tap). RuleError when a later entry
+    no longer fits without it; SheetChanged when the sheet changed since ``after``.
     """
-    return _write(sheet, None, actor, players, void_id=deal_id)
+    return _write(sheet, None, actor, players, void_id=deal_id, after=after)
+
+
+def _as_stored(value):
+    """A value as a JSON field gives it back (tuples as lists, enums as strings)."""
+    return json.loads(json.dumps(value))
+
+
+def _same_entry(first: DealRow, entry, replace_id: int | None) -> bool:
+    """Whether the deal a key recorded is this entry (in place of ``replace_id``)."""
+    kind, inputs = Deal.inputs_of(entry)
+    if (first.kind, first.inputs) != (kind, _as_stored(inputs)):
+        return False
+    replaced = Deal.objects.filter(pk=first.pk).values_list("replaces_id", flat=True).get()
+    return replaced == replace_id
+
+
+def changes_since(deals: list[DealRow], after: str) -> list[Change] | None:
+    """What happened to the sheet since the state ``after`` (``version_of``): None when
+    its live deals are still those that state showed (a deal recorded and struck out
+    again in between changes nothing), else the changes; [] when ``after`` is unreadable.
+
+    Rows with an id above the newest of ``after`` are new; of the older rows, those
+    struck beyond the count of ``after`` were struck since (the latest strikes, as a
+    strike is never undone)."""
+    match = re.fullmatch(r"(\d{1,18})-(\d{1,9})", after)
+    if match is None:
+        return []
+    newest, struck = int(match[1]), int(match[2])
+    old_struck = sorted(
+        (d for d in deals if d.pk <= newest and d.voided_at is not None),
+        key=lambda d: (d.voided_at, d.pk),
+    )
+    struck_since = old_struck[struck:]
+    added = [d for d in deals if d.pk > newest and d.voided_at is None]
+    if not struck_since and not added:
+        return None
+    live = [d for d in deals if d.voided_at is None]
+    replaced = {d.position for d in struck_since}
+    changes = [
+        Change("corrected" if d.position in replaced else "recorded", d, live.index(d) + 1)
+        for d in added
+    ]
+    kept = {d.position for d in added}
+    changes += [Change("struck", d, None) for d in struck_since if d.position not in kept]
+    return changes
 
 
 def _write(
@@ -173,6 +316,7 @@ def _write(
     entry=None,
     replace_id: int | None = None,
     void_id: int | None = None,
+    after: str | None = None,
 ) -> tuple[SheetView, DealRow]:
     if players is None:
         players = load_players(sheet)
@@ -180,19 +324,25 @@ def _write(
         with transaction.atomic():
             sheet = _locked(sheet.pk)
             deals = _deals(sheet)
-            if key is not None:
-                for deal in deals:
-                    if deal.key == key:  # a repeated submit: answer with the first result
-                        return _view(sheet, players, deals), deal
+            # The key first: a double tap carries the old state too, and is answered
+            # with what its first tap wrote, not refused as stale.
+            first = next((d for d in deals if key is not None and d.key == key), None)
+            if first is not None:
+                if not _same_entry(first, entry, replace_id):
+                    raise key_reused()
+                return _view(sheet, players, deals), first
             target_id = replace_id or void_id
-            target = None
+            target = next((d for d in deals if d.pk == target_id), None)
+            if void_id is not None and target is not None and target.voided_at is not None:
+                return _view(sheet, players, deals), target  # struck out already
+            if after is not None:
+                changes = changes_since(deals, after)
+                if changes is not None:
+                    raise SheetChanged(changes, version_of(deals))
             if target_id is not None:
-                target = next((d for d in deals if d.pk == target_id), None)
                 if target is None:
                     raise RuleError("deal", gettext_noop("There is no such deal on this sheet."))
                 if target.voided_at is not None:
-                    if void_id is not None:
-                        return _view(sheet, players, deals), target
                     raise RuleError("deal", gettext_noop("This deal was already struck out."))
             live = [d for d in deals if d.voided_at is None]
             entries = [d.entry for d in live]
@@ -265,12 +415,11 @@ def _write(
                 sheet_changed.send(Sheet, sheet=sheet, state=state, key=key)
             return SheetView(sheet, players, tuple(sorted(deals, key=_order)), state), deal
     except IntegrityError:
-        # Another request with the same key committed between our read and insert.
+        # Another request with the same key committed between our read and insert (or
+        # the key was used on another sheet).
         first = Deal.objects.filter(key=key, sheet=sheet).rows() if key is not None else []
-        if not first:
-            raise RuleError(
-                "key", gettext_noop("This form was already used: reload the page.")
-            ) from None
+        if not first or not _same_entry(first[0], entry, replace_id):
+            raise key_reused() from None
         return sheet_view(sheet, players), first[0]
 
 
@@ -314,15 +463,27 @@ def import_document(
     Players are found by name in the club, or added. The document is scored as a
     whole first; RuleError names the deal and field, and then nothing is stored.
     """
-    from clubs.services import player_named
     from scoring.sheetjson import parse_document
 
-    earlier = Sheet.objects.filter(key=key).first() if key else None
-    if earlier is not None:  # the same import sent again
-        return earlier
     parsed = parse_document(document)
+    earlier = _imported_with(key, club, parsed, title)
+    if earlier is not None:
+        return earlier  # the same import sent again
     state = core.score_sheet(parsed.variant, parsed.rules, 0, list(parsed.entries))
     preset_name = document.get("rule_set") if isinstance(document.get("rule_set"), str) else None
+    try:
+        return _import(club, document, actor, title, key, parsed, state, preset_name)
+    except IntegrityError:
+        # A second tap committed the same key between our read and insert.
+        earlier = _imported_with(key, club, parsed, title)
+        if earlier is None:
+            raise
+        return earlier
+
+
+def _import(club, document, actor, title, key, parsed, state, preset_name) -> Sheet:
+    from clubs.services import player_named
+
     with transaction.atomic():
         players = [player_named(club, name) for name in parsed.players]
         rule_set = (
@@ -364,6 +525,29 @@ def import_document(
     return sheet
 
 
+def _imported_with(key, club: Club, parsed, title: str) -> Sheet | None:
+    """The sheet a one-time ``key`` imported, if it imported this document (compared by
+    what was stored: players by name, rules, every deal's inputs, the title); RuleError
+    on ``key`` when it made something else."""
+    sheet = Sheet.objects.filter(key=key).first() if key is not None else None
+    if sheet is None:
+        return None
+    deals = [(d.kind, d.inputs) for d in _deals(sheet)]
+    entries = [Deal.inputs_of(e) for e in parsed.entries]
+    same = (
+        sheet.club_id == club.pk
+        and sheet.variant == str(parsed.variant)
+        and sheet.title == title.strip()
+        and sheet.rules == _as_stored(parsed.rules.to_dict())
+        and [name_fold(p.name) for p in load_players(sheet)]
+        == [name_fold(n) for n in parsed.players]
+        and deals == [(k, _as_stored(i)) for k, i in entries]
+    )
+    if not same:
+        raise key_reused()
+    return sheet
+
+
 def export_document(view: SheetView) -> dict:
     """The sheet as a scored document (the format ``import_document`` reads).
 
@@ -391,15 +575,29 @@ def export_document(view: SheetView) -> dict:
 
 def copy_rule_set(club: Club, source: RuleSet, key: uuid.UUID | None = None) -> RuleSet:
     """A club's own copy of a preset or rule set, to change values and names (once per
-    one-time ``key``)."""
-    earlier = RuleSet.objects.filter(key=key, club=club).first() if key else None
+    one-time ``key``: the same key again returns the first copy of the same source;
+    RuleError on ``key`` when it copied another source or belongs to another club)."""
+    earlier = RuleSet.objects.filter(key=key).first() if key else None
     if earlier is not None:
+        if (earlier.club_id, earlier.copied_from_id) != (club.pk, source.pk):
+            raise key_reused()
         return earlier
     rules = source.rules
     name = f"{source.name} ({club.name})"[:80]
-    return RuleSet.objects.create(
-        club=club, name=name, preset=source.preset, data=rules.renamed(name).to_dict(), key=key
-    )
+    try:
+        with transaction.atomic():
+            return RuleSet.objects.create(
+                club=club,
+                name=name,
+                preset=source.preset,
+                data=rules.renamed(name).to_dict(),
+                key=key,
+                copied_from=source,
+            )
+    except IntegrityError:  # the same key committed meanwhile by a second tap
+        if key is None:
+            raise
+        return copy_rule_set(club, source, key)
 
 
 def update_rule_set(rule_set: RuleSet, data: dict) -> RuleSet:

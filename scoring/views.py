@@ -4,6 +4,10 @@ Every view resolves the sheet with ``scoring.access.sheet_for`` and writes throu
 ``scoring.services``; the rule core's RuleError comes back on the form field it names.
 htmx requests get the ``#sheet`` partial; plain POSTs are redirected (or the page is
 shown again with the errors), so the sheet works without JavaScript too.
+
+Every write form carries its one-time ``key`` and the state ``after`` it was rendered
+from; a write refused because the sheet changed meanwhile shows what changed and one
+button that sends the same entry again from the state now shown ("Record anyway").
 """
 
 import uuid
@@ -15,8 +19,10 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from bummerl.htmx import partial_or_page, vary_on_htmx
 from bummerl.printing import pdf_response, qr_svg
 from clubs import audit
 from scoring import services
@@ -38,8 +44,8 @@ def sheet_view(func):
             if request.htmx:
                 response = HttpResponse(status=204)
                 response["HX-Redirect"] = sign_in(request).url
-                return response
-            return sign_in(request)
+                return vary_on_htmx(response)
+            return vary_on_htmx(sign_in(request))
         return func(request, access, *args, **kwargs)
 
     return wrapper
@@ -56,10 +62,51 @@ def rule_error_text(error: RuleError) -> str:
 
 def put_error(form: EntryForm, error: RuleError) -> None:
     """Show a RuleError on the field it names when the form shows that field for its
-    kind of entry, else above the form (so no refusal goes unseen)."""
+    kind of entry, else above the form (so no refusal goes unseen). A refused one-time
+    key is replaced, so that the form, sent again, is a new entry."""
     kind = form.cleaned_data.get("kind") if hasattr(form, "cleaned_data") else None
     field = error.field if error.field in EntryForm.SHOWN.get(kind, ()) else None
     form.add_error(field, rule_error_text(error))
+    if error.field == "key":
+        form.data = form.data.copy()
+        form.data["key"] = str(uuid.uuid4())
+
+
+CHANGE_TEXT = {
+    "recorded": gettext_lazy("Deal %(number)s was recorded from another phone: %(deal)s"),
+    "corrected": gettext_lazy("Deal %(number)s was corrected from another phone: %(deal)s"),
+    "struck": gettext_lazy("Struck out from another phone: %(deal)s"),
+}
+
+
+def change_texts(error: services.SheetChanged, view) -> list[str]:
+    """What happened since the page was loaded, one line per change."""
+    return [
+        CHANGE_TEXT[change.what]
+        % {
+            "number": change.number,
+            "deal": describe_entry(change.deal.entry, view.players, view.state.rules),
+        }
+        for change in error.changes
+    ]
+
+
+def stale(request, error: services.SheetChanged, view, action: str, button: str) -> dict:
+    """The refusal of a write from an older state: what changed, and a form that sends
+    the same entry (the same fields, the same key) again from the state now shown."""
+    fields = [
+        (name, value)
+        for name, value in request.POST.items()
+        if name not in ("csrfmiddlewaretoken", "after")
+    ]
+    return {
+        "text": rule_error_text(error),
+        "changes": change_texts(error, view),
+        "action": action,
+        "fields": fields,
+        "after": error.version,
+        "button": button,
+    }
 
 
 def entry_options(form, players, rules, rufer) -> dict:
@@ -88,7 +135,17 @@ RECENT_ROWS = 30
 """The sheet shows the newest rows; the whole list is one tap away (``?all=1``)."""
 
 
-def _context(request, access, view, form=None, saved=None, error=None, notice=None, show_all=False):
+def _context(
+    request,
+    access,
+    view,
+    form=None,
+    saved=None,
+    error=None,
+    notice=None,
+    show_all=False,
+    stale=None,
+):
     state = view.state
     players = view.players
     if form is None:
@@ -121,6 +178,9 @@ def _context(request, access, view, form=None, saved=None, error=None, notice=No
         "saved_text": describe_entry(saved.entry, players, state.rules) if saved else "",
         "error": error,
         "notice": notice,
+        "stale": stale,
+        # The state every write form was rendered from (services.SheetView.version).
+        "after": view.version,
         # Every form on the page has its own one-time key: two taps on two forms are
         # two entries, two taps on one form are one.
         "keys": {"redeal": uuid.uuid4(), "ended": uuid.uuid4()},
@@ -136,8 +196,12 @@ def _context(request, access, view, form=None, saved=None, error=None, notice=No
 
 def _render_sheet(request, access, view, status=200, **extra):
     context = _context(request, access, view, **extra)
-    template = "scoring/sheet.html#sheet" if request.htmx else "scoring/sheet.html"
-    return render(request, template, context, status=status)
+    return partial_or_page(request, "scoring/sheet.html", "sheet", context, status=status)
+
+
+def _after(request) -> str | None:
+    """The state a write form was rendered from; None when it sent none (not checked)."""
+    return request.POST.get("after") or None
 
 
 @require_GET
@@ -158,19 +222,28 @@ def record(request, access):
     view = None
     rules = access.sheet.core_rules
     form = EntryForm(request.POST, players=players, rules=rules)
+    refusal = None
     if form.is_valid():
         try:
             view, deal = services.record_entry(
-                access.sheet, form.entry, form.cleaned_data["key"], access.actor, players
+                access.sheet,
+                form.entry,
+                form.cleaned_data["key"],
+                access.actor,
+                players,
+                after=_after(request),
             )
+        except services.SheetChanged as error:
+            view = services.sheet_view(access.sheet, players)
+            refusal = stale(request, error, view, access.url("record"), _("Record anyway"))
         except RuleError as error:
             put_error(form, error)
         else:
             if not request.htmx:
-                return redirect(f"{access.url('page')}?saved={deal.pk}")
+                return vary_on_htmx(redirect(f"{access.url('page')}?saved={deal.pk}"))
             return _render_sheet(request, access, view, saved=deal)
     view = view or services.sheet_view(access.sheet, players)
-    return _render_sheet(request, access, view, form=form)
+    return _render_sheet(request, access, view, form=form, stale=refusal)
 
 
 @require_POST
@@ -178,7 +251,14 @@ def record(request, access):
 def void(request, access, deal_id):
     players = services.load_players(access.sheet)
     try:
-        view, deal = services.void_deal(access.sheet, deal_id, access.actor, players)
+        view, deal = services.void_deal(
+            access.sheet, deal_id, access.actor, players, after=_after(request)
+        )
+    except services.SheetChanged as error:
+        view = services.sheet_view(access.sheet, players)
+        action = access.url("void", deal_id=deal_id)
+        refusal = stale(request, error, view, action, _("Strike out anyway"))
+        return _render_sheet(request, access, view, stale=refusal)
     except RuleError as error:
         view = services.sheet_view(access.sheet, players)
         text = _("Not struck out: %(reason)s") % {"reason": rule_error_text(error)}
@@ -188,53 +268,72 @@ def void(request, access, deal_id):
     }
     if not request.htmx:
         messages.success(request, notice)
-        return redirect(access.url("page"))
+        return vary_on_htmx(redirect(access.url("page")))
     return _render_sheet(request, access, view, notice=notice)
+
+
+def _gone(request, access, changes=()):
+    """The deal to correct is no longer on the sheet: back to the sheet, saying so."""
+    text = _(
+        "This deal was corrected or struck out meanwhile: check the sheet, then correct again."
+    )
+    messages.error(request, " ".join([text, *changes]))
+    return redirect(access.url("page"))
 
 
 @require_http_methods(["GET", "POST"])
 @sheet_view
 def correct(request, access, deal_id):
-    view = services.sheet_view(access.sheet)
-    live = list(view.live_deals)
-    deal = next((d for d in live if d.pk == deal_id), None)
-    if deal is None:
-        messages.error(
-            request,
-            _(
-                "This deal was corrected or struck out meanwhile: check the sheet, then correct again."
-            ),
-        )
-        return redirect(access.url("page"))
     if not access.can_write:
         return HttpResponse(status=403)
-    line = view.state.lines[live.index(deal)]
-    rules = view.state.rules
+    view = services.sheet_view(access.sheet)
+    deal = next((d for d in view.live_deals if d.pk == deal_id), None)
+    refusal = None
     if request.method == "POST":
-        form = EntryForm(request.POST, players=view.players, rules=rules)
+        form = EntryForm(request.POST, players=view.players, rules=view.state.rules)
         if form.is_valid():
+            # The service first: a double tap whose first tap corrected the deal is
+            # answered with that correction, though the deal is no longer live.
             try:
-                services.correct_deal(
+                now, new = services.correct_deal(
                     access.sheet,
-                    deal.pk,
+                    deal_id,
                     form.entry,
                     form.cleaned_data["key"],
                     access.actor,
                     view.players,
+                    after=_after(request),
                 )
+            except services.SheetChanged as error:
+                view = services.sheet_view(access.sheet, view.players)
+                deal = next((d for d in view.live_deals if d.pk == deal_id), None)
+                if deal is None:
+                    return _gone(request, access, change_texts(error, view))
+                action = access.url("correct", deal_id=deal_id)
+                refusal = stale(request, error, view, action, _("Correct anyway"))
             except RuleError as error:
+                if deal is None:
+                    return _gone(request, access)
                 put_error(form, error)
             else:
                 messages.success(
                     request,
                     _("Deal %(number)s corrected: %(deal)s")
                     % {
-                        "number": live.index(deal) + 1,
-                        "deal": describe_entry(form.entry, view.players, rules),
+                        "number": next(
+                            (i for i, d in enumerate(now.live_deals, 1) if d.pk == new.pk),
+                            new.position,
+                        ),
+                        "deal": describe_entry(new.entry, now.players, now.state.rules),
                     },
                 )
                 return redirect(access.url("page"))
-    else:
+    if deal is None:
+        return _gone(request, access)
+    live = list(view.live_deals)
+    line = view.state.lines[live.index(deal)]
+    rules = view.state.rules
+    if request.method != "POST":
         initial = {"kind": deal.kind, **deal.inputs}
         initial = {k: v for k, v in initial.items() if v is not None}
         if "won" in initial:
@@ -242,7 +341,7 @@ def correct(request, access, deal_id):
         if "other_had_trick" in initial:
             initial["other_had_trick"] = "1" if initial["other_had_trick"] else "0"
         form = EntryForm(initial=initial, players=view.players, rules=rules)
-    context = _context(request, access, view, form=form)
+    context = _context(request, access, view, form=form, stale=refusal)
     context.update(
         deal=deal,
         number=live.index(deal) + 1,

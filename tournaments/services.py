@@ -19,9 +19,9 @@ from django.utils import timezone
 from clubs import audit
 from clubs.models import Club
 from clubs.services import player_named
-from clubs.text import german_key
+from clubs.text import german_key, name_fold
 from scoring.rules.errors import RuleError, gettext_noop
-from scoring.services import Actor
+from scoring.services import Actor, key_reused
 from tournaments import bracket, draw
 from tournaments.models import Card, Kind, Pairing, Pull, Result, Round, Stage, Tournament
 from tournaments.prizes import award
@@ -187,16 +187,26 @@ def sell_cards(
     """Sell ``count`` cards to the player called ``name`` (added to the club if new).
 
     RuleError on ``count`` (past the most per player, or past the cards laid out) and
-    on ``name``; ``tournament`` once round 1 is drawn (RULES.md 5.1).
+    on ``name``; ``tournament`` once round 1 is drawn (RULES.md 5.1). The same ``key``
+    again returns the cards it sold when it is the same sale (name, count, paid), and is
+    refused on ``key`` when it is another (an old page's form).
     """
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise RuleError("count", gettext_noop("Sell at least one card."))
     with transaction.atomic():
         t = _locked(tournament)
         if key is not None:
-            earlier = list(Card.objects.filter(tournament=t, sale_key=key))
-            if earlier:  # the same sale sent again
-                return earlier
+            earlier = list(Card.objects.filter(sale_key=key).select_related("player"))
+            if earlier:
+                first = earlier[0]
+                same = (first.tournament_id, name_fold(first.player.name), len(earlier)) == (
+                    t.pk,
+                    name_fold(name),
+                    count,
+                ) and all(c.paid == paid for c in earlier)
+                if not same:
+                    raise key_reused()
+                return earlier  # the same sale sent again
         if Round.objects.filter(tournament=t, undone_at__isnull=True).exists():
             raise RuleError(
                 "tournament", gettext_noop("Round 1 is drawn: no more cards can be sold.")
@@ -652,7 +662,8 @@ def record_result(
     pairing: Pairing, winner: int, score: str, key: uuid.UUID, actor: Actor, from_sheet=False
 ) -> Result:
     """Decide a match: ``winner`` is the winning card's id, ``score`` the Bummerl (2:0, 2:1;
-    3:x for matches to three). A repeated ``key`` returns the first result; a different
+    3:x for matches to three). A repeated ``key`` returns the first result when it is the
+    same (match, winner, score), and is refused on ``key`` when it is another; a different
     result for a decided match is refused (correct it instead)."""
     return _write_result(pairing, winner, score, key, actor, False, from_sheet)
 
@@ -671,7 +682,7 @@ def _write_result(pairing, winner, score, key, actor, correct, from_sheet):
             t = _locked(pairing.tournament)
             first = Result.objects.filter(key=key).first()
             if first is not None:
-                return first
+                return _repeated(first, pairing, winner, score)
             pairing = Pairing.objects.select_related("round").get(pk=pairing.pk)
             if pairing.voided_at is not None or (
                 pairing.round is not None and pairing.round.undone_at is not None
@@ -727,10 +738,18 @@ def _write_result(pairing, winner, score, key, actor, correct, from_sheet):
         # Two phones sent results for one match at once: the first one stands.
         existing = Result.objects.filter(key=key).first()
         if existing is not None:
-            return existing
+            return _repeated(existing, pairing, winner, score)
         raise RuleError(
             "pairing", gettext_noop("This match already has a result: correct it instead.")
         ) from None
+
+
+def _repeated(first: Result, pairing: Pairing, winner: int, score: str) -> Result:
+    """The result a one-time key recorded, when this submit repeats it; RuleError on
+    ``key`` when the key was used for another result (an old page's form)."""
+    if (first.pairing_id, first.winner_id, first.score) != (pairing.pk, winner, score):
+        raise key_reused()
+    return first
 
 
 # -- export ---------------------------------------------------------------------------

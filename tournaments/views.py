@@ -15,6 +15,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from bummerl.htmx import partial_or_page
 from bummerl.printing import pdf_response
 from clubs import audit
 from clubs.access import club_for
@@ -140,9 +141,11 @@ def sell(request, slug, tournament_id):
                 t, data["name"], data["count"], data["paid"], _actor(request), data["key"]
             )
         except RuleError as error:
-            form.add_error(
-                error.field if error.field in form.fields else None, rule_error_text(error)
-            )
+            field = error.field if error.field in form.fields and error.field != "key" else None
+            form.add_error(field, rule_error_text(error))
+            if error.field == "key":  # sending the form again is a new sale
+                form.data = form.data.copy()
+                form.data["key"] = str(uuid.uuid4())
         else:
             name = cards[0].player.name if cards else ""
             text = _("%(name)s: cards %(numbers)s") % {
@@ -531,8 +534,7 @@ def bracket(request, token):
     t = Tournament.objects.filter(public_token=token).select_related("club").first()
     if t is None:
         raise Http404
-    template = "tournaments/bracket.html#live" if request.htmx else "tournaments/bracket.html"
-    return render(request, template, _bracket_context(t))
+    return partial_or_page(request, "tournaments/bracket.html", "live", _bracket_context(t))
 
 
 def live_pairing(token: str) -> Pairing:

@@ -1,20 +1,41 @@
 // The only script of the site besides htmx: say plainly when a submit was not saved,
-// and why, so nobody believes a deal was recorded that was not.
-document.addEventListener("DOMContentLoaded", function () {
-  var banner = document.getElementById("offline");
-  if (!banner) return;
-  function show(text) {
-    banner.textContent = text;
-    banner.hidden = false;
+// and why, so nobody believes a deal was recorded that was not; and bring every
+// refusal into view where the user tapped.
+(function () {
+  var ERRORS = ".field-error, .banner.error";
+
+  // The first refusal inside ``root`` goes to the middle of the screen: clear of the
+  // sticky won/lost bar at the bottom, however far down the form it is.
+  function showRefusal(root) {
+    var error = root && root.querySelector(ERRORS);
+    if (error) error.scrollIntoView({ block: "center" });
   }
-  document.body.addEventListener("htmx:sendError", function () {
-    show(banner.dataset.offline);
+
+  document.addEventListener("DOMContentLoaded", function () {
+    showRefusal(document.querySelector("main"));
+    // htmx scrolls to the swap's "show" target right after this event: scroll to the
+    // refusal once it has.
+    document.body.addEventListener("htmx:afterSettle", function (event) {
+      var root = event.detail.elt;
+      setTimeout(function () {
+        showRefusal(root);
+      }, 0);
+    });
+    var banner = document.getElementById("offline");
+    if (!banner) return;
+    function show(text) {
+      banner.textContent = text;
+      banner.hidden = false;
+    }
+    document.body.addEventListener("htmx:sendError", function () {
+      show(banner.dataset.offline);
+    });
+    document.body.addEventListener("htmx:responseError", function (event) {
+      var status = event.detail.xhr.status;
+      show(status === 403 || status === 404 ? banner.dataset.gone : banner.dataset.failed);
+    });
+    document.body.addEventListener("htmx:afterRequest", function (event) {
+      if (event.detail.successful) banner.hidden = true;
+    });
   });
-  document.body.addEventListener("htmx:responseError", function (event) {
-    var status = event.detail.xhr.status;
-    show(status === 403 || status === 404 ? banner.dataset.gone : banner.dataset.failed);
-  });
-  document.body.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.successful) banner.hidden = true;
-  });
-});
+})();

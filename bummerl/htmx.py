@@ -1,0 +1,35 @@
+"""Answers to htmx requests: a partial for a swap, the whole page for everything else.
+
+A page and its partial share one URL, so every such answer says ``Vary: HX-Request``
+(and the history-restore header): no cache, the browser's included, may give the
+partial for the page or the page for the partial. htmx restoring history after Back
+(when its own snapshot is gone) sends ``HX-Request`` too, with
+``HX-History-Restore-Request``; it swaps the answer in as the whole page, so it gets
+the page with its styles and scripts, never the bare partial.
+"""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
+
+HTMX_HEADERS = ("HX-Request", "HX-History-Restore-Request")
+
+
+def wants_partial(request: HttpRequest) -> bool:
+    """An htmx swap, not a history restore."""
+    htmx = getattr(request, "htmx", None)
+    return bool(htmx) and not htmx.history_restore_request
+
+
+def vary_on_htmx(response: HttpResponse) -> HttpResponse:
+    """Mark an answer that differs by the htmx headers."""
+    patch_vary_headers(response, HTMX_HEADERS)
+    return response
+
+
+def partial_or_page(
+    request: HttpRequest, template: str, partial: str, context: dict, status: int = 200
+) -> HttpResponse:
+    """``template#partial`` for an htmx swap, else the whole ``template``."""
+    name = f"{template}#{partial}" if wants_partial(request) else template
+    return vary_on_htmx(render(request, name, context, status=status))

@@ -1,0 +1,380 @@
+"""One-time keys on every write path: the same key with the same content (a double tap,
+a retried request) gives the first result, written once; the same key with other
+content (an old page's form, after Back) is refused on ``key`` and writes nothing,
+never answered with the earlier result."""
+
+import json
+import uuid
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from scoring import services
+from scoring.models import Deal, RuleSet, Sheet
+from scoring.rules import DreierDeal, RuleError
+from tests import factories
+from tournaments import services as tournament_services
+from tournaments.models import Card, Pairing, Result
+
+pytestmark = pytest.mark.django_db
+ACTOR = services.Actor()
+REFUSED_DE = "Dieses Formular wurde schon für einen anderen Eintrag verwendet"
+BETTLER_BEN = DreierDeal("bettler", 1, True)  # Ben +4 (wiki: Bettler 4, anyone may play)
+GANG_ANNA = DreierDeal("gang", 0, True)  # Anna +9
+
+
+def live_points(sheet):
+    return [d.points for d in Deal.objects.filter(sheet=sheet).live().order_by("position")]
+
+
+@pytest.fixture
+def organiser(client):
+    club = factories.club()
+    client.force_login(factories.user(club, "organiser"))
+    return club
+
+
+# -- deals ----------------------------------------------------------------------------
+
+
+def test_a_deal_sent_again_with_its_key_is_recorded_once():
+    sheet = factories.sheet(factories.club())
+    key = uuid.uuid4()
+    _view, first = services.record_entry(sheet, BETTLER_BEN, key, ACTOR)
+    _view, again = services.record_entry(sheet, BETTLER_BEN, key, ACTOR)
+    assert again.pk == first.pk
+    assert live_points(sheet) == [[0, 4, 0]]
+
+
+def test_a_key_sent_again_with_another_deal_is_refused_and_writes_nothing():
+    sheet = factories.sheet(factories.club())
+    key = uuid.uuid4()
+    services.record_entry(sheet, BETTLER_BEN, key, ACTOR)
+    with pytest.raises(RuleError) as error:
+        services.record_entry(sheet, GANG_ANNA, key, ACTOR)
+    assert error.value.field == "key"
+    assert live_points(sheet) == [[0, 4, 0]]
+
+
+def test_a_key_used_on_another_sheet_is_refused():
+    club = factories.club()
+    sheet, other = factories.sheet(club), factories.sheet(club, names=("Dora", "Emil", "Fritz"))
+    key = uuid.uuid4()
+    services.record_entry(other, BETTLER_BEN, key, ACTOR)
+    with pytest.raises(RuleError) as error:
+        services.record_entry(sheet, BETTLER_BEN, key, ACTOR)
+    assert error.value.field == "key"
+    assert live_points(sheet) == []
+
+
+def test_the_sheet_page_refuses_an_old_key_with_another_deal_and_offers_a_new_key(
+    client, organiser
+):
+    sheet = factories.sheet(organiser)
+    key = factories.key()
+    url = reverse("sheet:record", kwargs={"pk": sheet.pk})
+    fields = {"key": key, "kind": "dreier", "declarer": 1, "contract": "bettler", "won": 1}
+    first = client.post(url, fields, headers={"HX-Request": "true"})
+    assert "Gespeichert: Bettler · Ben · gewonnen" in first.content.decode()
+    # The old page's form, sent with the same key: Anna's Gang is refused, not
+    # answered with "Saved: Bettler".
+    response = client.post(
+        url, {**fields, "declarer": 0, "contract": "gang"}, headers={"HX-Request": "true"}
+    )
+    html = response.content.decode()
+    assert REFUSED_DE in html
+    assert "Gespeichert" not in html
+    assert live_points(sheet) == [[0, 4, 0]]
+    # The form comes back with Anna's Gang and a new key: one more tap records it.
+    form = response.context["form"]
+    assert form["key"].value() != key
+    assert form["contract"].value() == "gang"
+    client.post(url, {**fields, "declarer": 0, "contract": "gang", "key": form["key"].value()})
+    assert live_points(sheet) == [[0, 4, 0], [9, 0, 0]]
+
+
+def test_a_correction_sent_twice_corrects_once_and_says_so(client, organiser):
+    sheet = factories.sheet(organiser)
+    _view, deal = services.record_entry(sheet, GANG_ANNA, uuid.uuid4(), ACTOR)
+    url = reverse("sheet:correct", kwargs={"pk": sheet.pk, "deal_id": deal.pk})
+    fields = {"key": factories.key(), "kind": "dreier", "declarer": 1, "contract": "bettler"}
+    fields["won"] = 1
+    said = "Spiel 1 korrigiert: Bettler · Ben · gewonnen"
+    first = client.post(url, fields, follow=True)
+    assert [str(m) for m in first.context["messages"]] == [said]
+    # The double tap: the deal is no longer live, yet the answer is the correction.
+    again = client.post(url, fields, follow=True)
+    assert [str(m) for m in again.context["messages"]] == [said]
+    assert live_points(sheet) == [[0, 4, 0]]
+    assert Deal.objects.filter(sheet=sheet).count() == 2  # the struck Gang and the Bettler
+
+
+def test_a_key_sent_again_with_another_correction_is_refused():
+    sheet = factories.sheet(factories.club())
+    _view, deal = services.record_entry(sheet, GANG_ANNA, uuid.uuid4(), ACTOR)
+    key = uuid.uuid4()
+    services.correct_deal(sheet, deal.pk, BETTLER_BEN, key, ACTOR)
+    with pytest.raises(RuleError) as error:
+        services.correct_deal(sheet, deal.pk, DreierDeal("bettler", 2, True), key, ACTOR)
+    assert error.value.field == "key"
+    # The same entry recorded (not as a correction) with the correction's key is
+    # another write, too.
+    with pytest.raises(RuleError) as error:
+        services.record_entry(sheet, BETTLER_BEN, key, ACTOR)
+    assert error.value.field == "key"
+    assert live_points(sheet) == [[0, 4, 0]]
+
+
+def test_a_deals_key_does_not_correct_a_deal():
+    sheet = factories.sheet(factories.club())
+    key = uuid.uuid4()
+    _view, deal = services.record_entry(sheet, GANG_ANNA, key, ACTOR)
+    with pytest.raises(RuleError) as error:
+        services.correct_deal(sheet, deal.pk, GANG_ANNA, key, ACTOR)
+    assert error.value.field == "key"
+    assert Deal.objects.filter(sheet=sheet).count() == 1
+
+
+# -- tables ---------------------------------------------------------------------------
+
+
+def test_opening_a_table_twice_with_one_key_opens_it_once():
+    club = factories.club()
+    people = factories.players(club, "Anna", "Ben", "Clara")
+    wiki = factories.presets()["wiki"]
+    key = uuid.uuid4()
+    first = services.open_sheet(club, "dreierschnapsen", people, wiki, key=key, title="Tisch 1")
+    again = services.open_sheet(club, "dreierschnapsen", people, wiki, key=key, title="Tisch 1")
+    assert again.pk == first.pk
+    assert Sheet.objects.filter(club=club).count() == 1
+
+
+@pytest.mark.parametrize("change", ["players", "title", "variant", "rule_set", "first_dealer"])
+def test_a_key_that_opened_a_table_does_not_open_another(change):
+    club = factories.club()
+    people = factories.players(club, "Anna", "Ben", "Clara", "Dora")
+    presets = factories.presets()
+    key = uuid.uuid4()
+    args = {
+        "club": club,
+        "variant": "dreierschnapsen",
+        "players": people[:3],
+        "rule_set": presets["wiki"],
+        "title": "Tisch 1",
+        "first_dealer": 0,
+    }
+    services.open_sheet(**args, key=key)
+    other = {
+        "players": [people[3], *people[1:3]],
+        "title": "Tisch 2",
+        "variant": "schnapsen",
+        "rule_set": presets["spielregeln"],
+        "first_dealer": 1,
+    }[change]
+    if change == "variant":
+        args["players"] = people[:2]
+    with pytest.raises(RuleError) as error:
+        services.open_sheet(**{**args, change: other}, key=key)
+    assert error.value.field == "key"
+    assert Sheet.objects.count() == 1
+
+
+def test_the_open_table_page_refuses_an_old_key_for_other_players(client, organiser):
+    people = factories.players(organiser, "Anna", "Ben", "Clara", "Dora")
+    wiki = factories.presets()["wiki"]
+    url = reverse("open_table", kwargs={"slug": organiser.slug})
+    key = factories.key()
+    fields = {"key": key, "variant": "dreierschnapsen", "rule_set": wiki.pk}
+    fields.update(player_1=people[0].pk, player_2=people[1].pk, player_3=people[2].pk)
+    assert client.post(url, fields).status_code == 302
+    response = client.post(url, {**fields, "player_3": people[3].pk})
+    assert response.status_code == 200
+    assert REFUSED_DE in response.content.decode()
+    assert Sheet.objects.filter(club=organiser).count() == 1
+    assert response.context["form"]["key"].value() != key  # sent again: a new table
+    assert client.post(url, {**fields, "player_3": people[3].pk, "key": key}).status_code == 200
+
+
+DOCUMENT = {
+    "variant": "dreierschnapsen",
+    "rule_set": "wiki",
+    "players": ["Anna", "Ben", "Clara"],
+    "deals": [{"contract": "bettler", "declarer": "Ben", "won": True}],
+}
+
+
+def test_an_import_sent_twice_with_one_key_imports_once():
+    club = factories.club()
+    factories.presets()
+    key = uuid.uuid4()
+    first = services.import_document(club, DOCUMENT, ACTOR, "Abend", key)
+    again = services.import_document(club, json.loads(json.dumps(DOCUMENT)), ACTOR, "Abend", key)
+    assert again.pk == first.pk
+    assert Sheet.objects.filter(club=club).count() == 1
+
+
+@pytest.mark.parametrize("change", ["deal", "player", "title"])
+def test_a_key_that_imported_a_sheet_does_not_import_another(change):
+    club = factories.club()
+    factories.presets()
+    key = uuid.uuid4()
+    services.import_document(club, DOCUMENT, ACTOR, "Abend", key)
+    document, title = json.loads(json.dumps(DOCUMENT)), "Abend"
+    if change == "deal":
+        document["deals"][0]["declarer"] = "Clara"
+    elif change == "player":
+        document["players"][2] = "Dora"
+    else:
+        title = "Anderer Abend"
+    with pytest.raises(RuleError) as error:
+        services.import_document(club, document, ACTOR, title, key)
+    assert error.value.field == "key"
+    assert Sheet.objects.filter(club=club).count() == 1
+
+
+def test_the_import_page_refuses_an_old_key_for_another_document(client, organiser):
+    factories.presets()
+    url = reverse("import_table", kwargs={"slug": organiser.slug})
+    key = factories.key()
+    assert client.post(url, {"key": key, "document": json.dumps(DOCUMENT)}).status_code == 302
+    other = {**DOCUMENT, "deals": []}
+    response = client.post(url, {"key": key, "document": json.dumps(other)})
+    assert REFUSED_DE in response.content.decode()
+    assert Sheet.objects.filter(club=organiser).count() == 1
+
+
+# -- rule sets ------------------------------------------------------------------------
+
+
+def test_copying_a_rule_set_twice_with_one_key_copies_once():
+    club = factories.club()
+    wiki = factories.presets()["wiki"]
+    key = uuid.uuid4()
+    first = services.copy_rule_set(club, wiki, key)
+    assert services.copy_rule_set(club, wiki, key).pk == first.pk
+    assert RuleSet.objects.filter(club=club).count() == 1
+
+
+def test_a_key_that_copied_one_rule_set_does_not_copy_another():
+    club = factories.club()
+    presets = factories.presets()
+    key = uuid.uuid4()
+    services.copy_rule_set(club, presets["wiki"], key)
+    with pytest.raises(RuleError) as error:
+        services.copy_rule_set(club, presets["spielregeln"], key)
+    assert error.value.field == "key"
+    with pytest.raises(RuleError):  # nor one for another club
+        services.copy_rule_set(factories.club(), presets["wiki"], key)
+    assert RuleSet.objects.filter(club__isnull=False).count() == 1
+
+
+def test_the_rule_sets_page_refuses_an_old_key_for_another_copy(client, organiser):
+    presets = factories.presets()
+    url = reverse("rule_sets", kwargs={"slug": organiser.slug})
+    key = factories.key()
+    assert client.post(url, {"key": key, "copy": presets["wiki"].pk}).status_code == 302
+    response = client.post(url, {"key": key, "copy": presets["spielregeln"].pk}, follow=True)
+    assert REFUSED_DE in response.content.decode()
+    assert [r.copied_from_id for r in RuleSet.objects.filter(club=organiser)] == [
+        presets["wiki"].pk
+    ]
+
+
+# -- tournaments ------------------------------------------------------------------------
+
+
+def new_tournament(club, cards=8):
+    return tournament_services.create_tournament(
+        club,
+        ACTOR,
+        name="Test",
+        starts_at=timezone.now(),
+        cards=cards,
+        max_cards=3,
+        match_bummerl=2,
+        entry_fee=10,
+        one_prize_per_player=False,
+        prizes=[],
+    )
+
+
+def test_a_sale_sent_twice_with_one_key_sells_once():
+    t = new_tournament(factories.club())
+    key = uuid.uuid4()
+    first = tournament_services.sell_cards(t, "Anna", 2, True, ACTOR, key)
+    again = tournament_services.sell_cards(t, "Anna", 2, True, ACTOR, key)
+    assert [c.pk for c in again] == [c.pk for c in first]
+    assert Card.objects.filter(tournament=t).count() == 2
+
+
+@pytest.mark.parametrize("change", [("Ben", 2, True), ("Anna", 1, True), ("Anna", 2, False)])
+def test_a_key_that_sold_cards_does_not_sell_others(change):
+    t = new_tournament(factories.club())
+    key = uuid.uuid4()
+    tournament_services.sell_cards(t, "Anna", 2, True, ACTOR, key)
+    with pytest.raises(RuleError) as error:
+        tournament_services.sell_cards(t, *change, ACTOR, key)
+    assert error.value.field == "key"
+    assert Card.objects.filter(tournament=t).count() == 2
+
+
+def test_the_desk_refuses_an_old_sale_key_for_another_player(client, organiser):
+    t = new_tournament(organiser)
+    url = reverse("sell", kwargs={"slug": organiser.slug, "tournament_id": t.pk})
+    key = factories.key()
+    sold = client.post(url, {"key": key, "name": "Anna", "count": 1, "paid": "on"})
+    assert sold.status_code == 302
+    response = client.post(url, {"key": key, "name": "Ben", "count": 1, "paid": "on"})
+    assert REFUSED_DE in response.content.decode()
+    assert [c.player.name for c in Card.objects.filter(tournament=t)] == ["Anna"]
+    assert response.context["sell_form"]["key"].value() != key
+
+
+@pytest.fixture
+def match(db):
+    club = factories.club()
+    t = new_tournament(club)
+    for i in range(8):
+        tournament_services.sell_cards(t, f"P{i}", 1, True, ACTOR, uuid.uuid4())
+    tournament_services.draw_round(t, ACTOR, seed=1)
+    return Pairing.objects.filter(tournament=t, kind="match").order_by("number").first()
+
+
+def test_a_result_sent_twice_with_one_key_is_recorded_once(match):
+    key = uuid.uuid4()
+    first = tournament_services.record_result(match, match.left_id, "2:1", key, ACTOR)
+    again = tournament_services.record_result(match, match.left_id, "2:1", key, ACTOR)
+    assert again.pk == first.pk
+    assert Result.objects.filter(pairing=match).count() == 1
+
+
+@pytest.mark.parametrize("write", ["record_result", "correct_result"])
+def test_a_key_that_recorded_a_result_does_not_record_another(match, write):
+    key = uuid.uuid4()
+    tournament_services.record_result(match, match.left_id, "2:1", key, ACTOR)
+    with pytest.raises(RuleError) as error:
+        getattr(tournament_services, write)(match, match.right_id, "2:0", key, ACTOR)
+    assert error.value.field == "key"
+    (result,) = Result.objects.filter(pairing=match)
+    assert (result.winner_id, result.score, result.voided_at) == (match.left_id, "2:1", None)
+
+
+def test_a_key_of_one_match_does_not_decide_another(match):
+    key = uuid.uuid4()
+    tournament_services.record_result(match, match.left_id, "2:1", key, ACTOR)
+    other = Pairing.objects.filter(tournament=match.tournament, kind="match").last()
+    with pytest.raises(RuleError) as error:
+        tournament_services.record_result(other, other.left_id, "2:1", key, ACTOR)
+    assert error.value.field == "key"
+    assert not Result.objects.filter(pairing=other).exists()
+
+
+def test_the_match_link_refuses_an_old_key_for_another_result(client, match):
+    url = reverse("match_link", kwargs={"token": match.token})
+    key = factories.key()
+    client.post(url, {"key": key, "winner": match.left_id, "score": "2:1"})
+    tournament_services.void_result(match, ACTOR)  # the organiser voids it meanwhile
+    response = client.post(url, {"key": key, "winner": match.right_id, "score": "2:0"})
+    assert REFUSED_DE in response.content.decode()
+    assert not Result.objects.filter(pairing=match, voided_at__isnull=True).exists()
