@@ -72,6 +72,8 @@ CSRF_FAILURE_VIEW = "bummerl.views.csrf_failure"
 
 # Private links (a table's, a match's) stop working this many days after the event.
 LINK_DAYS = env_int("BUMMERL_LINK_DAYS", 3)
+# An invitation to join a club can be accepted for this many days.
+INVITE_DAYS = env_int("BUMMERL_INVITE_DAYS", 7)
 
 ROOT_URLCONF = "bummerl.urls"
 
