@@ -621,22 +621,29 @@ def test_createclub_refuses_an_unknown_user_and_an_empty_name():
 # -- 7. README's first run ----------------------------------------------------------------
 
 
-def test_the_readmes_first_run_steps_start_a_club(monkeypatch):
-    """The steps of README "Deployment", first run, in their order."""
+@pytest.mark.parametrize("found", ["on the site", "with createclub"])
+def test_the_readmes_first_run_steps_start_a_club(monkeypatch, found):
+    """The steps of README "Deployment", first run, in their order, on an empty database
+    seeded as ``make serve`` seeds it."""
     call_command("seed", "--no-demo", verbosity=0)
     assert not Club.objects.exists()
     monkeypatch.setenv("DJANGO_SUPERUSER_PASSWORD", PASSWORD)
     call_command(
         "createsuperuser", "--noinput", "--username", "obmann", "--email", "obmann@example.org"
     )
-    call_command("createclub", "Schnapsrunde Öhling", "--owner", "obmann")
-
     owner = Client()
+    if found == "with createclub":
+        call_command("createclub", "Schnapsrunde Öhling", "--owner", "obmann")
     signed = owner.post(reverse("login"), {"username": "obmann", "password": PASSWORD})
     assert signed["Location"] == "/"
+    if found == "on the site":
+        assert "Verein gründen" in owner.get("/").content.decode()
+        owner.post(reverse("club_new"), {"name": "Schnapsrunde Öhling", "key": factories.key()})
     assert owner.get("/")["Location"] == "/c/schnapsrunde-ohling/"
-    members = reverse("members", kwargs={"slug": "schnapsrunde-ohling"})
-    made = owner.post(members, {"role": "scorer", "key": factories.key()})
+
+    members = owner.get("/c/schnapsrunde-ohling/").content.decode()
+    assert 'href="/c/schnapsrunde-ohling/members/"' in members
+    made = owner.post("/c/schnapsrunde-ohling/members/", {"role": "scorer", "key": factories.key()})
     page = owner.get(made["Location"]).content.decode()
     link = re.search(r'value="http://testserver(/j/[^/"]+/)"', page).group(1)
 
