@@ -165,7 +165,11 @@ def test_an_invitation_is_open_seven_days(olga, club):
 )
 def test_only_owners_open_the_members_page(club, role, expected):
     client = signed_in(factories.user(club, role))
-    assert client.get(reverse("members", kwargs={"slug": club.slug})).status_code == expected
+    response = client.get(reverse("members", kwargs={"slug": club.slug}))
+    assert response.status_code == expected
+    if expected == 403:
+        # Who can help: the owner changes roles now, not an organiser.
+        assert "Der Obmann des Vereins kann sie ändern." in response.content.decode()
 
 
 def test_strangers_and_anonymous_visitors_do_not_see_the_members_page(club):
@@ -201,6 +205,8 @@ def test_an_anonymous_visitor_makes_an_account_on_the_link_and_joins(olga, club)
     client = Client()
     page = client.get(join_path(invitation)).content.decode()
     assert "Passwort wiederholen" in page
+    # Someone with an account signs in and comes back to the link.
+    assert f'href="/accounts/login/?next={join_path(invitation)}"' in page
     response = client.post(
         join_path(invitation),
         {"username": "Maria", "password1": PASSWORD, "password2": PASSWORD},
@@ -654,3 +660,53 @@ def test_the_readmes_first_run_steps_start_a_club(monkeypatch, found):
     assert joined["Location"] == "/c/schnapsrunde-ohling/"
     assert newcomer.get("/c/schnapsrunde-ohling/").status_code == 200
     assert Membership.objects.get(user__username="vroni").role == Role.SCORER
+
+
+# -- On a phone ---------------------------------------------------------------------------
+
+PHONE = {"width": 360, "height": 640}
+
+
+def fits(page) -> bool:
+    """Nothing sticks out sideways on the phone (no horizontal scrolling)."""
+    return page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_founding_inviting_and_joining_on_a_360_pixel_phone(live_server, browser, tmp_path):
+    from playwright.sync_api import expect
+
+    factories.user(username="obmann")
+    owner = browser.new_context(viewport=PHONE, locale="de-AT").new_page()
+    owner.goto(live_server.url + reverse("login"))
+    owner.locator("input[name=username]").fill("obmann")
+    owner.locator("input[name=password]").fill("pw-obmann")
+    owner.locator("form.stack button").click()
+    owner.get_by_role("link", name="Verein gründen").click()
+    assert fits(owner)
+    owner.locator("input[name=name]").fill("Schnapsrunde zum Grünen Baum")
+    owner.get_by_role("button", name="Verein gründen").click()
+    expect(owner).to_have_url(live_server.url + "/c/schnapsrunde-zum-grunen-baum/members/")
+    owner.locator("form.invite select[name=role]").select_option("scorer")
+    owner.get_by_role("button", name="Einladungslink erstellen").click()
+    link = owner.locator(".invitations input.copy").input_value()
+    expect(owner.locator(".invitations .qr svg")).to_be_visible()
+    owner.locator(".members summary").first.click()
+    assert fits(owner)
+    owner.screenshot(path=str(tmp_path / "members.png"), full_page=True)
+
+    newcomer = browser.new_context(viewport=PHONE, locale="de-AT").new_page()
+    newcomer.goto(link)
+    assert fits(newcomer)
+    newcomer.locator("input[name=username]").fill("vroni")
+    newcomer.locator("input[name=password1]").fill(PASSWORD)
+    newcomer.locator("input[name=password2]").fill(PASSWORD)
+    newcomer.get_by_role("button", name="Konto anlegen und beitreten").click()
+    expect(newcomer).to_have_url(live_server.url + "/c/schnapsrunde-zum-grunen-baum/")
+    expect(newcomer.locator(".messages")).to_contain_text("du bist Schreiber")
+    # The used link, opened again, says why it no longer works.
+    again = browser.new_context(viewport=PHONE, locale="de-AT").new_page()
+    again.goto(link)
+    expect(again.locator("main .banner.error")).to_contain_text("schon verwendet")
+    assert fits(again)
