@@ -74,6 +74,9 @@ CSRF_FAILURE_VIEW = "bummerl.views.csrf_failure"
 LINK_DAYS = env_int("BUMMERL_LINK_DAYS", 3)
 # An invitation to join a club can be accepted for this many days.
 INVITE_DAYS = env_int("BUMMERL_INVITE_DAYS", 7)
+# A password reset link (made by a club's owner, no mail is sent) works for 3 days,
+# as its page says.
+PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600
 
 ROOT_URLCONF = "bummerl.urls"
 
