@@ -63,7 +63,7 @@ def _join_url(request, invitation: Invitation) -> str:
 
 
 def _members_page(request, club, *, form=None, reset=None, error=None, status=200):
-    members = (
+    members = list(
         Membership.objects.filter(club=club).select_related("user").order_by("user__username", "id")
     )
     new = request.GET.get("new", "")
@@ -79,7 +79,7 @@ def _members_page(request, club, *, form=None, reset=None, error=None, status=20
             }
         )
     owners = sum(1 for m in members if m.role == Role.OWNER)
-    response = render(
+    return render(
         request,
         "clubs/members.html",
         {
@@ -94,7 +94,6 @@ def _members_page(request, club, *, form=None, reset=None, error=None, status=20
         },
         status=status,
     )
-    return response
 
 
 @never_cache
@@ -115,7 +114,7 @@ def members(request, slug):
                 form.add_error("role", rule_error_text(error))
             else:
                 return redirect(f"{reverse('members', kwargs={'slug': slug})}?new={invitation.pk}")
-        return _members_page(request, club, form=form, status=400)
+        return _members_page(request, club, form=form)
     return _members_page(request, club)
 
 
@@ -260,7 +259,7 @@ def join(request, token):
             login(request, user, backend=BACKEND)
             return _joined(request, invitation)
     context["form"] = form
-    return render(request, "clubs/join.html", context, status=400 if form.errors else 200)
+    return render(request, "clubs/join.html", context)
 
 
 def _refused(request, context, error: RuleError):
