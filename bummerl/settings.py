@@ -73,6 +73,11 @@ CSRF_FAILURE_VIEW = "bummerl.views.csrf_failure"
 
 # Private links (a table's, a match's) stop working this many days after the event.
 LINK_DAYS = env_int("BUMMERL_LINK_DAYS", 3)
+# An invitation to join a club can be accepted for this many days.
+INVITE_DAYS = env_int("BUMMERL_INVITE_DAYS", 7)
+# A password reset link (made by a club's owner, no mail is sent) works for 3 days,
+# as its page says.
+PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600
 
 ROOT_URLCONF = "bummerl.urls"
 

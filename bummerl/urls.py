@@ -3,6 +3,7 @@ from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import include, path
 
+from clubs import members as member_views
 from clubs import views as club_views
 from scoring import views as sheet_views
 from tournaments import urls as tournament_urls
@@ -37,10 +38,36 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon),
     path("", club_views.home, name="home"),
+    # No mail server: a forgotten password is reset by a link from the club's owner.
+    path("accounts/password_reset/", member_views.no_mail_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("clubs/new/", member_views.club_new, name="club_new"),
+    path("j/<str:token>/", member_views.join, name="join"),
     path("c/<slug:slug>/", club_views.club, name="club"),
+    path("c/<slug:slug>/members/", member_views.members, name="members"),
+    path(
+        "c/<slug:slug>/members/<int:membership_id>/role/",
+        member_views.member_role,
+        name="member_role",
+    ),
+    path(
+        "c/<slug:slug>/members/<int:membership_id>/remove/",
+        member_views.member_remove,
+        name="member_remove",
+    ),
+    path(
+        "c/<slug:slug>/members/<int:membership_id>/reset/",
+        member_views.member_reset,
+        name="member_reset",
+    ),
+    path(
+        "c/<slug:slug>/invitations/<int:invitation_id>/revoke/",
+        member_views.invitation_revoke,
+        name="invitation_revoke",
+    ),
+    path("c/<slug:slug>/history/", member_views.club_history, name="club_history"),
     path("c/<slug:slug>/players/", club_views.players, name="players"),
     path("c/<slug:slug>/players/search/", club_views.player_search, name="player_search"),
     path("c/<slug:slug>/players/<int:player_id>/", club_views.player, name="player"),

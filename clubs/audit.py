@@ -1,8 +1,23 @@
 """The audit trail: ``record`` is called by the services inside their transactions."""
 
+from dataclasses import dataclass
 from typing import Any
 
 from clubs.models import AuditEntry
+
+
+@dataclass(frozen=True)
+class Account:
+    """An actor for ``record``: a signed-in account (``user_id`` None: the system, e.g. a
+    management command run without a user)."""
+
+    user_id: int | None
+    via_link: bool = False
+
+
+def by(user) -> Account:
+    """The actor ``user`` (an account, or None)."""
+    return Account(getattr(user, "pk", None))
 
 
 def record(

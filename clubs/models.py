@@ -4,9 +4,12 @@ A *player* is a name at the card table; an *account* (Django user) signs in to r
 the club. Roles per club: owner, organiser, scorer, member (read).
 """
 
+import secrets
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.text import clean_name, german_key, name_fold
@@ -16,6 +19,7 @@ class Club(models.Model):
     name = models.CharField(_("name"), max_length=100)
     slug = models.SlugField(_("short name"), unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    key = models.UUIDField(null=True, blank=True, unique=True, help_text="one-time key of its form")
 
     class Meta:
         verbose_name = _("club")
@@ -103,6 +107,8 @@ class Membership(models.Model):
     role = models.CharField(_("role"), max_length=20, choices=Role.choices, default=Role.MEMBER)
 
     class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
         constraints = [
             models.UniqueConstraint(fields=["user", "club"], name="one_membership_per_club")
         ]
@@ -112,6 +118,63 @@ class Membership(models.Model):
 
     def allows(self, role: str) -> bool:
         return ROLE_RANK[Role(self.role)] >= ROLE_RANK[Role(role)]
+
+
+def new_invitation_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class InvitationQuerySet(models.QuerySet):
+    def open(self) -> "InvitationQuerySet":
+        """Invitations that can still be accepted: not used, not revoked, not expired."""
+        return self.filter(
+            used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
+        )
+
+
+class Invitation(models.Model):
+    """A single-use link that makes whoever accepts it a member of ``club`` with ``role``.
+
+    Open until ``expires_at``; ``used_at``/``used_by`` are set once, by a conditional
+    UPDATE (``clubs.services.accept_invitation``), so two phones opening the same link
+    make one membership. Revoked invitations keep ``revoked_at``; nothing is deleted."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices, default=Role.MEMBER)
+    token = models.CharField(max_length=40, unique=True, default=new_invitation_token)
+    key = models.UUIDField(null=True, blank=True, unique=True, help_text="one-time key of its form")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("valid until"))
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.club} ({self.role}, {self.created_at:%Y-%m-%d})"
+
+    @property
+    def state(self) -> str:
+        """``"open"``, ``"used"``, ``"revoked"`` or ``"expired"`` (in that order of precedence
+        after open: a used link says used even when it has expired since)."""
+        if self.used_at:
+            return "used"
+        if self.revoked_at:
+            return "revoked"
+        if self.expires_at <= timezone.now():
+            return "expired"
+        return "open"
 
 
 class AuditEntry(models.Model):
@@ -132,6 +195,8 @@ class AuditEntry(models.Model):
     after = models.JSONField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("history entry")
+        verbose_name_plural = _("history")
         ordering = ["-at", "-id"]
         indexes = [models.Index(fields=["scope", "scope_id", "at"])]
 

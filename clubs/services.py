@@ -1,18 +1,30 @@
-"""The only writers of clubs and players.
+"""The only writers of clubs, players, memberships and invitations.
+
+Every writer runs in one transaction, locks what it changes and keeps an audit entry
+(scope ``"club"``, ``scope_id`` the club's id). User-fixable refusals are ``RuleError``s
+naming the form field.
 
 One person is one player of a club: names are stored clean and a player's identity is
 the case-folded name (``clubs.text``), unique per club in the database. Typing a known
 name in another case finds that player. Organisers rename players and merge two players
-who turn out to be one person; both are kept in the club's history (scope "club").
+who turn out to be one person; both are kept in the club's history.
 """
 
+import datetime
+import uuid
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from django.utils.text import slugify
 
 from clubs import audit
-from clubs.models import Club, Player
+from clubs.models import Club, Invitation, Membership, Player, Role
 from clubs.text import clean_name, name_fold
 from scoring.rules.errors import RuleError, gettext_noop
 
@@ -239,3 +251,324 @@ def merge_players(keep: Player, gone: Player, actor) -> dict[str, int]:
         )
         gone.delete()
     return plan.moves
+
+
+# -- Clubs -------------------------------------------------------------------------------
+
+
+def _free_slug(name: str) -> str:
+    """``slugify(name)`` (ASCII, at most 50 characters; "verein" when nothing is left),
+    with ``-2``, ``-3`` … appended when a club already has it."""
+    base = slugify(name)[:40].strip("-") or "verein"
+    taken = set(Club.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
+
+
+def create_club(name: str, owner, key: uuid.UUID | None = None) -> Club:
+    """A new club called ``name`` (whitespace collapsed) owned by the account ``owner``.
+
+    The slug (the club's address ``/c/<slug>/``) is ``slugify(name)``, made unique with a
+    number. A repeated ``key`` (a double tap) returns the club made by the first request.
+    Refused (RuleError on ``name``): an empty name, more than 100 characters.
+    """
+    name = " ".join(name.split())
+    if not name:
+        raise RuleError("name", gettext_noop("Enter a name."))
+    if len(name) > 100:
+        raise RuleError("name", gettext_noop("A club's name has at most 100 characters."))
+    if key is not None:
+        earlier = Club.objects.filter(key=key).first()
+        if earlier is not None:
+            return earlier
+    for _attempt in range(5):
+        try:
+            with transaction.atomic():
+                club = Club.objects.create(name=name, slug=_free_slug(name), key=key)
+                Membership.objects.create(user=owner, club=club, role=Role.OWNER)
+                audit.record(
+                    club.pk,
+                    "club",
+                    club.pk,
+                    "club created",
+                    audit.by(owner),
+                    None,
+                    {"name": club.name, "slug": club.slug, "owner": owner.get_username()},
+                )
+                return club
+        except IntegrityError:
+            # Another request took the slug (try the next number) or sent the same key.
+            if key is not None and Club.objects.filter(key=key).exists():
+                return Club.objects.get(key=key)
+    raise RuleError("name", gettext_noop("Another club is being created: send again."))
+
+
+# -- Invitations -------------------------------------------------------------------------
+
+
+def create_invitation(club: Club, role: str, by, key: uuid.UUID | None = None) -> Invitation:
+    """A single-use link for ``club`` that makes its holder a member with ``role``; open
+    for ``BUMMERL_INVITE_DAYS`` (default 7) days. ``by`` is the owner's account.
+    A repeated ``key`` returns the first request's invitation.
+    Refused (RuleError on ``role``): a role that does not exist."""
+    if role not in Role.values:
+        raise RuleError("role", gettext_noop("Choose a role."))
+    if key is not None:
+        earlier = Invitation.objects.filter(key=key, club=club).first()
+        if earlier is not None:
+            return earlier
+    days = settings.INVITE_DAYS
+    try:
+        with transaction.atomic():
+            invitation = Invitation.objects.create(
+                club=club,
+                role=role,
+                key=key,
+                created_by=by,
+                expires_at=timezone.now() + datetime.timedelta(days=days),
+            )
+            audit.record(
+                club.pk,
+                "club",
+                club.pk,
+                "invitation created",
+                audit.by(by),
+                None,
+                {"invitation": invitation.pk, "role": role, "expires_at": _iso(invitation)},
+            )
+            return invitation
+    except IntegrityError:
+        earlier = Invitation.objects.filter(key=key, club=club).first() if key else None
+        if earlier is None:
+            raise RuleError(
+                "key", gettext_noop("This form was already used: reload the page.")
+            ) from None
+        return earlier
+
+
+def _iso(invitation: Invitation) -> str:
+    return invitation.expires_at.isoformat(timespec="seconds")
+
+
+def revoke_invitation(invitation: Invitation, by) -> None:
+    """Close an open invitation: its link then says it was revoked. A used, revoked or
+    expired invitation is left as it is."""
+    with transaction.atomic():
+        done = Invitation.objects.open().filter(pk=invitation.pk).update(revoked_at=timezone.now())
+        if done:
+            audit.record(
+                invitation.club_id,
+                "club",
+                invitation.club_id,
+                "invitation revoked",
+                audit.by(by),
+                {"invitation": invitation.pk, "role": invitation.role},
+                None,
+            )
+
+
+GONE = {
+    "used": gettext_noop(
+        "This invitation link has already been used. Ask the club's owner for a new one."
+    ),
+    "revoked": gettext_noop(
+        "This invitation link was revoked. Ask the club's owner for a new one."
+    ),
+    "expired": gettext_noop(
+        "This invitation link has expired. Ask the club's owner for a new one."
+    ),
+}
+
+
+def accept_invitation(invitation: Invitation, user) -> Membership:
+    """Make ``user`` a member of the invitation's club with its role, and use it up.
+
+    Single use is kept by the database: one conditional UPDATE (``used_at IS NULL``, not
+    revoked, not expired) marks it used; of two requests at the same moment, the second
+    updates no row and is refused. Refused (RuleError on ``invitation``, with ``state``
+    ``used``/``revoked``/``expired``/``member``): a link that is not open, or a user who
+    already belongs to the club (the link then stays open for someone else).
+    """
+    club = invitation.club
+    try:
+        with transaction.atomic():
+            current = Membership.objects.filter(user=user, club=club).first()
+            if current is not None:
+                raise RuleError(
+                    "invitation",
+                    gettext_noop("You already belong to %(club)s as %(role)s."),
+                    club=club.name,
+                    role=current.get_role_display(),
+                    state="member",
+                )
+            now = timezone.now()
+            used = (
+                Invitation.objects.open().filter(pk=invitation.pk).update(used_at=now, used_by=user)
+            )
+            if not used:
+                invitation.refresh_from_db()
+                state = invitation.state
+                raise RuleError("invitation", GONE.get(state, GONE["used"]), state=state)
+            membership = Membership.objects.create(user=user, club=club, role=invitation.role)
+            audit.record(
+                club.pk,
+                "club",
+                club.pk,
+                "invitation accepted",
+                audit.by(user),
+                None,
+                {"invitation": invitation.pk, "user": user.get_username(), "role": invitation.role},
+            )
+            return membership
+    except IntegrityError:
+        # The same account joined through another link at the same moment.
+        raise RuleError(
+            "invitation",
+            gettext_noop("You already belong to %(club)s."),
+            club=club.name,
+            state="member",
+        ) from None
+
+
+def join_with_new_account(invitation: Invitation, username: str, password: str):
+    """A new account ``username`` (validated by the caller's form) that accepts
+    ``invitation``: both or neither (a refused invitation creates no account).
+    Returns ``(user, membership)``; refusals as ``accept_invitation``, and RuleError on
+    ``username`` when the name was taken a moment ago."""
+    try:
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(username, password=password)
+            return user, accept_invitation(invitation, user)
+    except IntegrityError:
+        raise RuleError(
+            "username", gettext_noop("A user with that username already exists.")
+        ) from None
+
+
+# -- Members -----------------------------------------------------------------------------
+
+
+def _lock_members(club: Club) -> None:
+    # Two owners demoting each other at the same moment must not leave the club without
+    # an owner: every change of roles takes the club's row lock first.
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+
+
+def _last_owner(membership: Membership) -> bool:
+    return (
+        membership.role == Role.OWNER
+        and Membership.objects.filter(club_id=membership.club_id, role=Role.OWNER).count() == 1
+    )
+
+
+def change_role(membership: Membership, role: str, by) -> Membership:
+    """Give the member ``role``. Refused (RuleError on ``role``): an unknown role, and
+    demoting the club's last owner (someone else must be made owner first)."""
+    if role not in Role.values:
+        raise RuleError("role", gettext_noop("Choose a role."))
+    with transaction.atomic():
+        _lock_members(membership.club)
+        locked = Membership.objects.select_related("user").get(pk=membership.pk)
+        if locked.role == role:
+            return locked
+        if role != Role.OWNER and _last_owner(locked):
+            raise RuleError(
+                "role",
+                gettext_noop("%(name)s is the club's last owner: make someone else owner first."),
+                name=locked.user.get_username(),
+            )
+        before = locked.role
+        locked.role = role
+        locked.save(update_fields=["role"])
+        audit.record(
+            locked.club_id,
+            "club",
+            locked.club_id,
+            "role changed",
+            audit.by(by),
+            {"user": locked.user.get_username(), "role": before},
+            {"user": locked.user.get_username(), "role": role},
+        )
+        return locked
+
+
+def remove_member(membership: Membership, by) -> None:
+    """Take the account out of the club (its account and the club's records stay).
+    Refused (RuleError on ``member``): the club's last owner."""
+    with transaction.atomic():
+        _lock_members(membership.club)
+        locked = Membership.objects.select_related("user").filter(pk=membership.pk).first()
+        if locked is None:
+            return
+        if _last_owner(locked):
+            raise RuleError(
+                "member",
+                gettext_noop(
+                    "%(name)s is the club's last owner and cannot be removed: make someone "
+                    "else owner first."
+                ),
+                name=locked.user.get_username(),
+            )
+        locked.delete()
+        audit.record(
+            locked.club_id,
+            "club",
+            locked.club_id,
+            "member removed",
+            audit.by(by),
+            {"user": locked.user.get_username(), "role": locked.role},
+            None,
+        )
+
+
+def issue_reset_link(membership: Membership, by) -> tuple[str, str]:
+    """``(uidb64, token)`` for Django's password reset page (``password_reset_confirm``):
+    a link the owner hands to a member who forgot his password (no mail is sent). The
+    link works once, until the password changes, for ``PASSWORD_RESET_TIMEOUT`` (3 days).
+
+    Refused (RuleError on ``member``), since whoever holds the link takes over the
+    account: owners (the link would give one owner another's account), site
+    administrators (staff, superusers), and accounts that belong to another club too
+    (their other club's owner, or the site administrator, decides for them).
+    """
+    user = membership.user
+    name = user.get_username()
+    if user.is_superuser or user.is_staff:
+        raise RuleError(
+            "member",
+            gettext_noop("%(name)s administers the site: only he can change his password."),
+            name=name,
+        )
+    if membership.role == Role.OWNER:
+        raise RuleError(
+            "member",
+            gettext_noop(
+                "%(name)s is an owner: owners change their own password (or ask the site's "
+                "administrator)."
+            ),
+            name=name,
+        )
+    if Membership.objects.filter(user=user).exclude(club_id=membership.club_id).exists():
+        raise RuleError(
+            "member",
+            gettext_noop(
+                "%(name)s also belongs to another club: ask the site's administrator for a "
+                "reset link."
+            ),
+            name=name,
+        )
+    with transaction.atomic():
+        audit.record(
+            membership.club_id,
+            "club",
+            membership.club_id,
+            "reset link issued",
+            audit.by(by),
+            None,
+            {"user": name},
+        )
+    return urlsafe_base64_encode(force_bytes(user.pk)), default_token_generator.make_token(user)

@@ -79,6 +79,7 @@ def club(request, slug):
             "season": season,
             "years": years,
             "can_manage": club.role in (Role.OWNER, Role.ORGANISER),
+            "is_owner": club.role == Role.OWNER,
         },
     )
 

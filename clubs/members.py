@@ -1,0 +1,283 @@
+"""Starting a club and running who belongs to it: founding a club, the owner's members
+page (invitations, roles, removal, password reset links), and the invitation link.
+
+Access: any signed-in account may found a club; the members page and its writes are
+for the club's owners (``club_for(..., Role.OWNER)``); an invitation link is open to
+anyone who holds it (signed in: joins; anonymous: creates an account and joins).
+Pages that carry secret links are never cached by the browser.
+"""
+
+import segno
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from clubs import audit, services
+from clubs.access import club_for
+from clubs.forms import ClubForm, InvitationForm, JoinForm, RoleForm
+from clubs.models import Invitation, Membership, Role
+from scoring.rules import RuleError
+from scoring.views import rule_error_text
+
+# Django's own sign-in backend (the site has two: django-axes' and this one).
+BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def qr(url: str) -> str:
+    """A QR code of ``url`` as inline SVG, black on white (as the table's entry link)."""
+    return segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_new(request):
+    """Found a club: the account that founds it is its owner."""
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            club = services.create_club(
+                form.cleaned_data["name"], request.user, form.cleaned_data["key"]
+            )
+        except RuleError as error:
+            form.add_error(
+                error.field if error.field in form.fields else None, rule_error_text(error)
+            )
+        else:
+            messages.success(
+                request,
+                _("%(club)s is founded and you are its owner. Invite the members now.")
+                % {"club": club.name},
+            )
+            return redirect("members", slug=club.slug)
+    return render(request, "clubs/club_new.html", {"form": form})
+
+
+def _join_url(request, invitation: Invitation) -> str:
+    return request.build_absolute_uri(reverse("join", kwargs={"token": invitation.token}))
+
+
+def _members_page(request, club, *, form=None, reset=None, error=None, status=200):
+    members = list(
+        Membership.objects.filter(club=club).select_related("user").order_by("user__username", "id")
+    )
+    new = request.GET.get("new", "")
+    invitations = []
+    for invitation in Invitation.objects.open().filter(club=club).select_related("created_by"):
+        url = _join_url(request, invitation)
+        invitations.append(
+            {
+                "invitation": invitation,
+                "url": url,
+                "qr": qr(url),
+                "new": str(invitation.pk) == new,
+            }
+        )
+    owners = sum(1 for m in members if m.role == Role.OWNER)
+    return render(
+        request,
+        "clubs/members.html",
+        {
+            "club": club,
+            "members": members,
+            "owners": owners,
+            "invitations": invitations,
+            "form": form or InvitationForm(),
+            "roles": Role.choices,
+            "reset": reset,
+            "error": error,
+        },
+        status=status,
+    )
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def members(request, slug):
+    """The owner's page: members with their roles, open invitations; POST makes an
+    invitation with the chosen role and shows its link and QR code."""
+    club = club_for(request, slug, Role.OWNER)
+    if request.method == "POST":
+        form = InvitationForm(request.POST)
+        if form.is_valid():
+            try:
+                invitation = services.create_invitation(
+                    club, form.cleaned_data["role"], request.user, form.cleaned_data["key"]
+                )
+            except RuleError as error:
+                form.add_error("role", rule_error_text(error))
+            else:
+                return redirect(f"{reverse('members', kwargs={'slug': slug})}?new={invitation.pk}")
+        return _members_page(request, club, form=form)
+    return _members_page(request, club)
+
+
+def _membership(club, membership_id) -> Membership:
+    membership = (
+        Membership.objects.select_related("user", "club")
+        .filter(club=club, pk=membership_id)
+        .first()
+    )
+    if membership is None:
+        raise Http404
+    return membership
+
+
+@never_cache
+@login_required
+@require_POST
+def member_role(request, slug, membership_id):
+    club = club_for(request, slug, Role.OWNER)
+    membership = _membership(club, membership_id)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        return _members_page(request, club, error=_("Choose a role."), status=400)
+    try:
+        services.change_role(membership, form.cleaned_data["role"], request.user)
+    except RuleError as error:
+        return _members_page(request, club, error=rule_error_text(error), status=409)
+    messages.success(
+        request,
+        _("%(name)s is now %(role)s.")
+        % {"name": membership.user.get_username(), "role": Role(form.cleaned_data["role"]).label},
+    )
+    return _after_change(request, club)
+
+
+@never_cache
+@login_required
+@require_POST
+def member_remove(request, slug, membership_id):
+    club = club_for(request, slug, Role.OWNER)
+    membership = _membership(club, membership_id)
+    try:
+        services.remove_member(membership, request.user)
+    except RuleError as error:
+        return _members_page(request, club, error=rule_error_text(error), status=409)
+    messages.success(
+        request,
+        _("%(name)s no longer belongs to the club.") % {"name": membership.user.get_username()},
+    )
+    return _after_change(request, club)
+
+
+def _after_change(request, club):
+    """Back to the members page, or home when the owner gave up his own ownership."""
+    if Membership.objects.filter(club=club, user=request.user, role=Role.OWNER).exists():
+        return redirect("members", slug=club.slug)
+    return redirect("home")
+
+
+@never_cache
+@login_required
+@require_POST
+def member_reset(request, slug, membership_id):
+    """A password reset link for a member (shown once, with its QR code; no mail)."""
+    club = club_for(request, slug, Role.OWNER)
+    membership = _membership(club, membership_id)
+    try:
+        uidb64, token = services.issue_reset_link(membership, request.user)
+    except RuleError as error:
+        return _members_page(request, club, error=rule_error_text(error), status=409)
+    url = request.build_absolute_uri(
+        reverse("password_reset_confirm", kwargs={"uidb64": uidb64, "token": token})
+    )
+    reset = {"user": membership.user, "url": url, "qr": qr(url)}
+    return _members_page(request, club, reset=reset)
+
+
+@login_required
+@require_POST
+def invitation_revoke(request, slug, invitation_id):
+    club = club_for(request, slug, Role.OWNER)
+    invitation = Invitation.objects.filter(club=club, pk=invitation_id).first()
+    if invitation is None:
+        raise Http404
+    services.revoke_invitation(invitation, request.user)
+    messages.success(request, _("The invitation is revoked: its link no longer works."))
+    return redirect("members", slug=club.slug)
+
+
+@login_required
+@require_GET
+def club_history(request, slug):
+    """Who founded the club, invited, joined, changed roles, removed (owners)."""
+    club = club_for(request, slug, Role.OWNER)
+    entries = audit.history("club", club.pk)[:500]
+    return render(
+        request,
+        "audit.html",
+        {"title": club.name, "entries": entries, "back": reverse("members", args=[club.slug])},
+    )
+
+
+GONE_STATUS = 410
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def join(request, token):
+    """An invitation link. GET never uses it up (messengers open links to preview
+    them): joining is a button (signed in) or the new account's form (anonymous)."""
+    invitation = Invitation.objects.select_related("club").filter(token=token).first()
+    if invitation is None:
+        raise Http404
+    context = {"invitation": invitation, "club": invitation.club}
+    state = invitation.state
+    if state != "open":
+        context["reason"] = _(services.GONE[state])
+        return render(request, "clubs/join.html", context, status=GONE_STATUS)
+    user = request.user
+    if user.is_authenticated:
+        current = Membership.objects.filter(club=invitation.club, user=user).first()
+        context["current"] = current
+        if request.method == "POST" and current is None:
+            try:
+                services.accept_invitation(invitation, user)
+            except RuleError as error:
+                return _refused(request, context, error)
+            return _joined(request, invitation)
+        return render(request, "clubs/join.html", context)
+    form = JoinForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user, _membership = services.join_with_new_account(
+                invitation, form.cleaned_data["username"], form.cleaned_data["password1"]
+            )
+        except RuleError as error:
+            if error.field == "username":
+                form.add_error("username", rule_error_text(error))
+            else:
+                return _refused(request, context, error)
+        else:
+            login(request, user, backend=BACKEND)
+            return _joined(request, invitation)
+    context["form"] = form
+    return render(request, "clubs/join.html", context)
+
+
+def _refused(request, context, error: RuleError):
+    context["reason"] = rule_error_text(error)
+    gone = error.params.get("state") in services.GONE
+    return render(request, "clubs/join.html", context, status=GONE_STATUS if gone else 409)
+
+
+def _joined(request, invitation: Invitation):
+    messages.success(
+        request,
+        _("Welcome to %(club)s: you are %(role)s.")
+        % {"club": invitation.club.name, "role": invitation.get_role_display()},
+    )
+    return redirect("club", slug=invitation.club.slug)
+
+
+@require_GET
+def no_mail_reset(request):
+    """Instead of Django's reset by mail (the site sends none): who can help."""
+    return render(request, "registration/password_reset_form.html")
