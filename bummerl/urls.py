@@ -67,7 +67,6 @@ urlpatterns = [
         member_views.invitation_revoke,
         name="invitation_revoke",
     ),
-    path("c/<slug:slug>/history/", member_views.club_history, name="club_history"),
     path("c/<slug:slug>/players/", club_views.players, name="players"),
     path("c/<slug:slug>/players/search/", club_views.player_search, name="player_search"),
     path("c/<slug:slug>/players/<int:player_id>/", club_views.player, name="player"),

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from clubs import audit, services
+from clubs import services
 from clubs.access import club_for
 from clubs.forms import ClubForm, InvitationForm, JoinForm, RoleForm
 from clubs.models import Invitation, Membership, Role
@@ -202,19 +202,6 @@ def invitation_revoke(request, slug, invitation_id):
     services.revoke_invitation(invitation, request.user)
     messages.success(request, _("The invitation is revoked: its link no longer works."))
     return redirect("members", slug=club.slug)
-
-
-@login_required
-@require_GET
-def club_history(request, slug):
-    """Who founded the club, invited, joined, changed roles, removed (owners)."""
-    club = club_for(request, slug, Role.OWNER)
-    entries = audit.history("club", club.pk)[:500]
-    return render(
-        request,
-        "audit.html",
-        {"title": club.name, "entries": entries, "back": reverse("members", args=[club.slug])},
-    )
 
 
 GONE_STATUS = 410

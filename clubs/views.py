@@ -209,11 +209,28 @@ def rename(request, slug, player_id):
 @login_required
 @require_GET
 def club_history(request, slug):
-    """Renamed and merged players of the club: who, when, before and after (organisers)."""
+    """The club's history (organisers): renamed and merged players; owners also see who
+    founded the club, invited, joined, changed roles and was removed."""
     club = club_for(request, slug, Role.ORGANISER)
-    entries = audit.history("club", club.pk).filter(club=club)[:2000]
+    entries = audit.history("club", club.pk).filter(club=club)
+    if club.role != Role.OWNER:
+        entries = entries.exclude(action__in=MEMBERSHIP_ACTIONS)
     back = reverse("players", kwargs={"slug": club.slug})
-    return render(request, "audit.html", {"title": club.name, "entries": entries, "back": back})
+    return render(
+        request, "audit.html", {"title": club.name, "entries": entries[:2000], "back": back}
+    )
+
+
+MEMBERSHIP_ACTIONS = (
+    "club created",
+    "invitation created",
+    "invitation revoked",
+    "invitation accepted",
+    "role changed",
+    "member removed",
+    "reset link issued",
+)
+"""History entries of who belongs to the club: for its owners' eyes."""
 
 
 MOVED = {
