@@ -16,6 +16,7 @@ from clubs.access import club_for, clubs_of
 from clubs.models import Player, Role
 from clubs.services import add_player
 from clubs.tables import PlayerTable, SheetTable, TallyTable
+from clubs.text import warn_unprintable
 from scoring import services
 from scoring.forms import ImportForm, OpenSheetForm, PlayerForm, RuleSetForm
 from scoring.models import RuleSet, Sheet
@@ -88,6 +89,7 @@ def players(request, slug):
             except RuleError as error:
                 form.add_error("name", rule_error_text(error))
             else:
+                warn_unprintable(request, player.name)
                 next_url = request.POST.get("next")
                 if next_url and next_url.startswith("/") and not next_url.startswith("//"):
                     return redirect(next_url)
@@ -164,6 +166,7 @@ def open_table(request, slug):
         except RuleError as error:
             form.add_error(None, rule_error_text(error))
         else:
+            warn_unprintable(request, sheet.title, name=False)
             return redirect("sheet:page", pk=sheet.pk)
     return render(request, "clubs/open_table.html", {"club": club, "form": form})
 
@@ -202,6 +205,8 @@ def import_table(request, slug):
                 if added:
                     text += " " + _("New players: %(names)s.") % {"names": ", ".join(added)}
                 messages.success(request, text)
+                warn_unprintable(request, *(p.name for p in services.load_players(sheet)))
+                warn_unprintable(request, sheet.title, name=False)
                 return redirect("sheet:page", pk=sheet.pk)
     return render(request, "clubs/import.html", {"club": club, "form": form})
 

@@ -18,7 +18,7 @@ from bummerl.printing import pdf_response
 from clubs import audit
 from clubs.access import club_for
 from clubs.models import Player, Role
-from clubs.text import german_key
+from clubs.text import german_key, warn_unprintable
 from scoring.rules import RuleError
 from scoring.views import rule_error_text
 from tournaments import printing, services
@@ -62,6 +62,9 @@ def tournament_list(request, slug):
                 entry_fee=data["entry_fee"],
                 one_prize_per_player=data["one_prize_per_player"],
                 prizes=data["prizes"],
+            )
+            warn_unprintable(
+                request, tournament.name, *(p["description"] for p in tournament.prizes), name=False
             )
             return redirect("tournament", slug=club.slug, tournament_id=tournament.pk)
     tournaments = Tournament.objects.filter(club=club)
@@ -135,6 +138,8 @@ def sell(request, slug, tournament_id):
                     "numbers": ", ".join(str(c.number) for c in cards),
                 },
             )
+            if cards:
+                warn_unprintable(request, cards[0].player.name)
             return redirect("tournament", slug=slug, tournament_id=t.pk)
     context = _desk_context(request, t, services.load_state(t), sell_form=form)
     return render(request, "tournaments/desk.html", context)
