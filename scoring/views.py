@@ -21,7 +21,13 @@ from bummerl.printing import pdf_response, qr_svg
 from clubs import audit
 from scoring import services
 from scoring.access import SignInRequired, sheet_for, sign_in
-from scoring.display import contract_buttons, describe_entry, radio_options, sheet_rows
+from scoring.display import (
+    contract_buttons,
+    describe_change,
+    describe_entry,
+    radio_options,
+    sheet_rows,
+)
 from scoring.forms import EntryForm
 from scoring.rules import RuleError
 
@@ -342,8 +348,9 @@ def history(request, access):
     if not access.can_manage:
         return HttpResponse(status=403)
     entries = audit.history("sheet", access.sheet.pk)[:500]
+    rows = audit.history_rows(entries, describe_change(services.sheet_view(access.sheet)))
     return render(
         request,
         "audit.html",
-        {"title": str(access.sheet), "entries": entries, "back": access.url("page")},
+        {"title": str(access.sheet), "rows": rows, "back": access.url("page")},
     )

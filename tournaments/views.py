@@ -23,6 +23,7 @@ from scoring.rules import RuleError
 from scoring.views import rule_error_text
 from tournaments import printing, services
 from tournaments.forms import PullForm, ResultForm, SellForm, TournamentForm
+from tournaments.history import describe_change
 from tournaments.models import Pairing, Round, Stage, Tournament
 
 
@@ -489,5 +490,6 @@ def history(request, slug, tournament_id):
     """Who changed what in this tournament, and when (organisers)."""
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     entries = audit.history("tournament", t.pk)[:2000]
+    rows = audit.history_rows(entries, describe_change(services.load_state(t)))
     back = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
-    return render(request, "audit.html", {"title": t.name, "entries": entries, "back": back})
+    return render(request, "audit.html", {"title": t.name, "rows": rows, "back": back})
