@@ -207,3 +207,28 @@ def test_every_recorded_action_has_a_german_label():
         untranslated = [code for code, label in audit.ACTIONS.items() if str(label) == code]
         assert untranslated == []
         assert audit.action_label("deal struck out") == "Spiel gestrichen"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_history_fits_a_small_phone_without_sideways_scrolling(live_server, page):
+    club = factories.club()
+    carl = factories.user(club, "organiser", username="carl")
+    sheet = factories.sheet(club, names=("Maximilian Oberhollenzer-Größwang", "Ben", "Clara"))
+    actor = scoring.Actor(carl)
+    for _ in range(3):
+        scoring.record_entry(sheet, DreierDeal("trumpfringerl", 0, False, 3), uuid.uuid4(), actor)
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.goto(live_server.url + reverse("login"))
+    page.locator("input[name=username]").fill("carl")
+    page.locator("input[name=password]").fill("pw-carl")
+    page.locator("main form button").click()
+    page.goto(live_server.url + reverse("sheet:history", kwargs={"pk": sheet.pk}))
+    entries = page.locator("ol.audit > li")
+    assert entries.count() == 3
+    assert (
+        "Trumpfringerl ×8 · Maximilian Oberhollenzer-Größwang · verloren"
+        in entries.first.inner_text()
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert entries.first.bounding_box()["height"] < 130  # a few lines, not a column per field

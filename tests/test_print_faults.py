@@ -3,6 +3,7 @@
 comment leaks into a page."""
 
 import io
+import json
 import re
 import uuid
 from pathlib import Path
@@ -215,3 +216,32 @@ def test_a_new_tournament_warns_of_its_unprintable_name_and_prizes(client, organ
     assert warnings_of(response) == [
         "Im Ausdruck fehlen: 春 お 茶 — der Text wird trotzdem gespeichert."
     ]
+
+
+def test_an_import_and_a_table_title_warn_of_what_will_not_print(client, organiser):
+    document = {
+        "variant": "schnapsen",
+        "players": ["Anna", "Wang 王"],
+        "deals": [{"winner": "Anna", "points": 1}],
+    }
+    url = reverse("import_table", kwargs={"slug": organiser.slug})
+    data = {"key": str(uuid.uuid4()), "title": "Stammtisch 木曜", "document": json.dumps(document)}
+    response = client.post(url, data, follow=True)
+    assert Player.objects.filter(club=organiser, name="Wang 王").exists()
+    assert warnings_of(response) == [
+        "Im Ausdruck fehlen: 王 — der Name wird trotzdem gespeichert.",
+        "Im Ausdruck fehlen: 木 曜 — der Text wird trotzdem gespeichert.",
+    ]
+    anna, ben = factories.players(organiser, "Dora", "Emil")
+    data = {
+        "key": str(uuid.uuid4()),
+        "variant": "schnapsen",
+        "player_1": anna.pk,
+        "player_2": ben.pk,
+        "rule_set": factories.presets()["wiki"].pk,
+        "title": "Tisch 🍀 月",
+    }
+    response = client.post(
+        reverse("open_table", kwargs={"slug": organiser.slug}), data, follow=True
+    )
+    assert warnings_of(response) == ["Im Ausdruck fehlen: 月 — der Text wird trotzdem gespeichert."]
