@@ -45,7 +45,12 @@ def parse_rule_set(value: Any) -> RuleSet:
         return preset(value)
     if not isinstance(value, dict):
         raise RuleError("rule_set", gettext_noop("Give a preset name or an object."))
-    if isinstance(value.get("catalog"), list):
+    whole = isinstance(value.get("catalog"), list)
+    allowed = ("name", "label", "options", "catalog") if whole else ("preset", "options", "catalog")
+    for key in value:
+        if key not in allowed:
+            raise RuleError("rule_set", gettext_noop("Unknown field %(key)s."), key=str(key)[:40])
+    if whole:
         return RuleSet.from_dict(value)
     name = value.get("preset", "wiki")
     if not isinstance(name, str):

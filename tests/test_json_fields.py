@@ -194,3 +194,45 @@ def test_the_migration_clears_values_the_scoring_ignored_and_keeps_the_points():
     assert services.sheet_view(two).state.tally == (0, 0)
     assert services.sheet_view(two).state.totals == (0, 3)
     assert services.sheet_view(three).state.totals == (0, 9, 0)
+
+
+@pytest.mark.parametrize(
+    ("rule_set", "message"),
+    [
+        (
+            {"preset": "wiki", "option": {"spritzen_on_normal": True}},
+            "rule_set: Unknown field option.",
+        ),
+        (
+            {"preset": "wiki", "catalog": {"gang": {"base": 10, "value": 11}}},
+            "catalog.gang: Unknown field value.",
+        ),
+        (
+            {"preset": "wiki", "catalog": {"gang": {"enabled": "no"}}},
+            "catalog.gang: Must be true or false.",
+        ),
+        (
+            {"preset": "wiki", "catalog": {"normal": 5}},
+            "catalog.normal: The normal game is worth 1, 2 or 3 by the deal: no value.",
+        ),
+        (
+            {"preset": "wiki", "catalog": {"normal": {"may_declare": "anyone"}}},
+            "catalog.normal: The Rufer declares and leads the normal game "
+            "(see the option normal_game).",
+        ),
+        (
+            {"preset": "wiki", "catalog": {"normal": False}},
+            "catalog.normal: The normal game cannot be disabled.",
+        ),
+    ],
+)
+def test_every_field_of_a_rule_set_is_checked(tmp_path, rule_set, message):
+    assert refusal(tmp_path, [OK], rule_set=rule_set) == message
+
+
+def test_a_whole_rule_set_as_exported_scores(tmp_path):
+    whole = preset("spielregeln").to_dict() | {"label": "Spielregeln"}
+    assert score(tmp_path, [OK], rule_set=whole)["tally"] == {"Anna": 0, "Ben": 0}
+    assert refusal(tmp_path, [OK], rule_set=whole | {"preset": "wiki"}) == (
+        "rule_set: Unknown field preset."
+    )
