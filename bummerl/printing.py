@@ -1,7 +1,8 @@
 """PDF documents with WeasyPrint: one function that renders a template to PDF bytes.
 
-The fonts come with the project (``static/fonts``, DejaVu Sans) and are embedded in
-every PDF, so a server without fonts prints the same. Templates extend
+The fonts come with the project (``static/fonts``: DejaVu Sans, and a subset of Symbola
+for emoji and symbols) and are embedded in every PDF, so a server without fonts prints
+the same. ``clubs.text.unprintable`` names the characters of a text they cannot draw. Templates extend
 ``print/base.html``, which sets the page size, the font and the repeated headers.
 """
 

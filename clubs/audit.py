@@ -1,9 +1,54 @@
-"""The audit trail: ``record`` is called by the services inside their transactions."""
+"""The audit trail: ``record`` is called by the services inside their transactions;
+``history_rows`` turns entries into the readable rows of the history page.
 
+An action is a short English code (``"deal recorded"``); ``ACTIONS`` gives its label on
+the page. A new action needs one line there; an action without one shows its code.
+``before`` and ``after`` are shown by a ``describe`` function of the page that owns the
+scope (it knows the sheet's players or the tournament's cards), else field by field.
+"""
+
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from clubs.models import AuditEntry
+
+ACTIONS = {
+    # score sheets
+    "deal recorded": gettext_lazy("Deal recorded"),
+    "deal corrected": gettext_lazy("Deal corrected"),
+    "deal struck out": gettext_lazy("Deal struck out"),
+    "sheet imported": gettext_lazy("Sheet imported"),
+    # tournaments
+    "cards sold": gettext_lazy("Cards sold"),
+    "card paid": gettext_lazy("Payment changed"),
+    "card withdrawn": gettext_lazy("Card withdrawn"),
+    "cards lowered": gettext_lazy("Cards laid out lowered"),
+    "round drawn": gettext_lazy("Round drawn"),
+    "pull entered": gettext_lazy("Pull entered"),
+    "pull undone": gettext_lazy("Pull undone"),
+    "draw undone": gettext_lazy("Draw undone"),
+    "result recorded": gettext_lazy("Result recorded"),
+    "result corrected": gettext_lazy("Result corrected"),
+    "result voided": gettext_lazy("Result voided"),
+    # players and clubs
+    "player added": gettext_lazy("Player added"),
+    "player renamed": gettext_lazy("Player renamed"),
+    "players merged": gettext_lazy("Players merged"),
+    "club created": gettext_lazy("Club created"),
+    "invitation created": gettext_lazy("Invitation created"),
+    "invitation revoked": gettext_lazy("Invitation revoked"),
+    "invitation accepted": gettext_lazy("Invitation accepted"),
+    "role changed": gettext_lazy("Role changed"),
+    "member removed": gettext_lazy("Member removed"),
+    "reset link issued": gettext_lazy("Password reset link issued"),
+}
+"""Action code -> label of the history page (German first, through gettext)."""
 
 
 @dataclass(frozen=True)
@@ -45,3 +90,68 @@ def record(
 
 def history(scope: str, scope_id: int):
     return AuditEntry.objects.filter(scope=scope, scope_id=scope_id).select_related("actor")
+
+
+def action_label(action: str) -> str:
+    """``"deal recorded"`` -> ``"Spiel eingetragen"``; an unknown code is shown as it is."""
+    label = ACTIONS.get(action)
+    return str(label) if label is not None else action
+
+
+def readable(value: Any) -> str:
+    """Any stored value as text, for actions without a ``describe``: ``{"card": 5,
+    "paid": true}`` -> ``"card: 5 · paid: ja"``; lists joined by commas."""
+    if value is None or value == "" or value == {} or value == []:
+        return ""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, dict):
+        return " · ".join(f"{key}: {readable(item)}" for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(readable(item) for item in value)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One line of the history page, every part already text."""
+
+    at: str
+    who: str
+    action: str
+    before: str
+    after: str
+
+
+Describe = Callable[[str, Any], str | None]
+"""``describe(action, value)``: the text of a ``before``/``after`` value, or None for the
+generic ``readable``."""
+
+
+def history_rows(entries, describe: Describe | None = None) -> list[HistoryRow]:
+    """The rows of the history page for ``entries`` (``AuditEntry``s with their actor)."""
+
+    def text(action: str, value: Any) -> str:
+        if value is None:
+            return ""
+        described = describe(action, value) if describe is not None else None
+        return described if described is not None else readable(value)
+
+    rows = []
+    for entry in entries:
+        if entry.actor is not None:
+            who = entry.actor.get_username()
+        elif entry.via_link:
+            who = _("via link")
+        else:
+            who = "–"
+        rows.append(
+            HistoryRow(
+                at=date_format(localtime(entry.at), "d.m. H:i:s"),
+                who=who,
+                action=action_label(entry.action),
+                before=text(entry.action, entry.before),
+                after=text(entry.action, entry.after),
+            )
+        )
+    return rows

@@ -1,4 +1,5 @@
-"""Names as players type them: one spelling stored, one identity, German sorting.
+"""Names as players type them: one spelling stored, one identity, German sorting, and
+which characters of a name the printouts cannot draw.
 
 ``clean_name`` is the stored form of a name: Unicode NFC (an "ö" typed as o plus a
 combining diaeresis is the same "ö"), inner whitespace collapsed to one space, stripped.
@@ -12,7 +13,12 @@ stored beside the name, so identity, ordering and searching are plain column
 operations, the same on SQLite and PostgreSQL.
 """
 
+import functools
 import unicodedata
+
+from django.conf import settings
+from django.contrib import messages
+from django.utils.translation import gettext as _
 
 
 def clean_name(text: str) -> str:
@@ -30,3 +36,53 @@ def german_key(text: str) -> str:
     folded = text.strip().casefold().replace("ß", "ss")
     decomposed = unicodedata.normalize("NFKD", folded)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+PRINT_FONTS = ("DejaVuSans.woff", "DejaVuSans-Bold.woff", "Symbola-emoji.woff")
+"""The fonts the PDFs embed (``static/fonts``, see ``templates/print/base.html``): DejaVu
+Sans in two weights, then a subset of Symbola for emoji and symbols."""
+
+
+@functools.cache
+def _printable() -> frozenset[int]:
+    """Code points every printout can draw: in both DejaVu weights (a winner's name is
+    bold) or in Symbola. Read once from the fonts' cmaps."""
+    from fontTools.ttLib import TTFont  # a WeasyPrint dependency, loaded on first use
+
+    folder = settings.BASE_DIR / "static" / "fonts"
+    regular, bold, symbols = (set(TTFont(folder / name).getBestCmap()) for name in PRINT_FONTS)
+    return frozenset((regular & bold) | symbols)
+
+
+def _invisible(ch: str) -> bool:
+    """Joiners, variation selectors and other format characters draw nothing of their own."""
+    return unicodedata.category(ch) == "Cf" or "\ufe00" <= ch <= "\ufe0f"
+
+
+def unprintable(text: str) -> list[str]:
+    """The characters of ``text`` that the shipped fonts cannot print, each once, in order:
+    ``unprintable("Li 漢字 🍀")`` -> ``["漢", "字"]`` (the emoji prints). Whitespace and
+    invisible format characters (zero-width joiner, variation selectors) are never listed."""
+    printable = _printable()
+    found: list[str] = []
+    for ch in unicodedata.normalize("NFC", text):
+        if ch.isspace() or _invisible(ch) or ord(ch) in printable or ch in found:
+            continue
+        found.append(ch)
+    return found
+
+
+def warn_unprintable(request, *texts: str, name: bool = True) -> None:
+    """A warning on the next page when ``texts`` hold characters the printouts lack: the
+    text is kept all the same (players write their names as they like)."""
+    missing: list[str] = []
+    for text in texts:
+        missing += [ch for ch in unprintable(text or "") if ch not in missing]
+    if not missing:
+        return
+    template = (
+        _("Missing in printouts: %(chars)s — the name is saved all the same.")
+        if name
+        else _("Missing in printouts: %(chars)s — the text is saved all the same.")
+    )
+    messages.warning(request, template % {"chars": " ".join(missing)})

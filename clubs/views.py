@@ -20,7 +20,7 @@ from clubs.access import club_for, clubs_of
 from clubs.models import AuditEntry, Player, Role
 from clubs.services import add_player, known_player, merge_plan, merge_players, rename_player
 from clubs.tables import PlayerTable, SheetTable, TallyTable
-from clubs.text import clean_name, german_key
+from clubs.text import clean_name, german_key, warn_unprintable
 from scoring import services
 from scoring.forms import ImportForm, OpenSheetForm, PlayerForm, RuleSetForm
 from scoring.models import RuleSet, Sheet
@@ -106,6 +106,7 @@ def players(request, slug):
                     return redirect(next_url)
                 form.add_error("name", rule_error_text(error))
             else:
+                warn_unprintable(request, player.name)
                 if next_url:
                     return redirect(next_url)
                 return redirect(f"{request.path}?added={player.pk}")
@@ -346,6 +347,7 @@ def open_table(request, slug):
             form.add_error(None, rule_error_text(error))
             renew_key(form, error)
         else:
+            warn_unprintable(request, sheet.title, name=False)
             return redirect("sheet:page", pk=sheet.pk)
     return render(request, "clubs/open_table.html", {"club": club, "form": form})
 
@@ -397,6 +399,8 @@ def import_table(request, slug):
                         "names": "; ".join(respelled)
                     }
                 messages.success(request, text)
+                warn_unprintable(request, *(p.name for p in services.load_players(sheet)))
+                warn_unprintable(request, sheet.title, name=False)
                 return redirect("sheet:page", pk=sheet.pk)
     return render(request, "clubs/import.html", {"club": club, "form": form})
 

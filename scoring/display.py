@@ -129,3 +129,33 @@ def sheet_rows(view) -> list[Row]:
             rows.append(Row(None, game_text(game, view.players), game=game, game_number=index + 1))
         number += 1
     return rows
+
+
+def describe_change(view):
+    """The ``describe`` of the sheet's history page (``clubs.audit.history_rows``): a
+    stored deal as its line, e.g. "Spiel 3: Bettler · Ben · gewonnen (Ben +4)"; an
+    import as its players and number of deals. None for values of another shape."""
+    from scoring.models import ENTRY_TYPES
+
+    names = [p.name for p in view.players]
+
+    def describe(action: str, value) -> str | None:
+        try:
+            if action == "sheet imported":
+                return _("Players: %(players)s · deals: %(count)s") % {
+                    "players": ", ".join(value["players"]),
+                    "count": len(value.get("deals", [])),
+                }
+            entry = ENTRY_TYPES[value["kind"]](**value["inputs"])
+            text = _("Deal %(number)s: %(text)s") % {
+                "number": value["position"],
+                "text": describe_entry(entry, view.players, view.state.rules),
+            }
+        except (KeyError, TypeError, IndexError, ValueError, core.RuleError):
+            return None
+        gains = [
+            f"{name} +{p}" for name, p in zip(names, value.get("points") or [], strict=False) if p
+        ]
+        return f"{text} ({', '.join(gains)})" if gains else text
+
+    return describe

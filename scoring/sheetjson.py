@@ -46,7 +46,12 @@ def parse_rule_set(value: Any) -> RuleSet:
         return preset(value)
     if not isinstance(value, dict):
         raise RuleError("rule_set", gettext_noop("Give a preset name or an object."))
-    if isinstance(value.get("catalog"), list):
+    whole = isinstance(value.get("catalog"), list)
+    allowed = ("name", "label", "options", "catalog") if whole else ("preset", "options", "catalog")
+    for key in value:
+        if key not in allowed:
+            raise RuleError("rule_set", gettext_noop("Unknown field %(key)s."), key=str(key)[:40])
+    if whole:
         return RuleSet.from_dict(value)
     name = value.get("preset", "wiki")
     if not isinstance(name, str):
@@ -78,6 +83,27 @@ ENTRY_KEYS = {
     "other_had_trick",
 }
 SCORED_ENTRY_KEYS = {"totals", "left", "dealer", "rufer", "game"}
+"""What a scored document adds to each deal (and ``points`` per player): read, not checked."""
+KIND_KEYS = {
+    "tiebreak": {"tiebreak_winner"},
+    "redeal": {"redeal"},
+    "dreier": {"contract", "declarer", "won", "spritzen", "normal_points", "redeal"},
+    "quick": {"winner", "points"},
+    "ended": {"end", "by", "other_augen", "other_had_trick"},
+}
+"""The fields each kind of entry has; any other field of ENTRY_KEYS is refused on it, so
+no value is kept that the scoring ignores (a redeal with a contract, Augen on a quick
+deal, a two-player field on a Dreierschnapsen deal)."""
+
+
+def _only(raw: dict, kind: str) -> None:
+    allowed = KIND_KEYS[kind]
+    for key in raw:
+        if key in allowed or key in SCORED_ENTRY_KEYS:
+            continue
+        if key == "points" and isinstance(raw[key], dict):
+            continue  # a scored document's points per player
+        raise RuleError(key, gettext_noop("Leave this out: a deal of this kind has no such field."))
 
 
 def check_text(value: Any, field: str) -> None:
@@ -119,6 +145,8 @@ def parse_document(data: Any) -> ParsedSheet:
         )
     for name in players:
         check_text(name, "players")
+    if "title" in data:
+        check_text(data["title"], "title")
     names = tuple(clean_name(p) for p in players)
     if len({name_fold(n) for n in names}) != len(names):  # "anna" is Anna: one person
         raise RuleError("players", gettext_noop("Every player needs a different name."))
@@ -167,10 +195,14 @@ def parse_entry(raw: Any, variant: Variant, names: tuple[str, ...]) -> Entry:
     if "tiebreak_winner" in raw:
         if variant is not Variant.DREIERSCHNAPSEN:
             raise RuleError("tiebreak_winner", gettext_noop("Only Dreierschnapsen has tie-breaks."))
+        _only(raw, "tiebreak")
         return TieBreak(_seat(raw, "tiebreak_winner", names))
     if variant is Variant.DREIERSCHNAPSEN:
-        if raw.get("redeal") is True:
+        redeal = _bool(raw, "redeal")
+        if redeal:
+            _only(raw, "redeal")
             return Redeal()
+        _only(raw, "dreier")
         if not isinstance(raw.get("contract"), str):
             raise RuleError("contract", gettext_noop("Name the contract."))
         check_text(raw["contract"], "contract")
@@ -185,12 +217,14 @@ def parse_entry(raw: Any, variant: Variant, names: tuple[str, ...]) -> Entry:
             normal_points=_int(raw, "normal_points"),
         )
     if "end" in raw:
+        _only(raw, "ended")
         return EndedDeal(
             end=raw["end"],
             by=_seat(raw, "by", names),
             other_augen=_int(raw, "other_augen"),
             other_had_trick=_bool(raw, "other_had_trick"),
         )
+    _only(raw, "quick")
     winner = _seat(raw, "winner", names)
     points = raw.get("points")
     if isinstance(points, dict):

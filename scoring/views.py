@@ -27,7 +27,13 @@ from bummerl.printing import pdf_response, qr_svg
 from clubs import audit
 from scoring import services
 from scoring.access import SignInRequired, sheet_for, sign_in
-from scoring.display import contract_buttons, describe_entry, radio_options, sheet_rows
+from scoring.display import (
+    contract_buttons,
+    describe_change,
+    describe_entry,
+    radio_options,
+    sheet_rows,
+)
 from scoring.forms import EntryForm
 from scoring.rules import RuleError
 
@@ -394,18 +400,25 @@ def link_change(request, access, action):
     return redirect(access.url("link"))
 
 
+BLANK_ROWS = {"dreierschnapsen": (24, "8.4mm"), "schnapsen": (30, "7mm")}
+"""Rows of a blank paper sheet and the height of one (its border included): one A4 page
+with the longest catalogue of the presets, names that wrap in the header and about
+2 cm to spare."""
+
+
 @require_GET
 @sheet_view
 def print_blank(request, access):
     """A blank paper sheet for this table, with the rule set's values and its QR code."""
     view = services.sheet_view(access.sheet)
-    rows = 24 if view.state.variant == "dreierschnapsen" else 30
+    rows, row_height = BLANK_ROWS[str(view.state.variant)]
     context = {
         "sheet": access.sheet,
         "players": view.players,
         "rules": view.state.rules,
         "variant": view.state.variant,
         "rows": range(1, rows + 1),
+        "row_height": row_height,
         "qr": qr_svg(request.build_absolute_uri(f"/e/{access.sheet.entry_token}/")),
     }
     return pdf_response("print/blank_sheet.html", context, f"blatt-{access.sheet.pk}.pdf")
@@ -434,8 +447,9 @@ def history(request, access):
     if not access.can_manage:
         return HttpResponse(status=403)
     entries = audit.history("sheet", access.sheet.pk)[:500]
+    rows = audit.history_rows(entries, describe_change(services.sheet_view(access.sheet)))
     return render(
         request,
         "audit.html",
-        {"title": str(access.sheet), "entries": entries, "back": access.url("page")},
+        {"title": str(access.sheet), "rows": rows, "back": access.url("page")},
     )

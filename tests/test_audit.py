@@ -37,7 +37,7 @@ def test_deals_recorded_corrected_and_struck_out_are_audited(client):
     assert entries[2].before["points"] == [0, 9, 9] and entries[2].after is None
     client.force_login(alice)
     page = client.get(reverse("sheet:history", kwargs={"pk": sheet.pk}))
-    assert page.status_code == 200 and "deal corrected" in page.content.decode()
+    assert page.status_code == 200 and "Spiel korrigiert" in page.content.decode()
     client.force_login(factories.user(club, "scorer"))
     assert client.get(reverse("sheet:history", kwargs={"pk": sheet.pk})).status_code == 403
 
@@ -87,4 +87,4 @@ def test_sales_payments_draws_and_results_are_audited(client):
     page = client.get(
         reverse("tournament_history", kwargs={"slug": club.slug, "tournament_id": t.pk})
     )
-    assert page.status_code == 200 and "result corrected" in page.content.decode()
+    assert page.status_code == 200 and "Ergebnis korrigiert" in page.content.decode()

@@ -20,11 +20,12 @@ from bummerl.printing import pdf_response
 from clubs import audit
 from clubs.access import club_for
 from clubs.models import Player, Role
-from clubs.text import clean_name, german_key
+from clubs.text import clean_name, german_key, warn_unprintable
 from scoring.rules import RuleError
 from scoring.views import rule_error_text
 from tournaments import draw, printing, services
 from tournaments.forms import PullForm, ResultForm, SellForm, TournamentForm
+from tournaments.history import describe_change
 from tournaments.models import Pairing, Round, Stage, Tournament
 
 
@@ -64,6 +65,9 @@ def tournament_list(request, slug):
                 entry_fee=data["entry_fee"],
                 one_prize_per_player=data["one_prize_per_player"],
                 prizes=data["prizes"],
+            )
+            warn_unprintable(
+                request, tournament.name, *(p["description"] for p in tournament.prizes), name=False
             )
             return redirect("tournament", slug=club.slug, tournament_id=tournament.pk)
     tournaments = Tournament.objects.filter(club=club)
@@ -157,6 +161,8 @@ def sell(request, slug, tournament_id):
                     "typed": clean_name(data["name"])
                 }
             messages.success(request, text)
+            if cards:
+                warn_unprintable(request, name)
             return redirect("tournament", slug=slug, tournament_id=t.pk)
     context = _desk_context(request, t, services.load_state(t), sell_form=form)
     return render(request, "tournaments/desk.html", context)
@@ -621,5 +627,6 @@ def history(request, slug, tournament_id):
     """Who changed what in this tournament, and when (organisers)."""
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     entries = audit.history("tournament", t.pk)[:2000]
+    rows = audit.history_rows(entries, describe_change(services.load_state(t)))
     back = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
-    return render(request, "audit.html", {"title": t.name, "entries": entries, "back": back})
+    return render(request, "audit.html", {"title": t.name, "rows": rows, "back": back})

@@ -45,7 +45,7 @@ def deal_value(deal: DreierDeal, rules: RuleSet) -> int:
     """``base x 2^spritzen`` in points; for the normal game ``normal_points x 2^spritzen``.
 
     Raises RuleError on ``contract`` (unknown or disabled), ``normal_points`` (not 1..3
-    on a normal game) or ``spritzen`` (outside 0..3, or on a normal game without
+    on a normal game, or given for another contract) or ``spritzen`` (outside 0..3, or on a normal game without
     ``spritzen_on_normal``). RULES.md 3.2.
     """
     contract = rules.contract(deal.contract)
@@ -60,6 +60,14 @@ def deal_value(deal: DreierDeal, rules: RuleSet) -> int:
                 "spritzen", gettext_noop("This rule set allows no Spritzen on the normal game.")
             )
         return deal.normal_points * 2**k
+    if deal.normal_points is not None:
+        raise RuleError(
+            "normal_points",
+            gettext_noop(
+                "Only the normal game is worth 1, 2 or 3: %(contract)s has no such points."
+            ),
+            contract=contract.name,
+        )
     assert contract.base is not None
     return contract.base * 2**k
 

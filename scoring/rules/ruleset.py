@@ -235,11 +235,35 @@ def _check_option(key: str, value: Any) -> Any:
     return value
 
 
+CONTRACT_KEYS = ("code", "name", "base", "trump", "may_declare", "leads", "enabled")
+"""The fields of a contract (``Contract.to_dict``); any other is refused, not ignored."""
+
+
 def _contract_from_dict(item: Any) -> Contract:
     if not isinstance(item, dict) or not isinstance(item.get("code"), str) or not item["code"]:
         raise RuleError("catalog", gettext_noop("Every contract needs a code."))
     code = item["code"]
     where = f"catalog.{code[:30]}"
+    for key in item:
+        if key not in CONTRACT_KEYS:
+            raise RuleError(where, gettext_noop("Unknown field %(key)s."), key=str(key)[:40])
+    if "enabled" in item and not isinstance(item["enabled"], bool):
+        raise RuleError(where, gettext_noop("Must be true or false."))
+    if code == NORMAL:
+        # Values the normal game cannot take are refused rather than replaced (RULES.md 3.1).
+        if item.get("base") is not None:
+            raise RuleError(
+                where, gettext_noop("The normal game is worth 1, 2 or 3 by the deal: no value.")
+            )
+        if any(item.get(key, "rufer") != "rufer" for key in ("may_declare", "leads")):
+            raise RuleError(
+                where,
+                gettext_noop(
+                    "The Rufer declares and leads the normal game (see the option normal_game)."
+                ),
+            )
+        if item.get("enabled") is False:
+            raise RuleError(where, gettext_noop("The normal game cannot be disabled."))
     for text in (code, item.get("name") or ""):
         if not isinstance(text, str) or any(
             ord(c) < 32 or 0xD800 <= ord(c) <= 0xDFFF for c in text

@@ -87,6 +87,26 @@ def _check_augen(augen: int | None) -> None:
         raise RuleError("other_augen", gettext_noop("Augen must be a whole number from 0 to 120."))
 
 
+def check_showing(deal: EndedDeal, rules: RuleSet) -> None:
+    """Check every given field of the other player's showing, also where the end does not
+    count it (a closing that failed, a false claim under ``fixed``, a Renonce): a sheet
+    keeps no value the rules could not have produced. RULES.md 1 and 2.
+
+    Raises RuleError on ``other_had_trick`` (not true/false), ``other_augen`` (not a whole
+    number from 0 to 120, or above 0 without a trick while ``announcements_need_trick``).
+    """
+    if deal.other_had_trick is not None and not isinstance(deal.other_had_trick, bool):
+        raise RuleError("other_had_trick", gettext_noop("Must be true or false."))
+    if deal.other_augen is None:
+        return
+    _check_augen(deal.other_augen)
+    if deal.other_had_trick is False and deal.other_augen and rules.announcements_need_trick:
+        raise RuleError(
+            "other_augen",
+            gettext_noop("Without a trick a player has no Augen (announcements need a trick)."),
+        )
+
+
 def _check_seat(name: str, seat: object) -> int:
     if isinstance(seat, bool) or seat not in (0, 1):
         raise RuleError(name, gettext_noop("Choose one of the two players."))
@@ -99,7 +119,8 @@ def score_schnapsen_deal(deal: SchnapsenDeal, rules: RuleSet) -> tuple[int, int]
     Quick entry gives them directly; an ``EndedDeal`` is computed from the table of
     RULES.md 2 under the rule set's ``false_claim`` and ``announcements_need_trick``
     options. Raises RuleError naming ``winner``, ``points``, ``end``, ``by``,
-    ``other_augen`` or ``other_had_trick``.
+    ``other_augen`` or ``other_had_trick``; the last two are checked whenever they are
+    given, also for an end that does not count them (``check_showing``).
     """
     if isinstance(deal, QuickDeal):
         winner = _check_seat("winner", deal.winner)
@@ -112,6 +133,7 @@ def score_schnapsen_deal(deal: SchnapsenDeal, rules: RuleSet) -> tuple[int, int]
         end = End(deal.end)
     except ValueError:
         raise RuleError("end", gettext_noop("Unknown way for a deal to end.")) from None
+    check_showing(deal, rules)
     if end in (End.AUSMELDEN, End.LAST_TRICK, End.CLOSED_WON):
         # The closer's points are counted on the Augen given for the moment the
         # rule set names (closing_counts_at): the input already is that count.

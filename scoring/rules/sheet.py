@@ -235,7 +235,7 @@ class _Fold:
     def _tiebreak(self, index: int, entry: TieBreak) -> None:
         if self.awaiting is None:
             raise RuleError("tiebreak_winner", gettext_noop("There is no tie to settle."))
-        if entry.winner not in self.awaiting:
+        if isinstance(entry.winner, bool) or entry.winner not in self.awaiting:
             raise RuleError(
                 "tiebreak_winner", gettext_noop("Only the two tied players play the tie-break.")
             )

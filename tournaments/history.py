@@ -1,0 +1,72 @@
+"""Readable before/after values of a tournament's history page (``clubs.audit``)."""
+
+from django.utils.translation import gettext as _
+
+
+def describe_change(state):
+    """The ``describe`` of the tournament's history page: cards with their holders
+    ("Karte 5 (Anna)"), sales, payments, draws, pulls and results as short lines. None
+    for a value of another shape (the page then lists its fields)."""
+    holders = {card.number: card.player.name for card in state.cards.values()}
+
+    def card(number) -> str:
+        name = holders.get(number)
+        if name is None:
+            return _("card %(n)s") % {"n": number}
+        return _("card %(n)s (%(name)s)") % {"n": number, "name": name}
+
+    def paid(value) -> str:
+        return _("paid") if value else _("not paid")
+
+    def describe(action: str, value) -> str | None:
+        try:
+            if action == "cards sold":
+                numbers = ", ".join(str(n) for n in value["cards"])
+                template = _("Card %(numbers)s → %(player)s, %(paid)s")
+                if len(value["cards"]) != 1:
+                    template = _("Cards %(numbers)s → %(player)s, %(paid)s")
+                return template % {
+                    "numbers": numbers,
+                    "player": value["player"],
+                    "paid": paid(value["paid"]),
+                }
+            if action == "card paid":
+                text = f"{card(value['card'])}: {paid(value['paid'])}"
+                return text[:1].upper() + text[1:]
+            if action == "round drawn":
+                how = (
+                    _("drawn at the venue")
+                    if value["seed"] is None
+                    else _("seed %(seed)s") % {"seed": value["seed"]}
+                )
+                return _("Round %(n)s: %(count)s pairings, %(how)s") % {
+                    "n": value["round"],
+                    "count": value["pairings"],
+                    "how": how,
+                }
+            if action == "pull entered":
+                text = _("Round %(n)s: %(card)s pulls %(number)s from the %(pot)s pot") % {
+                    "n": value["round"],
+                    "card": card(value["card"]),
+                    "number": value["number"],
+                    "pot": _("left") if value["pot"] == "left" else _("right"),
+                }
+                return text + (", " + _("put back") if value["put_back"] else "")
+            if set(value) == {"round"}:
+                return _("Round %(n)s") % {"n": value["round"]}
+            if {"pairing", "round", "winner_card", "score"} <= set(value):
+                where = (
+                    _("Round %(n)s, match %(m)s") % {"n": value["round"], "m": value["pairing"]}
+                    if value["round"] is not None
+                    else _("Placement match %(label)s") % {"label": value["pairing"]}
+                )
+                wins = _("%(card)s wins %(score)s") % {
+                    "card": card(value["winner_card"]),
+                    "score": value["score"],
+                }
+                return f"{where}: {wins}"
+        except (KeyError, TypeError):
+            return None
+        return None
+
+    return describe
