@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from bummerl.printing import pdf_response, qr_svg
 from clubs import audit
 from scoring import services
-from scoring.access import SignInRequired, sheet_for, sign_in
+from scoring.access import SignInRequired, refreshed, sheet_for, sign_in
 from scoring.display import contract_buttons, describe_entry, radio_options, sheet_rows
 from scoring.forms import EntryForm
 from scoring.rules import RuleError
@@ -135,6 +135,8 @@ def _context(request, access, view, form=None, saved=None, error=None, notice=No
 
 
 def _render_sheet(request, access, view, status=200, **extra):
+    if request.method == "POST":
+        access = refreshed(access)
     context = _context(request, access, view, **extra)
     template = "scoring/sheet.html#sheet" if request.htmx else "scoring/sheet.html"
     return render(request, template, context, status=status)
@@ -205,6 +207,9 @@ def correct(request, access, deal_id):
                 "This deal was corrected or struck out meanwhile: check the sheet, then correct again."
             ),
         )
+        return redirect(access.url("page"))
+    if access.locked is not None:
+        messages.error(request, access.locked_text)
         return redirect(access.url("page"))
     if not access.can_write:
         return HttpResponse(status=403)
