@@ -126,10 +126,9 @@ def cards_left(
 ) -> list[int]:
     """The cards still in: all sold cards before round 1, else the advancing cards of the
     last round (a match still open keeps both its cards in); without the cards withdrawn
-    (card -> round) up to the next round's number (RULES.md 5.7: a withdrawn card is not
-    drawn again)."""
-    upto = len(rounds) + 1
-    out = {c for c, r in (withdrawn or {}).items() if r <= upto}
+    (card -> round, 0 before round 1) in these rounds (RULES.md 5.7: a withdrawn card is
+    not drawn again; one withdrawn in a later round was still drawn in these)."""
+    out = {c for c, r in (withdrawn or {}).items() if r <= len(rounds)}
     if not rounds:
         return [c for c in sold if c not in out]
     last = rounds[-1]
