@@ -378,3 +378,18 @@ def test_a_deal_on_the_sheet_after_a_desk_result_is_refused_with_that_result(db)
     _left, right = names(pairing)
     assert refused.value.params == {"winner": right, "score": "2:1", "by": "", "time": hhmm(desk)}
     assert not Deal.objects.filter(sheet=sheet).exists()
+
+
+def test_no_new_sheet_opens_for_a_match_whose_result_stands(client):
+    factories.presets()
+    t = night(factories.club())
+    services.draw_round(t, ACTOR, seed=1)
+    pairing = first_match(t)
+    desk = services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
+    response = client.post(reverse("match_sheet", kwargs={"token": pairing.token}), follow=True)
+    left, _right = names(pairing)
+    assert (
+        f"Das Ergebnis steht: {left} 2:0, mit dem Partie-Link eingetragen um {hhmm(desk)}; "
+        "nur die Turnierleitung kann es ändern."
+    ) in response.content.decode()
+    assert Pairing.objects.get(pk=pairing.pk).sheet_id is None

@@ -1016,7 +1016,9 @@ def export(tournament: Tournament) -> dict:
 def open_match_sheet(pairing: Pairing, actor: Actor):
     """The two-player score sheet of a match (made once): the tournament's Partie length,
     a Schneider counting one Bummerl (RULES.md 5.3). When its Partie is decided, the sheet
-    records the match result by itself (``sheet_decided_match``)."""
+    records the match result by itself (``follow_match_sheet``). Refused (RuleError on
+    ``pairing``) for a bye or walkover, a withdrawal's walkover, and a match whose result
+    stands already (the message names it)."""
     from scoring import services as scoring
     from scoring.models import RuleSet
 
@@ -1027,6 +1029,22 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
             return pairing.sheet
         if pairing.kind != Kind.MATCH:
             raise RuleError("pairing", gettext_noop("A bye or walkover has no result."))
+        pairing.round = Round.objects.filter(pk=pairing.round_id).first()
+        live = (
+            Result.objects.filter(pairing=pairing, voided_at__isnull=True)
+            .select_related("recorded_by")
+            .first()
+        )
+        if live is not None:  # a result entered meanwhile: no sheet to change it
+            raise RuleError("pairing", RESULT_STANDS[result_source(live)], **result_params(live))
+        gone = _withdrawn_in(pairing)
+        if gone:
+            raise RuleError(
+                "pairing",
+                gettext_noop("%(name)s (card %(card)s) was withdrawn: the match is a walkover."),
+                name=gone[0].player.name,
+                card=gone[0].number,
+            )
         preset = RuleSet.objects.filter(club__isnull=True, preset="wiki").first()
         rules = preset.rules.with_changes(
             options={"schneider_counts": 1, "partie_bummerl": t.match_bummerl}
