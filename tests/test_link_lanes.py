@@ -393,3 +393,61 @@ def test_no_new_sheet_opens_for_a_match_whose_result_stands(client):
         "nur die Turnierleitung kann es ändern."
     ) in response.content.decode()
     assert Pairing.objects.get(pk=pairing.pk).sheet_id is None
+
+
+def _deciding_deal_against_the_desk(club, seed):
+    """One race: the phone sends the deal that decides the Partie on the match's sheet
+    while the desk enters another result by hand; (outcomes, live result, pairing)."""
+    t = night(club)
+    services.draw_round(t, ACTOR, seed=seed)
+    pairing = first_match(t)
+    sheet = services.open_match_sheet(pairing, ACTOR)
+    for entry in RIGHT_WINS[:-1]:
+        scoring.record_entry(sheet, entry, uuid.uuid4(), LINK)
+    barrier = threading.Barrier(2)
+    outcomes = {}
+
+    def phone():
+        barrier.wait()
+        try:
+            scoring.record_entry(sheet, RIGHT_WINS[-1], uuid.uuid4(), LINK)
+            outcomes["phone"] = "ok"
+        except scoring.RuleError as error:
+            outcomes["phone"] = error.field
+        finally:
+            connection.close()
+
+    def desk():
+        barrier.wait()
+        try:
+            services.record_result(pairing, pairing.left_id, "2:1", uuid.uuid4(), ACTOR, seen=None)
+            outcomes["desk"] = "ok"
+        except services.StaleResult as error:
+            outcomes["desk"] = error.field
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=phone), threading.Thread(target=desk)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert Result.objects.filter(pairing=pairing).count() == 1
+    return outcomes, Result.objects.get(pairing=pairing, voided_at__isnull=True), pairing
+
+
+def test_a_deciding_deal_and_a_desk_result_at_once_leave_one_result_and_one_refusal(
+    transactional_db,
+):
+    # The sheet's write locks the sheet, then the tournament; the desk's the same way
+    # round (its sheet first): neither waits on the other (no deadlock on PostgreSQL).
+    factories.presets()
+    club = factories.club()
+    for seed in range(3):
+        outcomes, live, pairing = _deciding_deal_against_the_desk(club, seed)
+        if live.from_sheet:
+            assert outcomes == {"phone": "ok", "desk": "pairing"}
+            assert (live.winner_id, live.score) == (pairing.right_id, "2:0")
+        else:
+            assert outcomes == {"phone": "sheet", "desk": "ok"}
+            assert (live.winner_id, live.score) == (pairing.left_id, "2:1")
