@@ -2,6 +2,7 @@
 standing result is changed only by organisers, an undone draw closes its match sheets,
 and a result form refuses to write over a result it did not show."""
 
+import random
 import threading
 import uuid
 
@@ -16,7 +17,7 @@ from scoring.rules import QuickDeal
 from tests import factories
 from tournaments import services
 from tournaments.models import Pairing, Result
-from tournaments.simulation import simulate
+from tournaments.simulation import play_open_matches, simulate
 
 pytestmark = pytest.mark.django_db
 ACTOR = services.Actor()
@@ -451,3 +452,17 @@ def test_a_deciding_deal_and_a_desk_result_at_once_leave_one_result_and_one_refu
         else:
             assert outcomes == {"phone": "sheet", "desk": "ok"}
             assert (live.winner_id, live.score) == (pairing.left_id, "2:1")
+
+
+def test_a_draw_button_from_an_older_desk_page_draws_nothing(client):
+    club = factories.club()
+    client.force_login(factories.user(club, "organiser"))
+    t = night(club)
+    url = reverse("draw_next", kwargs={"slug": club.slug, "tournament_id": t.pk})
+    desk = reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk})
+    assert 'name="round" value="1"' in client.get(desk).content.decode()
+    client.post(url, {"mode": "digital", "round": "1"})
+    play_open_matches(t, random.Random(1))
+    response = client.post(url, {"mode": "digital", "round": "1"}, follow=True)
+    assert "Runde 1 ist schon ausgelost: diese Seite war veraltet." in response.content.decode()
+    assert t.rounds.filter(undone_at__isnull=True).count() == 1

@@ -429,9 +429,18 @@ def lower_cards(tournament: Tournament) -> int:
 # -- the draw -------------------------------------------------------------------------
 
 
-def _next_round_holders(state: State) -> tuple[int, int, list[draw.Holder]]:
-    """(number, pot size, holders) of the round to draw now; RuleError when none may be."""
+def _next_round_holders(
+    state: State, expected: int | None = None
+) -> tuple[int, int, list[draw.Holder]]:
+    """(number, pot size, holders) of the round to draw now; RuleError when none may be,
+    and when ``expected`` (the round the desk showed) is not the round to draw now."""
     t = state.tournament
+    if expected is not None and expected != len(state.rounds) + 1:
+        raise RuleError(
+            "round",
+            gettext_noop("Round %(number)s is drawn already: this page was out of date."),
+            number=expected,
+        )
     if state.in_progress is not None:
         raise RuleError("round", gettext_noop("A draw is being typed in: finish or undo it first."))
     alive = state.alive()
@@ -459,14 +468,18 @@ def _next_round_holders(state: State) -> tuple[int, int, list[draw.Holder]]:
     return len(state.rounds) + 1, pot_size, bracket.holders(cards, alive)
 
 
-def draw_round(tournament: Tournament, actor: Actor, seed: int | None = None) -> Round:
-    """Draw the next round digitally with a random seed kept on the round (RULES.md 5.2, 5.4)."""
+def draw_round(
+    tournament: Tournament, actor: Actor, seed: int | None = None, expected: int | None = None
+) -> Round:
+    """Draw the next round digitally with a random seed kept on the round (RULES.md 5.2,
+    5.4); ``expected``: the round number the desk offered (refused when another one is
+    due now)."""
     seed = secrets.randbits(48) if seed is None else seed
     try:
         with transaction.atomic():
             t = _locked(tournament)
             state = load_state(t)
-            number, pot_size, holders = _next_round_holders(state)
+            number, pot_size, holders = _next_round_holders(state, expected)
             result = draw.digital_draw(holders, pot_size, seed, later_round=number > 1)
             return _store_draw(t, state, number, pot_size, seed, result, actor)
     except IntegrityError:
@@ -554,13 +567,14 @@ def _create_placement(t: Tournament, actor: Actor, round_: Round | None) -> None
             )
 
 
-def start_physical_draw(tournament: Tournament, actor: Actor) -> Round:
-    """Open the next round for a draw at the venue, typed in pull by pull."""
+def start_physical_draw(tournament: Tournament, actor: Actor, expected: int | None = None) -> Round:
+    """Open the next round for a draw at the venue, typed in pull by pull (``expected``
+    as for ``draw_round``)."""
     try:
         with transaction.atomic():
             t = _locked(tournament)
             state = load_state(t)
-            number, pot_size, _holders = _next_round_holders(state)
+            number, pot_size, _holders = _next_round_holders(state, expected)
             return Round.objects.create(
                 tournament=t,
                 number=number,

@@ -234,11 +234,13 @@ def lower(request, slug, tournament_id):
 @require_POST
 def draw_next(request, slug, tournament_id):
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    shown = request.POST.get("round", "")
+    expected = int(shown) if shown.isdigit() else None  # the round the desk offered
     try:
         if request.POST.get("mode") == "physical":
-            services.start_physical_draw(t, _actor(request))
+            services.start_physical_draw(t, _actor(request), expected)
             return redirect("physical_draw", slug=slug, tournament_id=t.pk)
-        round_ = services.draw_round(t, _actor(request, t))
+        round_ = services.draw_round(t, _actor(request, t), expected=expected)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
         return redirect("tournament", slug=slug, tournament_id=t.pk)
