@@ -39,11 +39,13 @@ class SheetAccess:
 
     @property
     def locked_text(self) -> str:
-        """The lock's reason, translated (empty when the sheet takes writes)."""
-        if self.locked is None:
+        """The lock's reason, translated: why this writer is refused, or (for an
+        organiser, who may still write) why others are; empty for an open sheet."""
+        lock = self.locked or self.sheet.write_refusal(organiser=False)
+        if lock is None:
             return ""
-        text = gettext(self.locked.template)
-        return text % self.locked.params if self.locked.params else text
+        text = gettext(lock.template)
+        return text % lock.params if lock.params else text
 
     def url(self, name: str, **kwargs) -> str:
         if self.namespace == "entry":

@@ -88,6 +88,9 @@ def test_a_standing_result_makes_the_match_sheet_read_only_for_the_link(client):
     last = Deal.objects.filter(sheet=sheet).order_by("-position").first()
     struck = client.post(f"/e/{sheet.entry_token}/deals/{last.pk}/void/")
     assert stands in struck.content.decode()
+    correct = client.get(f"/e/{sheet.entry_token}/deals/{last.pk}/correct/", follow=True)
+    assert correct.redirect_chain == [(f"/e/{sheet.entry_token}/", 302)]
+    assert stands in correct.content.decode()
     recorded = client.post(
         f"/e/{sheet.entry_token}/record/",
         {"key": str(uuid.uuid4()), "kind": "quick", "winner": 0, "points": 3},
@@ -109,7 +112,9 @@ def test_a_scorer_cannot_change_the_sheet_of_a_standing_result_but_an_organiser_
     assert Deal.objects.get(pk=last.pk).voided_at is None
     organiser = factories.user(club, "organiser", username="leitung")
     client.force_login(organiser)
-    assert client.get(f"/tables/{sheet.pk}/").context["access"].can_write is True
+    page = client.get(f"/tables/{sheet.pk}/")
+    assert page.context["access"].can_write is True
+    assert 'id="sheet-locked"' in page.content.decode()  # the organiser sees why others can't
     client.post(f"/tables/{sheet.pk}/deals/{last.pk}/void/")
     assert Deal.objects.get(pk=last.pk).voided_at is not None
     # The Partie is open again: the result the sheet made is voided, the link writes again.

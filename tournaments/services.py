@@ -1132,7 +1132,13 @@ def void_result(pairing: Pairing, actor: Actor, seen=NOT_CHECKED) -> None:
             voided_at=timezone.now(), voided_by_id=actor.user_id
         )
         _void_dependents(t, pairing)
-        if pairing.sheet_id is not None and not _withdrawn_in(pairing):
+        gone = _withdrawn_in(pairing) if pairing.sheet_id is not None else []
+        if gone:  # without its result the match is a withdrawal's walkover
+            card = gone[0]
+            _lock_sheet(
+                pairing.sheet_id, "closed", SHEET_WITHDRAWN, name=card.player.name, card=card.number
+            )
+        else:
             _unlock_sheet(pairing.sheet_id)
         audit.record(t.club_id, "tournament", t.pk, "result voided", actor, _audit_result(live))
 
