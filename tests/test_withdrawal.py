@@ -324,3 +324,50 @@ def test_a_withdrawn_quarter_final_loser_gives_a_walkover_in_the_placement_match
     # The withdrawn card is in the match for 7: a walkover for the other.
     assert state.matches[seven.pk].advancing == second.right_id
     assert Result.objects.filter(pairing=first, voided_at__isnull=True).count() == 0
+
+
+def test_a_card_withdrawn_before_round_one_is_not_drawn_and_not_counted_as_sold(db):
+    t = night(factories.club(), cards=8, sold=5)
+    gone = Card.objects.filter(tournament=t).order_by("number").first()
+    services.withdraw_card(t, gone.pk, ACTOR)
+    assert Card.objects.get(pk=gone.pk).withdrawn_round == 0
+    with pytest.raises(RuleError) as refused:  # 4 of 8 left in: not more than half
+        services.draw_round(t, ACTOR, seed=1)
+    assert refused.value.field == "cards"
+    services.undo_withdrawal(t, gone.pk, ACTOR)
+    services.withdraw_card(t, gone.pk, ACTOR)
+    services.sell_cards(t, "Neu", 1, True, ACTOR, uuid.uuid4())
+    services.draw_round(t, ACTOR, seed=1)
+    drawn = {c for p in Pairing.objects.filter(tournament=t) for c in (p.left_id, p.right_id)}
+    assert gone.pk not in drawn
+    assert len(drawn - {None}) == 5
+
+
+def test_undoing_the_draw_of_the_withdrawal_round_keeps_the_card_out(db):
+    t = night(factories.club())
+    services.draw_round(t, ACTOR, seed=1)
+    play_open_matches(t, random.Random(1))
+    second = services.draw_round(t, ACTOR, seed=2)
+    pairing = Pairing.objects.filter(round=second, kind="match").order_by("number").first()
+    services.withdraw_card(t, pairing.left_id, ACTOR)
+    services.undo_draw(t, second.pk, ACTOR)  # a walkover is no result: the undo is allowed
+    assert Card.objects.get(pk=pairing.left_id).withdrawn_round == 1
+    services.draw_round(t, ACTOR, seed=2)
+    state = services.load_state(t)
+    drawn = {c for p in state.pairings[state.rounds[1].pk] for c in (p.left_id, p.right_id)}
+    assert pairing.left_id not in drawn and len(drawn - {None}) == 3
+
+
+def test_the_withdraw_page_names_the_match_that_becomes_a_walkover(client):
+    club = factories.club()
+    client.force_login(factories.user(club, "organiser"))
+    t = night(club)
+    services.draw_round(t, ACTOR, seed=1)
+    pairing = Pairing.objects.filter(tournament=t, kind="match").order_by("number").first()
+    gone = Card.objects.select_related("player").get(pk=pairing.left_id)
+    other = Card.objects.select_related("player").get(pk=pairing.right_id)
+    html = client.get(withdraw_url(t, gone)).content.decode()
+    assert f"Partie {pairing.number}: {gone.player.name} – {other.player.name}" in html
+    client.force_login(factories.user(club, "scorer"))
+    assert client.post(withdraw_url(t, gone)).status_code == 403
+    assert Card.objects.get(pk=gone.pk).withdrawn_round is None
