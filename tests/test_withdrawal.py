@@ -371,3 +371,29 @@ def test_the_withdraw_page_names_the_match_that_becomes_a_walkover(client):
     client.force_login(factories.user(club, "scorer"))
     assert client.post(withdraw_url(t, gone)).status_code == 403
     assert Card.objects.get(pk=gone.pk).withdrawn_round is None
+
+
+def test_rule_5_7_only_a_card_with_a_match_ahead_can_be_withdrawn():
+    quarter = bracket.RoundState(
+        1, 4, tuple(bracket.Match(n, "match", n, n + 4, winner=n) for n in range(1, 5))
+    )
+    semi = bracket.RoundState(
+        2, 2, (bracket.Match(1, "match", 1, 2, winner=1), bracket.Match(2, "match", 3, 4))
+    )
+    sold = list(range(1, 9))
+    # The semi-final is open: its four cards, and the quarter-final losers (5 to 8 ahead).
+    assert bracket.still_playing([quarter, semi], [], sold) == set(range(1, 9))
+    final = bracket.RoundState(3, 1, (bracket.Match(1, "match", 1, 3, winner=3),))
+    semi = bracket.RoundState(
+        2, 2, (bracket.Match(1, "match", 1, 2, winner=1), bracket.Match(2, "match", 3, 4, winner=3))
+    )
+    placement = [
+        bracket.Match(1, "match", 5, 6, winner=5, label="5-8"),
+        bracket.Match(2, "match", 7, 8, winner=7, label="5-8"),
+        bracket.Match(3, "match", 2, 4, winner=2, label="3"),
+        bracket.Match(4, "match", 5, 7, winner=5, label="5"),
+        bracket.Match(5, "match", 6, 8, label="7"),
+    ]
+    # The final is decided: only the open match for 7/8 is still to play.
+    assert bracket.still_playing([quarter, semi, final], placement, sold) == {6, 8}
+    assert bracket.still_playing([quarter, semi, final], placement, sold, {6: 3}) == {8}

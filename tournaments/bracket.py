@@ -207,10 +207,11 @@ def still_playing(
     withdrawn: Mapping[int, int] | None = None,
 ) -> set[int]:
     """The cards that still have a match ahead (the cards a withdrawal can take out,
-    RULES.md 5.7): the cards still in the main draw, the cards of open placement matches
-    and those a placement match will still be made for (quarter- and semi-final losers
-    without their place yet)."""
-    out = set(cards_left(rounds, sold, withdrawn))
+    RULES.md 5.7): the cards still in the main draw (none once the final is decided), the
+    cards of open placement matches and those a placement match will still be made for
+    (quarter- and semi-final losers without their place yet)."""
+    finished = bool(rounds) and rounds[-1].pot_size == 1 and rounds[-1].decided
+    out = set() if finished else set(cards_left(rounds, sold, withdrawn))
     for match in placement:
         if not match.decided:
             out.update(c for c in (match.left, match.right) if c is not None)
