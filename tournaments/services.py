@@ -15,6 +15,7 @@ from decimal import Decimal
 
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from clubs import audit
 from clubs.models import Club
@@ -217,8 +218,6 @@ def result_params(result: Result, cards: dict[int, Card] | None = None) -> dict:
 def describe_result(result: Result, cards: dict[int, Card] | None = None, texts=None) -> str:
     """The result, who entered it and when, translated for the page (``texts``:
     ``RESULT_STANDS`` by default, or ``ENTERED``)."""
-    from django.utils.translation import gettext
-
     template = (texts or RESULT_STANDS)[result_source(result)]
     return gettext(template) % result_params(result, cards)
 
