@@ -28,6 +28,7 @@ ACTIONS = {
     "cards sold": gettext_lazy("Cards sold"),
     "card paid": gettext_lazy("Payment changed"),
     "card withdrawn": gettext_lazy("Card withdrawn"),
+    "withdrawal undone": gettext_lazy("Withdrawal undone"),
     "cards lowered": gettext_lazy("Cards laid out lowered"),
     "round drawn": gettext_lazy("Round drawn"),
     "pull entered": gettext_lazy("Pull entered"),

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Player
 from scoring import rules as core
+from scoring.rules.errors import gettext_noop
 
 
 class RuleSet(models.Model):
@@ -77,6 +78,14 @@ class Sheet(models.Model):
         default=False, help_text="another part of the site follows this sheet (a tournament match)"
     )
     token_revoked_at = models.DateTimeField(null=True, blank=True)
+    locked_at = models.DateTimeField(
+        null=True, blank=True, help_text="set while the part of the site it reports to holds it"
+    )
+    lock = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='why it is locked: {"kind": "result" or "closed", "template", "params"}',
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -98,6 +107,28 @@ class Sheet(models.Model):
     @property
     def core_variant(self) -> core.Variant:
         return core.Variant(self.variant)
+
+    def write_refusal(self, organiser: bool) -> core.RuleError | None:
+        """Why this sheet takes no write from this writer, or None when it does: the one
+        rule of a locked sheet (``scoring.access`` asks it for the page, ``scoring.services``
+        again under the sheet's row lock).
+
+        A sheet that reports to a tournament match is locked by the tournament: kind
+        ``result`` while the match has a result (only organisers still write: what they
+        change corrects the result), kind ``closed`` when the match is gone (its draw
+        undone, a walkover after a withdrawal): nobody writes. The RuleError (field
+        ``sheet``) carries the tournament's message template and parameters.
+        """
+        if self.locked_at is None:
+            return None
+        lock = self.lock or {}
+        if lock.get("kind") == "result" and organiser:
+            return None
+        return core.RuleError(
+            "sheet",
+            lock.get("template") or gettext_noop("This sheet takes no more entries."),
+            **(lock.get("params") or {}),
+        )
 
 
 class Seat(models.Model):

@@ -36,10 +36,13 @@ from scoring.signals import sheet_changed
 
 @dataclass(frozen=True)
 class Actor:
-    """Who writes: a signed-in ``user``, or the holder of a table's private link."""
+    """Who writes: a signed-in ``user``, or the holder of a table's private link.
+    ``organiser``: the user is an organiser (or owner) of the club, who may still change
+    a sheet whose tournament result stands (``Sheet.write_refusal``)."""
 
     user: object | None = None
     via_link: bool = False
+    organiser: bool = False
 
     @property
     def user_id(self):
@@ -323,6 +326,11 @@ def _write(
     try:
         with transaction.atomic():
             sheet = _locked(sheet.pk)
+            # Checked under the row lock: a result that came in after the page was
+            # rendered (or a draw undone meanwhile) refuses the write here.
+            refusal = sheet.write_refusal(actor.organiser)
+            if refusal is not None:
+                raise refusal
             deals = _deals(sheet)
             # The key first: a double tap carries the old state too, and is answered
             # with what its first tap wrote, not refused as stale.
@@ -377,7 +385,7 @@ def _write(
                 )
                 view = _view(sheet, players, deals)
                 if sheet.reports_result:
-                    sheet_changed.send(Sheet, sheet=sheet, state=view.state, key=None)
+                    sheet_changed.send(Sheet, sheet=sheet, state=view.state, key=None, actor=actor)
                 return view, target  # type: ignore[return-value]
             kind, inputs = Deal.inputs_of(entry)
             position = (
@@ -412,7 +420,7 @@ def _write(
                 sheet.club_id, "sheet", sheet.pk, action, actor, audit_before, _audit_deal(deal)
             )
             if sheet.reports_result:
-                sheet_changed.send(Sheet, sheet=sheet, state=state, key=key)
+                sheet_changed.send(Sheet, sheet=sheet, state=state, key=key, actor=actor)
             return SheetView(sheet, players, tuple(sorted(deals, key=_order)), state), deal
     except IntegrityError:
         # Another request with the same key committed between our read and insert (or

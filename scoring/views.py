@@ -26,7 +26,7 @@ from bummerl.htmx import partial_or_page, vary_on_htmx
 from bummerl.printing import pdf_response, qr_svg
 from clubs import audit
 from scoring import services
-from scoring.access import SignInRequired, sheet_for, sign_in
+from scoring.access import SignInRequired, refreshed, sheet_for, sign_in
 from scoring.display import (
     contract_buttons,
     describe_change,
@@ -201,6 +201,8 @@ def _context(
 
 
 def _render_sheet(request, access, view, status=200, **extra):
+    if request.method == "POST":
+        access = refreshed(access)
     context = _context(request, access, view, **extra)
     return partial_or_page(request, "scoring/sheet.html", "sheet", context, status=status)
 
@@ -290,6 +292,9 @@ def _gone(request, access, changes=()):
 @require_http_methods(["GET", "POST"])
 @sheet_view
 def correct(request, access, deal_id):
+    if access.locked is not None:
+        messages.error(request, access.locked_text)
+        return redirect(access.url("page"))
     if not access.can_write:
         return HttpResponse(status=403)
     view = services.sheet_view(access.sheet)

@@ -102,9 +102,11 @@ def result_phone(base: str, tokens: list[str], until: float, tally: Tally, seed:
         page = phone.get(f"/m/{token}/")
         csrf = CSRF.search(page).group(1).decode()
         winners = re.findall(rb'name="winner" value="(\d+)"', page)
+        seen = re.search(rb'name="seen" value="(\w+)"', page)
         key = str(uuid.uuid4())
         data = {
             "key": key,
+            "seen": seen.group(1).decode() if seen else "none",
             "winner": rng.choice(winners).decode(),
             "score": rng.choice(["2:0", "2:1"]),
         }

@@ -316,7 +316,7 @@ def test_the_match_link_records_a_result_without_an_account(client):
     url = reverse("match_link", kwargs={"token": pairing.token})
     assert client.get(url).status_code == 200
     response = client.post(
-        url, {"key": str(uuid.uuid4()), "winner": pairing.right_id, "score": "2:1"}
+        url, {"key": str(uuid.uuid4()), "winner": pairing.right_id, "score": "2:1", "seen": "none"}
     )
     assert response.status_code == 302
     result = Result.objects.get(pairing=pairing)
@@ -378,7 +378,9 @@ def test_a_correction_on_the_match_sheet_changes_the_match_result(client):
     for entry in [QuickDeal(1, 3), QuickDeal(1, 3), QuickDeal(1, 1)] * 2:
         scoring.record_entry(sheet, entry, uuid.uuid4(), scoring.Actor())
     last = Deal.objects.filter(sheet=sheet).order_by("-position").first()
-    scoring.void_deal(sheet, last.pk, scoring.Actor())  # the Partie is open again
+    # Once the result stands only an organiser changes the sheet; the Partie is open again.
+    organiser = scoring.Actor(factories.user(club, "organiser"), organiser=True)
+    scoring.void_deal(sheet, last.pk, organiser)
     assert not Result.objects.filter(pairing=pairing, voided_at__isnull=True).exists()
     # The left card now wins two Bummerl (the right one won the first): 2:1.
     for entry in [QuickDeal(0, 3), QuickDeal(0, 3), QuickDeal(0, 1)] * 2:
@@ -456,10 +458,17 @@ def test_a_link_holder_cannot_correct_and_a_member_cannot_print_the_links(client
     pairing = (
         Pairing.objects.select_related("tournament").filter(tournament=t, kind="match").first()
     )
-    services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
+    live = services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
     url = reverse("match_link", kwargs={"token": pairing.token})
     client.post(
-        url, {"key": str(uuid.uuid4()), "winner": pairing.right_id, "score": "2:1", "correct": "1"}
+        url,
+        {
+            "key": str(uuid.uuid4()),
+            "winner": pairing.right_id,
+            "score": "2:1",
+            "correct": "1",
+            "seen": live.pk,
+        },
     )
     assert Result.objects.get(pairing=pairing, voided_at__isnull=True).winner_id == pairing.left_id
     client.force_login(factories.user(club, "member"))
@@ -477,13 +486,13 @@ def test_an_organiser_can_void_a_result_so_a_draw_can_be_undone(client):
     decide_round(t, random.Random(2))
     second = services.draw_round(t, ACTOR, seed=3)
     pairing = Pairing.objects.filter(round=second, kind="match").first()
-    services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
+    live = services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
     with pytest.raises(RuleError):
         services.undo_draw(t, second.pk, ACTOR)
     url = reverse(
         "result", kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk}
     )
-    client.post(url, {"void": "1"})
+    client.post(url, {"void": "1", "seen": live.pk})
     services.undo_draw(t, second.pk, ACTOR)
     assert Round.objects.get(pk=second.pk).undone_at is not None
 

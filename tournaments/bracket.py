@@ -1,4 +1,4 @@
-"""Where a Preisschnapsen stands, from its pairings and results (RULES.md 5.3-5.5, 5.8).
+"""Where a Preisschnapsen stands, from its pairings and results (RULES.md 5.3-5.5, 5.7, 5.8).
 
 Pure Python over plain values: which cards are still in, whether a round is decided,
 who draws the next round with which cards, which placement matches are due, who holds
@@ -12,6 +12,21 @@ the placement matches shrink with them: three quarter-final losers play one "5-8
 match beside a "5-8" bye (winner and bye for 5/6, the loser 7th), two play for 5/6,
 a lone loser is 5th (3rd for the one semi-final loser). There is no place beyond the
 cards sold.
+
+Withdrawal (RULES.md 5.7), where RULES.md is silent, decided here:
+
+- A card withdrawn during round R (``withdrawn``: card -> R) is out of every draw after
+  R: it is never drawn again, so it never gets a bye. Before round 1 is drawn, R is 1.
+- An open match (no result) with a withdrawn card is decided as a walkover for the other
+  card (``Match.walkover``); the withdrawn card is its loser. A result already recorded
+  stands: a withdrawn winner keeps his result and is simply not drawn again.
+- Both cards of a match withdrawn: the match is decided, nobody advances, both cards are
+  its losers (neither takes the loser's place of a final or placement match). A bye or a self-walkover whose kept card is withdrawn: nobody advances.
+- Fewer cards left than the halved pot needs (more than the pot size): the pot halves
+  again until they fit (a later round with byes, or a round skipped); one card left and
+  no further draw: the tournament has no further round.
+- A withdrawn card among the losers is drawn into the placement matches like the others;
+  its placement match is then a walkover for the other card.
 """
 
 from collections import defaultdict
@@ -26,8 +41,9 @@ QUARTER_FINAL, SEMI_FINAL, FINAL = 4, 2, 1
 
 @dataclass(frozen=True)
 class Match:
-    """A pairing with its result so far. ``kind`` is match, bye or walkover; ``winner``
-    is the winning card of a decided match (None while open)."""
+    """A pairing with its result so far. ``kind`` is match, bye or walkover (as drawn);
+    ``winner`` is the winning card of a decided match (None while open); ``withdrawn``
+    the cards of this pairing that were withdrawn before it was played (RULES.md 5.7)."""
 
     number: int
     kind: str
@@ -35,26 +51,52 @@ class Match:
     right: int | None
     winner: int | None = None
     label: str = ""
+    withdrawn: frozenset[int] = frozenset()
+
+    @property
+    def walkover(self) -> bool:
+        """A drawn match that a withdrawal turned into a walkover (no result, no score)."""
+        return self.kind == "match" and self.winner is None and bool(self.withdrawn)
+
+    @property
+    def shown_kind(self) -> str:
+        """The kind as pages and the export show it: a withdrawal's match is a walkover."""
+        return "walkover" if self.walkover else self.kind
 
     @property
     def decided(self) -> bool:
-        return self.kind != "match" or self.winner is not None
+        return self.kind != "match" or self.winner is not None or self.walkover
 
     @property
     def advancing(self) -> int | None:
-        """The card that goes on: the winner, the bye's card, the walkover's kept card."""
+        """The card that goes on: the winner, the bye's card, the walkover's kept card;
+        None while open and when every card that could go on is withdrawn."""
         if self.kind == "match":
-            return self.winner
-        return self.left
+            if self.winner is not None:
+                return self.winner
+            if self.walkover:
+                others = [c for c in (self.left, self.right) if c not in self.withdrawn]
+                return others[0] if others else None
+            return None
+        return None if self.left in self.withdrawn else self.left
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        """The cards given up: the match loser, the walkover's right-hand card, the
+        withdrawn cards of a match without result (RULES.md 5.7)."""
+        both = tuple(c for c in (self.left, self.right) if c is not None)
+        if self.kind == "match":
+            if self.winner is not None:
+                return tuple(c for c in both if c != self.winner)
+            return tuple(c for c in both if c in self.withdrawn)
+        kept = self.left
+        gone = (self.right,) if self.kind == "walkover" and self.right is not None else ()
+        return gone + ((kept,) if kept is not None and kept in self.withdrawn else ())
 
     @property
     def loser(self) -> int | None:
-        """The card given up: the match loser, or the walkover's right-hand card."""
-        if self.kind == "walkover":
-            return self.right
-        if self.kind == "match" and self.winner is not None:
-            return self.right if self.winner == self.left else self.left
-        return None
+        """The first card given up (see ``losers``), None when none is."""
+        return self.losers[0] if self.losers else None
 
 
 @dataclass(frozen=True)
@@ -75,7 +117,7 @@ class RoundState:
         return [m.advancing for m in self.matches if m.advancing is not None]
 
     def losers(self) -> list[int]:
-        return [m.loser for m in self.matches if m.loser is not None]
+        return [card for m in self.matches for card in m.losers]
 
 
 def holders(cards: dict[int, int], in_play: list[int]) -> list[Holder]:
@@ -87,11 +129,16 @@ def holders(cards: dict[int, int], in_play: list[int]) -> list[Holder]:
     return [Holder(player, tuple(held)) for player, held in by_player.items()]
 
 
-def cards_left(rounds: list[RoundState], sold: list[int]) -> list[int]:
+def cards_left(
+    rounds: list[RoundState], sold: list[int], withdrawn: Mapping[int, int] | None = None
+) -> list[int]:
     """The cards still in: all sold cards before round 1, else the advancing cards of the
-    last round (a match still open keeps both its cards in)."""
+    last round (a match still open keeps both its cards in); without the cards withdrawn
+    (card -> round, 0 before round 1) in these rounds (RULES.md 5.7: a withdrawn card is
+    not drawn again; one withdrawn in a later round was still drawn in these)."""
+    out = {c for c, r in (withdrawn or {}).items() if r <= len(rounds)}
     if not rounds:
-        return list(sold)
+        return [c for c in sold if c not in out]
     last = rounds[-1]
     alive = []
     for match in last.matches:
@@ -100,15 +147,24 @@ def cards_left(rounds: list[RoundState], sold: list[int]) -> list[int]:
                 alive.append(match.advancing)
         else:
             alive.extend(c for c in (match.left, match.right) if c is not None)
-    return alive
+    return [c for c in alive if c not in out]
 
 
-def next_pot_size(rounds: list[RoundState], cards: int) -> int | None:
-    """Pot size of the next round: N/2 for round 1, then halves; None after the final."""
+def next_pot_size(rounds: list[RoundState], cards: int, left: int | None = None) -> int | None:
+    """Pot size of the next round: N/2 for round 1, then halves; None after the final.
+    With ``left`` (the cards still in) given, a later pot halves again until the cards
+    are more than its size (withdrawals, RULES.md 5.7), and None when fewer than two are."""
     if not rounds:
         return cards // 2
     last = rounds[-1].pot_size
-    return last // 2 if last > 1 else None
+    pot = last // 2 if last > 1 else None
+    if left is None or pot is None:
+        return pot
+    if left < 2:
+        return None
+    while left <= pot:
+        pot //= 2
+    return pot
 
 
 def round_of(rounds: list[RoundState], pot_size: int) -> RoundState | None:
@@ -148,20 +204,48 @@ def placement_due(
     semi = _settled(rounds, SEMI_FINAL)
     if quarter is not None:
         losers = tuple(quarter.losers())
-        if len(losers) >= 3 and "5-8" not in labels:
+        if len(losers) in (3, 4) and "5-8" not in labels:
             due.append(("5-8", losers))
         elif len(losers) == 2 and "5" not in labels:
             due.append(("5", losers))
     if semi is not None and len(semi.losers()) == 2 and "3" not in labels:
         due.append(("3", tuple(semi.losers())))
     firsts = [m for m in placement if m.label == "5-8"]
-    if len(firsts) == 2 and all(m.decided for m in firsts):
+    if (
+        len(firsts) == 2
+        and all(m.decided for m in firsts)
+        and all(m.advancing is not None and len(m.losers) <= 1 for m in firsts)
+    ):
         if "5" not in labels:
             due.append(("5", tuple(m.advancing for m in firsts)))
         losers = tuple(m.loser for m in firsts if m.loser is not None)
         if len(losers) == 2 and "7" not in labels:
             due.append(("7", losers))
     return due
+
+
+def still_playing(
+    rounds: list[RoundState],
+    placement: list[Match],
+    sold: list[int],
+    withdrawn: Mapping[int, int] | None = None,
+) -> set[int]:
+    """The cards that still have a match ahead (the cards a withdrawal can take out,
+    RULES.md 5.7): the cards still in the main draw (none once the final is decided), the
+    cards of open placement matches and those a placement match will still be made for
+    (quarter- and semi-final losers without their place yet)."""
+    finished = bool(rounds) and rounds[-1].pot_size == 1 and rounds[-1].decided
+    out = set() if finished else set(cards_left(rounds, sold, withdrawn))
+    for match in placement:
+        if not match.decided:
+            out.update(c for c in (match.left, match.right) if c is not None)
+    placed = set(places(rounds, placement).values())
+    quarter = round_of(rounds, QUARTER_FINAL)
+    semi = round_of(rounds, SEMI_FINAL)
+    for feeder in (quarter, semi):
+        if feeder is not None and not any(m.kind == "bye" for m in feeder.matches):
+            out.update(c for c in feeder.losers() if c not in placed)
+    return out - set(withdrawn or {})
 
 
 def places(rounds: list[RoundState], placement: list[Match]) -> dict[int, int]:
@@ -175,8 +259,9 @@ def places(rounds: list[RoundState], placement: list[Match]) -> dict[int, int]:
     final = round_of(rounds, FINAL)
     if final is not None and final.decided and final.matches:
         match = final.matches[0]
-        out[1] = match.advancing
-        if match.loser is not None:
+        if match.advancing is not None:
+            out[1] = match.advancing
+        if len(match.losers) == 1:
             out[2] = match.loser
     semi = _settled(rounds, SEMI_FINAL)
     if semi is not None and len(semi.losers()) == 1:
@@ -192,8 +277,9 @@ def places(rounds: list[RoundState], placement: list[Match]) -> dict[int, int]:
     for label, first in (("3", 3), ("5", 5), ("7", 7)):
         match = next((m for m in placement if m.label == label), None)
         if match is not None and match.decided:
-            out[first] = match.advancing
-            if match.loser is not None:
+            if match.advancing is not None:
+                out[first] = match.advancing
+            if len(match.losers) == 1:
                 out[first + 1] = match.loser
     return out
 

@@ -113,6 +113,9 @@ class SellForm(forms.Form):
 
 
 class ResultForm(forms.Form):
+    """A result; ``seen`` (the live result's id the form was rendered with, or "none") is
+    read by the view, which refuses a write from an older state."""
+
     key = forms.UUIDField(widget=forms.HiddenInput)
     winner = forms.IntegerField(label=_("Winner"))
     score = forms.CharField(label=_("Bummerl"), max_length=5)

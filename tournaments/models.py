@@ -6,6 +6,8 @@ door; a player may hold several. A *round* is drawn from two *pots* of numbers; 
 a *bye* (Freilos: the card advances without playing) or a *walkover* (a player met
 himself: he gives up one card and advances with the other). A *result* decides a match;
 it is never edited, a correction voids it and records a new one. Undone draws are kept.
+A *withdrawn* card (RULES.md 5.7) is one whose holder went home: it is not drawn again,
+and an open match it is in becomes a walkover for the other card.
 Placement matches (for prizes 3 to 8) are pairings of their own stage.
 """
 
@@ -57,6 +59,16 @@ class Card(models.Model):
     sale_key = models.UUIDField(null=True, blank=True, db_index=True)
     sold_at = models.DateTimeField(auto_now_add=True)
     sold_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    withdrawn_round = models.PositiveSmallIntegerField(
+        _("withdrawn in round"),
+        null=True,
+        blank=True,
+        help_text="the first round the card does not play (RULES.md 5.7); empty while in",
+    )
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
 
@@ -174,6 +186,15 @@ class Pairing(models.Model):
     sheet = models.OneToOneField(
         "scoring.Sheet", null=True, blank=True, on_delete=models.SET_NULL, related_name="pairing"
     )
+    sheet_winner = models.ForeignKey(
+        Card,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="the card the match's score sheet shows as winner (empty while open)",
+    )
+    sheet_score = models.CharField(max_length=5, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     voided_at = models.DateTimeField(null=True, blank=True)
 

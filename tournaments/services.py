@@ -13,13 +13,15 @@ import uuid
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from clubs import audit
 from clubs.models import Club
 from clubs.services import player_named
 from clubs.text import german_key, name_fold
+from scoring.models import Sheet
 from scoring.rules.errors import RuleError, gettext_noop
 from scoring.services import Actor, key_reused
 from tournaments import bracket, draw
@@ -52,6 +54,14 @@ class State:
     results: dict[int, Result]  # pairing id -> live result
     round_states: list[bracket.RoundState]
     placement_states: list[bracket.Match]
+    matches: dict[int, bracket.Match]  # pairing id -> its bracket view
+
+    @property
+    def withdrawn(self) -> dict[int, int]:
+        """Card id -> the round it was withdrawn in (0: before round 1), RULES.md 5.7."""
+        return {
+            pk: c.withdrawn_round for pk, c in self.cards.items() if c.withdrawn_round is not None
+        }
 
     @property
     def drawn(self) -> bool:
@@ -67,10 +77,18 @@ class State:
         current = self.current
         return current if current is not None and current.drawn_at is None else None
 
+    def complete_rounds(self) -> list[bracket.RoundState]:
+        return [s for s, r in zip(self.round_states, self.rounds, strict=True) if r.drawn_at]
+
     def alive(self) -> list[int]:
-        sold = sorted(self.cards)
-        complete = [s for s, r in zip(self.round_states, self.rounds, strict=True) if r.drawn_at]
-        return bracket.cards_left(complete, sold)
+        """The cards still in the main draw, withdrawn cards left out (RULES.md 5.7)."""
+        return bracket.cards_left(self.complete_rounds(), sorted(self.cards), self.withdrawn)
+
+    def still_playing(self) -> set[int]:
+        """The cards that still have a match ahead (main draw or placement)."""
+        return bracket.still_playing(
+            self.complete_rounds(), self.placement_states, sorted(self.cards), self.withdrawn
+        )
 
     def places(self) -> dict[int, int]:
         return bracket.places(self.round_states, self.placement_states)
@@ -88,30 +106,165 @@ class State:
         return bracket.shared_places(self.round_states, numbers)
 
     def next_pot_size(self) -> int | None:
-        return bracket.next_pot_size(self.round_states, self.tournament.cards)
+        left = len(self.alive()) if self.rounds else None
+        return bracket.next_pot_size(self.round_states, self.tournament.cards, left)
 
     def rows(self, pairings) -> list[dict]:
-        """Pairings as pages and printouts show them: the cards (with players), the live
-        result and the winning card."""
+        """Pairings as pages and printouts show them: the cards (with players), the kind
+        as shown (a withdrawal's match is a walkover), the live result, the winning card,
+        the withdrawn cards, the state a result form is rendered from (``seen``: the live
+        result's id or "none") and ``conflict`` when the match's score sheet shows another
+        outcome than the stored result."""
         rows = []
         for p in pairings:
             result = self.results.get(p.pk)
+            match = self.matches.get(p.pk) or _match(p, self.results, self.withdrawn)
+            winner = result.winner_id if result else (match.advancing if match.walkover else None)
             rows.append(
                 {
                     "pairing": p,
                     "label": p.label or p.number,
-                    "kind": p.kind,
+                    "kind": match.shown_kind,
                     "left": self.cards.get(p.left_id),
                     "right": self.cards.get(p.right_id),
                     "result": result,
-                    "winner": self.cards.get(result.winner_id) if result else None,
+                    "result_text": describe_result(result, self.cards) if result else "",
+                    "entered": describe_result(result, self.cards, ENTERED) if result else "",
+                    "winner": self.cards.get(winner) if winner else None,
+                    "withdrawn": match.withdrawn,
+                    "seen": result.pk if result else "none",
+                    "conflict": _conflict(p, result, self.cards),
                 }
             )
         return rows
 
 
-def _match(pairing: Pairing, results: dict[int, Result]) -> bracket.Match:
+def _conflict(pairing: Pairing, result: Result | None, cards: dict[int, Card]) -> dict | None:
+    """What the match's score sheet says beside the stored result, when they differ
+    (the sheet decided, and no result or another one stands)."""
+    if pairing.sheet_id is None or pairing.sheet_winner_id is None:
+        return None
+    said = (pairing.sheet_winner_id, pairing.sheet_score)
+    if result is not None and (result.winner_id, result.score) == said:
+        return None
+    card = cards[pairing.sheet_winner_id]
+    return {
+        "sheet": f"{card.player.name} {pairing.sheet_score}",
+        "result": f"{cards[result.winner_id].player.name} {result.score}" if result else "",
+    }
+
+
+RESULT_STANDS = {
+    "user": gettext_noop(
+        "The result stands: %(winner)s %(score)s, entered by %(by)s at %(time)s; "
+        "only the organisers can change it."
+    ),
+    "link": gettext_noop(
+        "The result stands: %(winner)s %(score)s, entered with the match link at %(time)s; "
+        "only the organisers can change it."
+    ),
+    "sheet": gettext_noop(
+        "The result stands: %(winner)s %(score)s, decided on the score sheet at %(time)s; "
+        "only the organisers can change it."
+    ),
+}
+"""The lock of a match's score sheet while its result stands, by who entered it."""
+
+MEANWHILE = {
+    "user": gettext_noop("Meanwhile %(by)s entered %(winner)s %(score)s at %(time)s."),
+    "link": gettext_noop(
+        "Meanwhile %(winner)s %(score)s was entered with the match link at %(time)s."
+    ),
+    "sheet": gettext_noop("Meanwhile the score sheet decided %(winner)s %(score)s at %(time)s."),
+}
+"""A result write from an older state, refused: what happened since, by who entered it."""
+
+ENTERED = {
+    "user": gettext_noop("entered by %(by)s at %(time)s"),
+    "link": gettext_noop("entered with the match link at %(time)s"),
+    "sheet": gettext_noop("decided on the score sheet at %(time)s"),
+}
+"""Who entered a result and when, short, beside it on the round page."""
+
+VOIDED_MEANWHILE = gettext_noop("Meanwhile the result was voided: the match is open again.")
+SHEET_UNDONE = gettext_noop(
+    "This draw was undone: the match no longer exists and this sheet takes no more deals."
+)
+SHEET_REMADE = gettext_noop(
+    "This placement match was made again (a result it came from changed): "
+    "this sheet takes no more deals."
+)
+SHEET_WITHDRAWN = gettext_noop(
+    "%(name)s (card %(card)s) was withdrawn: the match is a walkover, "
+    "this sheet takes no more deals."
+)
+
+
+def result_source(result: Result) -> str:
+    """Who entered a result: "sheet" (its score sheet), "link" (the match link) or "user"."""
+    if result.from_sheet:
+        return "sheet"
+    if result.recorded_by_id is None:
+        return "link"
+    return "user"
+
+
+def result_params(result: Result, cards: dict[int, Card] | None = None) -> dict:
+    """The placeholders of ``RESULT_STANDS`` and ``MEANWHILE``: winner (player name),
+    score, by (the user's name), time (local HH:MM)."""
+    card = (
+        cards[result.winner_id]
+        if cards
+        else Card.objects.select_related("player").get(pk=result.winner_id)
+    )
+    user = result.recorded_by if result.recorded_by_id else None
+    return {
+        "winner": card.player.name,
+        "score": result.score,
+        "by": (user.get_full_name() or user.get_username()) if user else "",
+        "time": timezone.localtime(result.recorded_at).strftime("%H:%M"),
+    }
+
+
+def describe_result(result: Result, cards: dict[int, Card] | None = None, texts=None) -> str:
+    """The result, who entered it and when, translated for the page (``texts``:
+    ``RESULT_STANDS`` by default, or ``ENTERED``)."""
+    template = (texts or RESULT_STANDS)[result_source(result)]
+    return gettext(template) % result_params(result, cards)
+
+
+class StaleResult(RuleError):
+    """A result write from an older state than the stored one (field ``pairing``):
+    ``live`` is the result that stands now (None when it was voided meanwhile)."""
+
+    def __init__(self, live: Result | None, cards: dict[int, Card] | None = None):
+        self.live = live
+        if live is None:
+            super().__init__("pairing", VOIDED_MEANWHILE)
+        else:
+            super().__init__(
+                "pairing", MEANWHILE[result_source(live)], **result_params(live, cards)
+            )
+
+
+NOT_CHECKED = object()
+"""``seen`` of a write that is not from a rendered form (the score sheet, simulations)."""
+
+
+def _match(
+    pairing: Pairing, results: dict[int, Result], withdrawn: dict[int, int] | None = None
+) -> bracket.Match:
+    """The bracket view of a pairing. A card withdrawn (RULES.md 5.7) counts in the main
+    pairing of the round it was withdrawn in and in any placement pairing."""
     result = results.get(pairing.pk)
+    out = frozenset()
+    if withdrawn:
+        number = pairing.round.number if pairing.stage == Stage.MAIN else None
+        out = frozenset(
+            c
+            for c in (pairing.left_id, pairing.right_id)
+            if c in withdrawn and (number is None or withdrawn[c] == number)
+        )
     return bracket.Match(
         pairing.number,
         pairing.kind,
@@ -119,6 +272,7 @@ def _match(pairing: Pairing, results: dict[int, Result]) -> bracket.Match:
         pairing.right_id,
         result.winner_id if result else None,
         pairing.label,
+        out,
     )
 
 
@@ -133,19 +287,29 @@ def load_state(tournament: Tournament) -> State:
     )
     results = {
         r.pairing_id: r
-        for r in Result.objects.filter(pairing__tournament=tournament, voided_at__isnull=True)
+        for r in Result.objects.filter(
+            pairing__tournament=tournament, voided_at__isnull=True
+        ).select_related("recorded_by")
     }
+    withdrawn = {pk: c.withdrawn_round for pk, c in cards.items() if c.withdrawn_round is not None}
+    by_id = {r.pk: r for r in rounds}
     live_rounds = {r.pk for r in rounds}
     pairings: dict[int, list[Pairing]] = {r.pk: [] for r in rounds}
     placement = []
     for p in all_pairings:
+        if p.round_id in by_id:
+            p.round = by_id[p.round_id]  # no query per pairing
         if p.stage == Stage.PLACEMENT:
             if p.round_id is None or p.round_id in live_rounds:
                 placement.append(p)
         elif p.round_id in live_rounds:
             pairings[p.round_id].append(p)
+    matches = {
+        p.pk: _match(p, results, withdrawn)
+        for p in [*placement, *(p for r in rounds for p in pairings[r.pk])]
+    }
     round_states = [
-        bracket.RoundState(r.number, r.pot_size, tuple(_match(p, results) for p in pairings[r.pk]))
+        bracket.RoundState(r.number, r.pot_size, tuple(matches[p.pk] for p in pairings[r.pk]))
         for r in rounds
     ]
     return State(
@@ -156,7 +320,8 @@ def load_state(tournament: Tournament) -> State:
         placement,
         results,
         round_states,
-        [_match(p, results) for p in placement],
+        [matches[p.pk] for p in placement],
+        matches,
     )
 
 
@@ -319,13 +484,23 @@ def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
 # -- the draw -------------------------------------------------------------------------
 
 
-def _next_round_holders(state: State) -> tuple[int, int, list[draw.Holder]]:
-    """(number, pot size, holders) of the round to draw now; RuleError when none may be."""
+def _next_round_holders(
+    state: State, expected: int | None = None
+) -> tuple[int, int, list[draw.Holder]]:
+    """(number, pot size, holders) of the round to draw now; RuleError when none may be,
+    and when ``expected`` (the round the desk showed) is not the round to draw now."""
     t = state.tournament
+    if expected is not None and expected != len(state.rounds) + 1:
+        raise RuleError(
+            "round",
+            gettext_noop("Round %(number)s is drawn already: this page was out of date."),
+            number=expected,
+        )
     if state.in_progress is not None:
         raise RuleError("round", gettext_noop("A draw is being typed in: finish or undo it first."))
+    alive = state.alive()
     if not state.rounds:
-        draw.check_can_draw_round_one(t.cards, len(state.cards))
+        draw.check_can_draw_round_one(t.cards, len(alive))
     else:
         last = state.round_states[-1]
         if not last.decided:
@@ -336,20 +511,30 @@ def _next_round_holders(state: State) -> tuple[int, int, list[draw.Holder]]:
                 open=last.open_matches,
             )
     pot_size = state.next_pot_size()
+    if pot_size is None and len(alive) < 2 and state.round_states[-1].pot_size > 1:
+        raise RuleError(
+            "round",
+            gettext_noop("No further round: %(count)s cards are left in (withdrawals)."),
+            count=len(alive),
+        )
     if pot_size is None:
         raise RuleError("round", gettext_noop("The final is drawn: there is no further round."))
     cards = {pk: c.player_id for pk, c in state.cards.items()}
-    return len(state.rounds) + 1, pot_size, bracket.holders(cards, state.alive())
+    return len(state.rounds) + 1, pot_size, bracket.holders(cards, alive)
 
 
-def draw_round(tournament: Tournament, actor: Actor, seed: int | None = None) -> Round:
-    """Draw the next round digitally with a random seed kept on the round (RULES.md 5.2, 5.4)."""
+def draw_round(
+    tournament: Tournament, actor: Actor, seed: int | None = None, expected: int | None = None
+) -> Round:
+    """Draw the next round digitally with a random seed kept on the round (RULES.md 5.2,
+    5.4); ``expected``: the round number the desk offered (refused when another one is
+    due now)."""
     seed = secrets.randbits(48) if seed is None else seed
     try:
         with transaction.atomic():
             t = _locked(tournament)
             state = load_state(t)
-            number, pot_size, holders = _next_round_holders(state)
+            number, pot_size, holders = _next_round_holders(state, expected)
             result = draw.digital_draw(holders, pot_size, seed, later_round=number > 1)
             return _store_draw(t, state, number, pot_size, seed, result, actor)
     except IntegrityError:
@@ -443,13 +628,14 @@ def _create_placement(t: Tournament, actor: Actor, round_: Round | None) -> None
             )
 
 
-def start_physical_draw(tournament: Tournament, actor: Actor) -> Round:
-    """Open the next round for a draw at the venue, typed in pull by pull."""
+def start_physical_draw(tournament: Tournament, actor: Actor, expected: int | None = None) -> Round:
+    """Open the next round for a draw at the venue, typed in pull by pull (``expected``
+    as for ``draw_round``)."""
     try:
         with transaction.atomic():
             t = _locked(tournament)
             state = load_state(t)
-            number, pot_size, _holders = _next_round_holders(state)
+            number, pot_size, _holders = _next_round_holders(state, expected)
             return Round.objects.create(
                 tournament=t,
                 number=number,
@@ -468,7 +654,7 @@ def physical_session(state: State, round_: Round) -> draw.DrawSession:
     """The draw session of a round being typed in, with its pulls so far replayed."""
     cards = {pk: c.player_id for pk, c in state.cards.items()}
     previous = [r for r in state.round_states if r.number < round_.number]
-    alive = bracket.cards_left(previous, sorted(state.cards))
+    alive = bracket.cards_left(previous, sorted(state.cards), state.withdrawn)
     order = draw.physical_order(bracket.holders(cards, alive), later_round=round_.number > 1)
     session = draw.DrawSession(order, round_.pot_size)
     for pull in Pull.objects.live().filter(round=round_).order_by("index"):
@@ -521,6 +707,7 @@ def undo_last_pull(tournament: Tournament, round_id: int, actor: Actor) -> Pull:
     RuleError on ``round``: the round is not the latest draw at the venue (a digital draw
     is undone as a whole), it has no pull yet, or results stand on its pairings."""
     with transaction.atomic():
+        _lock_sheets_first(Pairing.objects.filter(round_id=round_id))
         t = _locked(tournament)
         state = load_state(t)
         round_ = state.current
@@ -532,9 +719,10 @@ def undo_last_pull(tournament: Tournament, round_id: int, actor: Actor) -> Pull:
         reopened = 0
         if round_.drawn_at is not None:
             _refuse_if_decided(state, round_)
-            reopened = Pairing.objects.filter(round=round_, voided_at__isnull=True).update(
-                voided_at=timezone.now()
-            )
+            made = Pairing.objects.filter(round=round_, voided_at__isnull=True)
+            for sheet_id in made.exclude(sheet=None).values_list("sheet_id", flat=True):
+                _lock_sheet(sheet_id, "closed", SHEET_UNDONE)
+            reopened = made.update(voided_at=timezone.now())
             Round.objects.filter(pk=round_.pk).update(drawn_at=None)
         last = (
             Pull.objects.live()
@@ -583,10 +771,50 @@ def _refuse_if_decided(state: State, round_: Round) -> None:
         )
 
 
+def _lock_sheets_first(pairings) -> None:
+    """Take the row locks of the score sheets of ``pairings`` (a Pairing queryset) before
+    the tournament's. A write on a match's sheet locks the sheet, then (reporting its
+    result) the tournament; a change here that locks or unlocks such sheets takes them in
+    the same order, so the two never wait on each other (PostgreSQL would find a
+    deadlock). SQLite's IMMEDIATE transactions serialise all writers anyway."""
+    ids = sorted(pairings.exclude(sheet=None).values_list("sheet_id", flat=True))
+    if ids:
+        list(Sheet.objects.select_for_update().filter(pk__in=ids).order_by("pk").values("pk"))
+
+
+def _lock_sheet(sheet_id: int | None, kind: str, template: str, **params) -> None:
+    """Lock a match's score sheet (``Sheet.write_refusal`` reads it): kind ``result``
+    while its result stands, ``closed`` when the match is gone."""
+    if sheet_id is not None:
+        Sheet.objects.filter(pk=sheet_id).update(
+            locked_at=timezone.now(),
+            lock={"kind": kind, "template": template, "params": params},
+        )
+
+
+def _unlock_sheet(sheet_id: int | None) -> None:
+    if sheet_id is not None:
+        Sheet.objects.filter(pk=sheet_id).update(locked_at=None, lock={})
+
+
+def _lock_for_result(pairing: Pairing, result: Result) -> None:
+    if pairing.sheet_id is not None:
+        _lock_sheet(
+            pairing.sheet_id,
+            "result",
+            RESULT_STANDS[result_source(result)],
+            **result_params(result),
+        )
+
+
 def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
     """Undo the latest draw while none of its matches has a result; it stays in the
-    history, marked undone. RuleError says which results must be voided first."""
+    history, marked undone. RuleError says which results must be voided first. The score
+    sheets of its matches take no more deals (they say the draw was undone). A card
+    withdrawn during the undone round counts as withdrawn in the round before (it is not
+    drawn again, RULES.md 5.7)."""
     with transaction.atomic():
+        _lock_sheets_first(Pairing.objects.filter(round_id=round_id))
         t = _locked(tournament)
         state = load_state(t)
         current = state.current
@@ -596,8 +824,27 @@ def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
         now = timezone.now()
         Round.objects.filter(pk=current.pk).update(undone_at=now, undone_by_id=actor.user_id)
         Pairing.objects.filter(round=current, stage=Stage.PLACEMENT).update(voided_at=now)
+        for pairing in Pairing.objects.filter(round=current).exclude(sheet=None):
+            _lock_sheet(pairing.sheet_id, "closed", SHEET_UNDONE)
+        moved = list(
+            Card.objects.filter(tournament=t, withdrawn_round=current.number).values_list(
+                "number", flat=True
+            )
+        )
+        if moved:
+            Card.objects.filter(tournament=t, withdrawn_round=current.number).update(
+                withdrawn_round=current.number - 1
+            )
         current.undone_at = now
-        audit.record(t.club_id, "tournament", t.pk, "draw undone", actor, {"round": current.number})
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "draw undone",
+            actor,
+            {"round": current.number},
+            {"withdrawn_cards_moved_back": moved} if moved else None,
+        )
         return current
 
 
@@ -607,11 +854,25 @@ def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
 def _void_dependents(t: Tournament, pairing: Pairing) -> None:
     """The matches for 5/6 and 7/8 are drawn from the two "5-8" results: when one of those
     changes, they are made again (RULES.md 5.5); ``_check_editable`` has made sure they
-    have no result yet."""
+    have no result yet. Their score sheets take no more deals."""
     if pairing.label == "5-8":
-        Pairing.objects.filter(tournament=t, label__in=("5", "7"), voided_at__isnull=True).update(
-            voided_at=timezone.now()
+        dependents = Pairing.objects.filter(
+            tournament=t, label__in=("5", "7"), voided_at__isnull=True
         )
+        for sheet_id in dependents.exclude(sheet=None).values_list("sheet_id", flat=True):
+            _lock_sheet(sheet_id, "closed", SHEET_REMADE)
+        dependents.update(voided_at=timezone.now())
+
+
+def _dependents(pairing: Pairing):
+    """The pairings whose sheets a change of ``pairing``'s result may lock: itself, and
+    for a "5-8" match the matches for 5 and 7."""
+    query = Pairing.objects.filter(pk=pairing.pk)
+    if pairing.label == "5-8":
+        query = query | Pairing.objects.filter(
+            tournament_id=pairing.tournament_id, label__in=("5", "7"), voided_at__isnull=True
+        )
+    return query
 
 
 def _audit_result(result: Result | None) -> dict | None:
@@ -658,27 +919,55 @@ def _check_editable(t: Tournament, pairing: Pairing) -> None:
         )
 
 
+def _withdrawn_in(pairing: Pairing) -> list[Card]:
+    """The withdrawn cards that make this pairing a walkover (RULES.md 5.7)."""
+    cards = Card.objects.filter(
+        pk__in=[c for c in (pairing.left_id, pairing.right_id) if c is not None],
+        withdrawn_round__isnull=False,
+    ).select_related("player")
+    if pairing.stage == Stage.MAIN:
+        return [c for c in cards if c.withdrawn_round == pairing.round.number]
+    return list(cards)
+
+
 def record_result(
-    pairing: Pairing, winner: int, score: str, key: uuid.UUID, actor: Actor, from_sheet=False
+    pairing: Pairing,
+    winner: int,
+    score: str,
+    key: uuid.UUID,
+    actor: Actor,
+    from_sheet=False,
+    seen=NOT_CHECKED,
 ) -> Result:
     """Decide a match: ``winner`` is the winning card's id, ``score`` the Bummerl (2:0, 2:1;
     3:x for matches to three). A repeated ``key`` returns the first result when it is the
-    same (match, winner, score), and is refused on ``key`` when it is another; a different
-    result for a decided match is refused (correct it instead)."""
-    return _write_result(pairing, winner, score, key, actor, False, from_sheet)
+    same (match, winner, score), and is refused on ``key`` when it is another; the same
+    result sent again is answered with the stored one. ``seen``: the live result's id the
+    form was rendered with (None: no result); when another result stands now,
+    ``StaleResult`` says which, who entered it and when. A different result for a decided
+    match is refused (correct it instead), and so is a result for a withdrawal's walkover."""
+    return _write_result(pairing, winner, score, key, actor, False, from_sheet, seen)
 
 
 def correct_result(
-    pairing: Pairing, winner: int, score: str, key: uuid.UUID, actor: Actor, from_sheet=False
+    pairing: Pairing,
+    winner: int,
+    score: str,
+    key: uuid.UUID,
+    actor: Actor,
+    from_sheet=False,
+    seen=NOT_CHECKED,
 ) -> Result:
     """Void the live result of the match and record this one; refused once the next
-    round is drawn (the message says which draw to undo)."""
-    return _write_result(pairing, winner, score, key, actor, True, from_sheet)
+    round is drawn (the message says which draw to undo), and (``StaleResult``) when
+    the result changed since the form showed ``seen``."""
+    return _write_result(pairing, winner, score, key, actor, True, from_sheet, seen)
 
 
-def _write_result(pairing, winner, score, key, actor, correct, from_sheet):
+def _write_result(pairing, winner, score, key, actor, correct, from_sheet, seen=NOT_CHECKED):
     try:
         with transaction.atomic():
+            _lock_sheets_first(_dependents(pairing))
             t = _locked(pairing.tournament)
             first = Result.objects.filter(key=key).first()
             if first is not None:
@@ -699,14 +988,35 @@ def _write_result(pairing, winner, score, key, actor, correct, from_sheet):
                     n=t.match_bummerl,
                     scores=" / ".join(SCORES[t.match_bummerl]),
                 )
-            live = Result.objects.filter(pairing=pairing, voided_at__isnull=True).first()
-            if live is not None:
-                if not correct:
-                    if live.winner_id == winner and live.score == score:
-                        return live  # the same result sent again: nothing to do
+            live = (
+                Result.objects.filter(pairing=pairing, voided_at__isnull=True)
+                .select_related("recorded_by")
+                .first()
+            )
+            if live is not None and not correct and (live.winner_id, live.score) == (winner, score):
+                return live  # the same result sent again (or by two at once): nothing to do
+            if seen is not NOT_CHECKED and (live.pk if live else None) != seen:
+                raise StaleResult(live)
+            if live is None:
+                gone = _withdrawn_in(pairing)
+                if gone:
                     raise RuleError(
                         "pairing",
-                        gettext_noop("This match already has a result: correct it instead."),
+                        gettext_noop(
+                            "%(name)s (card %(card)s) was withdrawn: the match is a walkover."
+                        ),
+                        name=gone[0].player.name,
+                        card=gone[0].number,
+                    )
+            if live is not None:
+                if not correct:
+                    if actor.organiser:
+                        raise RuleError(
+                            "pairing",
+                            gettext_noop("This match already has a result: correct it instead."),
+                        )
+                    raise RuleError(
+                        "pairing", RESULT_STANDS[result_source(live)], **result_params(live)
                     )
                 _check_editable(t, pairing)
                 Result.objects.filter(pk=live.pk).update(
@@ -722,6 +1032,8 @@ def _write_result(pairing, winner, score, key, actor, correct, from_sheet):
                 via_link=actor.via_link,
                 from_sheet=from_sheet,
             )
+            result.recorded_by = actor.user if actor.user_id else None
+            _lock_for_result(pairing, result)
             audit.record(
                 t.club_id,
                 "tournament",
@@ -739,9 +1051,8 @@ def _write_result(pairing, winner, score, key, actor, correct, from_sheet):
         existing = Result.objects.filter(key=key).first()
         if existing is not None:
             return _repeated(existing, pairing, winner, score)
-        raise RuleError(
-            "pairing", gettext_noop("This match already has a result: correct it instead.")
-        ) from None
+        live = Result.objects.filter(pairing=pairing, voided_at__isnull=True).first()
+        raise StaleResult(live) from None
 
 
 def _repeated(first: Result, pairing: Pairing, winner: int, score: str) -> Result:
@@ -756,7 +1067,10 @@ def _repeated(first: Result, pairing: Pairing, winner: int, score: str) -> Resul
 
 
 def export(tournament: Tournament) -> dict:
-    """The tournament as JSON (the format of the Preisschnapsen issue, README)."""
+    """The tournament as JSON (the format of the Preisschnapsen issue, README). Withdrawn
+    cards are listed under ``withdrawn`` with ``withdrawn_round`` (0: before round 1); a
+    match that a withdrawal decided has kind ``walkover``, no score, and ``withdrawn``
+    (the card numbers) (RULES.md 5.7)."""
     state = load_state(tournament)
     t = tournament
 
@@ -768,16 +1082,21 @@ def export(tournament: Tournament) -> dict:
 
     def pairing_dict(p: Pairing) -> dict:
         result = state.results.get(p.pk)
-        match = _match(p, state.results)
+        match = state.matches[p.pk]
         winner = match.advancing if match.decided else None
         return {
             "number": p.number,
             **({"label": p.label} if p.label else {}),
             "left": ref(p.left_id),
             "right": ref(p.right_id),
-            "kind": p.kind,
+            "kind": match.shown_kind,
             "winner_card": state.cards[winner].number if winner else None,
             "score": result.score if result else None,
+            **(
+                {"withdrawn": sorted(state.cards[c].number for c in match.withdrawn)}
+                if match.withdrawn
+                else {}
+            ),
         }
 
     pulls = {}
@@ -801,6 +1120,15 @@ def export(tournament: Tournament) -> dict:
             for name, cards in sorted(
                 players.items(), key=lambda item: (german_key(item[0]), item[0])
             )
+        ],
+        "withdrawn": [
+            {
+                "card": c.number,
+                "player": c.player.name,
+                "withdrawn_round": c.withdrawn_round,
+            }
+            for c in sorted(state.cards.values(), key=lambda c: c.number)
+            if c.withdrawn_round is not None
         ],
         "rounds": [
             {
@@ -845,7 +1173,9 @@ def export(tournament: Tournament) -> dict:
 def open_match_sheet(pairing: Pairing, actor: Actor):
     """The two-player score sheet of a match (made once): the tournament's Partie length,
     a Schneider counting one Bummerl (RULES.md 5.3). When its Partie is decided, the sheet
-    records the match result by itself (``sheet_decided_match``)."""
+    records the match result by itself (``follow_match_sheet``). Refused (RuleError on
+    ``pairing``) for a bye or walkover, a withdrawal's walkover, and a match whose result
+    stands already (the message names it)."""
     from scoring import services as scoring
     from scoring.models import RuleSet
 
@@ -856,6 +1186,22 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
             return pairing.sheet
         if pairing.kind != Kind.MATCH:
             raise RuleError("pairing", gettext_noop("A bye or walkover has no result."))
+        pairing.round = Round.objects.filter(pk=pairing.round_id).first()
+        live = (
+            Result.objects.filter(pairing=pairing, voided_at__isnull=True)
+            .select_related("recorded_by")
+            .first()
+        )
+        if live is not None:  # a result entered meanwhile: no sheet to change it
+            raise RuleError("pairing", RESULT_STANDS[result_source(live)], **result_params(live))
+        gone = _withdrawn_in(pairing)
+        if gone:
+            raise RuleError(
+                "pairing",
+                gettext_noop("%(name)s (card %(card)s) was withdrawn: the match is a walkover."),
+                name=gone[0].player.name,
+                card=gone[0].number,
+            )
         preset = RuleSet.objects.filter(club__isnull=True, preset="wiki").first()
         rules = preset.rules.with_changes(
             options={"schneider_counts": 1, "partie_bummerl": t.match_bummerl}
@@ -878,42 +1224,201 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
 
 def follow_match_sheet(sender, sheet, state, key, **kwargs) -> None:
     """Receiver of ``scoring.signals.sheet_changed``: a match played on a score sheet has
-    the result its sheet shows. A decided Partie records (or corrects) the match result;
-    a correction on the sheet that undoes the Partie voids the result the sheet made.
-    A RuleError (the next round is drawn already) refuses the change on the sheet. A
-    result entered by hand is left alone: the organiser decides."""
+    the result its sheet shows. What the sheet says is kept on the pairing (the desk flags
+    a sheet that contradicts the stored result). A decided Partie records (or corrects)
+    the match result; a correction on the sheet that undoes the Partie voids the result
+    the sheet made. A RuleError (the next round is drawn already) refuses the change on
+    the sheet. A result entered by hand is left alone: the organiser decides. Once a
+    result stands only organisers still write on the sheet (``Sheet.write_refusal``)."""
     pairing = Pairing.objects.filter(sheet=sheet).select_related("tournament").first()
     if pairing is None:
         return
+    actor = kwargs.get("actor") or Actor(None, via_link=True)
+    winner = state.partie_winner
+    winner_card = None if winner is None else (pairing.left_id if winner == 0 else pairing.right_id)
+    score = "" if winner is None else f"{state.tally[1 - winner]}:{state.tally[winner]}"
+    Pairing.objects.filter(pk=pairing.pk).update(sheet_winner_id=winner_card, sheet_score=score)
+    pairing.sheet_winner_id, pairing.sheet_score = winner_card, score
     live = Result.objects.filter(pairing=pairing, voided_at__isnull=True).first()
     if live is not None and not live.from_sheet:
         return
-    if state.partie_winner is None:
+    if winner is None:
         if live is not None:
-            void_result(pairing, Actor(None, via_link=True))
+            void_result(pairing, actor)
         return
-    winner = state.partie_winner
-    winner_card = pairing.left_id if winner == 0 else pairing.right_id
-    score = f"{state.tally[1 - winner]}:{state.tally[winner]}"
     if live is not None and (live.winner_id, live.score) == (winner_card, score):
         return
     result_key = uuid.uuid5(uuid.NAMESPACE_URL, f"bummerl:sheet:{sheet.pk}:{key or uuid.uuid4()}")
     write = correct_result if live is not None else record_result
-    write(pairing, winner_card, score, result_key, Actor(None, via_link=True), from_sheet=True)
+    write(pairing, winner_card, score, result_key, actor, from_sheet=True)
 
 
-def void_result(pairing: Pairing, actor: Actor) -> None:
+def void_result(pairing: Pairing, actor: Actor, seen=NOT_CHECKED) -> None:
     """Void the live result of a match (it stays in the history); refused once the next
-    round is drawn."""
+    round is drawn, and (``StaleResult``) when another result than ``seen`` (the live
+    result's id the form showed) stands now. Its score sheet takes deals again."""
     with transaction.atomic():
+        _lock_sheets_first(_dependents(pairing))
         t = _locked(pairing.tournament)
         pairing = Pairing.objects.select_related("round").get(pk=pairing.pk)
-        _check_editable(t, pairing)
-        live = Result.objects.filter(pairing=pairing, voided_at__isnull=True).first()
+        live = (
+            Result.objects.filter(pairing=pairing, voided_at__isnull=True)
+            .select_related("recorded_by")
+            .first()
+        )
         if live is None:
-            return
+            return  # voided meanwhile: what the user wanted
+        if seen is not NOT_CHECKED and live.pk != seen:
+            raise StaleResult(live)
+        _check_editable(t, pairing)
         Result.objects.filter(pk=live.pk).update(
             voided_at=timezone.now(), voided_by_id=actor.user_id
         )
         _void_dependents(t, pairing)
+        gone = _withdrawn_in(pairing) if pairing.sheet_id is not None else []
+        if gone:  # without its result the match is a withdrawal's walkover
+            card = gone[0]
+            _lock_sheet(
+                pairing.sheet_id, "closed", SHEET_WITHDRAWN, name=card.player.name, card=card.number
+            )
+        else:
+            _unlock_sheet(pairing.sheet_id)
         audit.record(t.club_id, "tournament", t.pk, "result voided", actor, _audit_result(live))
+
+
+# -- withdrawal (RULES.md 5.7) -----------------------------------------------------------
+
+
+def withdraw_card(tournament: Tournament, card_id: int, actor: Actor) -> Card:
+    """Withdraw a card whose holder went home (RULES.md 5.7), in the round now being
+    played (``Card.withdrawn_round``; 0 before round 1 is drawn).
+
+    Before the next draw the card is not drawn (never a bye); an open match it is in
+    (main draw or placement) becomes a walkover for the other card, and that match's
+    score sheet takes no more deals. Its earlier results stay. RuleError on ``card``:
+    unknown, withdrawn already, out already (no match ahead), or a draw is being typed in.
+    """
+    with transaction.atomic():
+        _lock_sheets_first(
+            Pairing.objects.filter(tournament_id=tournament.pk, voided_at__isnull=True).filter(
+                models.Q(left_id=card_id) | models.Q(right_id=card_id)
+            )
+        )
+        t = _locked(tournament)
+        state = load_state(t)
+        card = state.cards.get(card_id)
+        if card is None:
+            raise RuleError("card", gettext_noop("There is no such card in this tournament."))
+        if card.withdrawn_round is not None:
+            raise RuleError(
+                "card",
+                gettext_noop("Card %(card)s is withdrawn already."),
+                card=card.number,
+            )
+        if state.in_progress is not None:
+            raise RuleError(
+                "card", gettext_noop("A draw is being typed in: finish or undo it first.")
+            )
+        if card_id not in state.still_playing():
+            raise RuleError(
+                "card",
+                gettext_noop("Card %(card)s (%(name)s) has no match ahead: it is out already."),
+                card=card.number,
+                name=card.player.name,
+            )
+        number = state.current.number if state.current else 0
+        now = timezone.now()
+        Card.objects.filter(pk=card.pk).update(
+            withdrawn_round=number, withdrawn_at=now, withdrawn_by_id=actor.user_id
+        )
+        card.withdrawn_round, card.withdrawn_at = number, now
+        walkovers = []
+        open_pairings = [
+            p
+            for p in [
+                *(state.pairings[state.current.pk] if state.current else []),
+                *state.placement,
+            ]
+            if card_id in (p.left_id, p.right_id)
+            and p.kind == Kind.MATCH
+            and p.pk not in state.results
+        ]
+        for pairing in open_pairings:
+            walkovers.append(pairing.label or pairing.number)
+            _lock_sheet(
+                pairing.sheet_id, "closed", SHEET_WITHDRAWN, name=card.player.name, card=card.number
+            )
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "card withdrawn",
+            actor,
+            None,
+            {
+                "card": card.number,
+                "player": card.player.name,
+                "round": number,
+                "walkovers": walkovers,
+            },
+        )
+        if open_pairings:
+            _create_placement(t, actor, state.current)
+        return card
+
+
+def undo_withdrawal(tournament: Tournament, card_id: int, actor: Actor) -> Card:
+    """Take a withdrawal back while nothing was built on it (RULES.md 5.7): no round was
+    drawn after it, and the matches for 5 and 7 made from a "5-8" walkover it caused have
+    no result (they are made again). Its walkovers are open matches again."""
+    with transaction.atomic():
+        _lock_sheets_first(
+            Pairing.objects.filter(tournament_id=tournament.pk, voided_at__isnull=True).filter(
+                models.Q(left_id=card_id)
+                | models.Q(right_id=card_id)
+                | models.Q(label__in=("5", "7"))
+            )
+        )
+        t = _locked(tournament)
+        state = load_state(t)
+        card = state.cards.get(card_id)
+        if card is None or card.withdrawn_round is None:
+            raise RuleError("card", gettext_noop("This card is not withdrawn."))
+        later = [r.number for r in state.rounds if r.number > card.withdrawn_round]
+        if later:
+            raise RuleError(
+                "card",
+                gettext_noop(
+                    "Round %(number)s was drawn without card %(card)s: undo that draw first."
+                ),
+                number=later[0],
+                card=card.number,
+            )
+        walkovers = [
+            p
+            for p in [
+                *(state.pairings[state.current.pk] if state.current else []),
+                *state.placement,
+            ]
+            if card_id in (p.left_id, p.right_id) and state.matches[p.pk].walkover
+        ]
+        for pairing in walkovers:
+            _check_editable(t, pairing)
+        for pairing in walkovers:
+            _void_dependents(t, pairing)
+            others = state.matches[pairing.pk].withdrawn - {card_id}
+            if not others:
+                _unlock_sheet(pairing.sheet_id)
+        Card.objects.filter(pk=card.pk).update(
+            withdrawn_round=None, withdrawn_at=None, withdrawn_by_id=None
+        )
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "withdrawal undone",
+            actor,
+            {"card": card.number, "player": card.player.name, "round": card.withdrawn_round},
+        )
+        card.withdrawn_round = card.withdrawn_at = None
+        return card

@@ -95,7 +95,7 @@ def play_open_matches(tournament: Tournament, rng: random.Random, leave_open: in
         pairings = list(state.placement)
         if state.current is not None:
             pairings += state.pairings[state.current.pk]
-        open_ = [p for p in pairings if p.kind == "match" and p.pk not in state.results]
+        open_ = [p for p in pairings if not state.matches[p.pk].decided]
         if len(open_) <= leave_open:
             return
         # Every open match now; placement matches that become due come in the next pass.

@@ -7,6 +7,7 @@ club_patterns = [
     path("<int:tournament_id>/", views.tournament, name="tournament"),
     path("<int:tournament_id>/sell/", views.sell, name="sell"),
     path("<int:tournament_id>/cards/<int:card_id>/paid/", views.mark_paid, name="mark_paid"),
+    path("<int:tournament_id>/cards/<int:card_id>/withdraw/", views.withdraw, name="withdraw_card"),
     path("<int:tournament_id>/lower/", views.lower, name="lower_cards"),
     path("<int:tournament_id>/draw/", views.draw_next, name="draw_next"),
     path("<int:tournament_id>/draw/physical/", views.physical_draw, name="physical_draw"),

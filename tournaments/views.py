@@ -22,6 +22,7 @@ from clubs.access import club_for
 from clubs.models import Player, Role
 from clubs.text import clean_name, german_key, warn_unprintable
 from scoring.rules import RuleError
+from scoring.rules.errors import gettext_noop
 from scoring.views import rule_error_text
 from tournaments import draw, printing, services
 from tournaments.forms import PullForm, ResultForm, SellForm, TournamentForm
@@ -41,8 +42,9 @@ def tournament_for(request, slug, tournament_id, role=Role.MEMBER) -> Tournament
     return tournament
 
 
-def _actor(request):
-    return services.Actor(request.user)
+def _actor(request, t: Tournament | None = None):
+    organiser = t is not None and t.role in (Role.OWNER, Role.ORGANISER)
+    return services.Actor(request.user, organiser=organiser)
 
 
 @login_required
@@ -93,6 +95,15 @@ def _desk_context(request, tournament, state, sell_form=None):
     refusal, lower_to = _round_one_refusal(tournament, state)
     paid = sum(1 for c in cards if c.paid)
     alive = set(state.alive())
+    playing = state.still_playing() if state.rounds else alive
+    checks = []
+    for round_ in state.rounds:
+        for row in state.rows(state.pairings[round_.pk]):
+            if row["conflict"]:
+                checks.append({"round": round_.number, "row": row})
+    for row in state.rows(state.placement):
+        if row["conflict"]:
+            checks.append({"round": state.current.number, "row": row})
     held: dict[int, int] = {}
     for card_id in alive:
         player = state.cards[card_id].player_id
@@ -110,6 +121,8 @@ def _desk_context(request, tournament, state, sell_form=None):
             "open_amount": (len(cards) - paid) * tournament.entry_fee,
         },
         "alive": alive,
+        "playing": playing,
+        "checks": checks,
         "players_in": len(held),
         "sell_form": sell_form or SellForm(initial={"key": uuid.uuid4()}),
         "can_manage": tournament.role in (Role.OWNER, Role.ORGANISER),
@@ -222,6 +235,59 @@ def mark_paid(request, slug, tournament_id, card_id):
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
+def withdraw(request, slug, tournament_id, card_id):
+    """Withdraw a card whose holder went home, or take that back (RULES.md 5.7): a page
+    that says what will happen, and its confirmation (organisers)."""
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    state = services.load_state(t)
+    card = state.cards.get(card_id)
+    if card is None:
+        raise Http404
+    undo = (request.POST if request.method == "POST" else request.GET).get("undo") == "1"
+    error = None
+    if request.method == "POST":
+        try:
+            if undo:
+                services.undo_withdrawal(t, card_id, _actor(request, t))
+                messages.success(request, _("The withdrawal is undone."))
+            else:
+                services.withdraw_card(t, card_id, _actor(request, t))
+                messages.success(
+                    request,
+                    _("Card %(card)s (%(name)s) is withdrawn.")
+                    % {"card": card.number, "name": card.player.name},
+                )
+        except RuleError as failure:
+            error = rule_error_text(failure)
+        else:
+            return redirect(
+                reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#cards"
+            )
+    pairings = [*(state.pairings[state.current.pk] if state.current else []), *state.placement]
+    walkovers = [
+        row
+        for row in state.rows(pairings)
+        if card_id in (row["pairing"].left_id, row["pairing"].right_id)
+        and row["kind"] == "match"
+        and row["result"] is None
+    ]
+    return render(
+        request,
+        "tournaments/withdraw.html",
+        {
+            "club": t.club,
+            "tournament": t,
+            "card": card,
+            "undo": undo,
+            "walkovers": walkovers,
+            "error": error,
+        },
+        status=400 if error else 200,
+    )
+
+
+@login_required
 @require_POST
 def lower(request, slug, tournament_id):
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
@@ -238,11 +304,13 @@ def lower(request, slug, tournament_id):
 @require_POST
 def draw_next(request, slug, tournament_id):
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    shown = request.POST.get("round", "")
+    expected = int(shown) if shown.isdigit() else None  # the round the desk offered
     try:
         if request.POST.get("mode") == "physical":
-            services.start_physical_draw(t, _actor(request))
+            services.start_physical_draw(t, _actor(request), expected)
             return redirect("physical_draw", slug=slug, tournament_id=t.pk)
-        round_ = services.draw_round(t, _actor(request))
+        round_ = services.draw_round(t, _actor(request, t), expected=expected)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
         return redirect("tournament", slug=slug, tournament_id=t.pk)
@@ -389,6 +457,12 @@ def _pairing_rows(state, pairings, only_open=False, player_query=""):
 @require_GET
 def round_page(request, slug, tournament_id, number):
     t = tournament_for(request, slug, tournament_id)
+    return _round_response(request, t, number)
+
+
+def _round_response(request, t, number, stale=None):
+    """The round page; ``stale``: a result write just refused because the result changed
+    meanwhile ({pairing, text, offer}), shown on that match's row (status 409)."""
     state = services.load_state(t)
     round_ = next((r for r in state.rounds if r.number == number and r.drawn_at), None)
     if round_ is None:
@@ -401,8 +475,11 @@ def round_page(request, slug, tournament_id, number):
     )
     for row in rows + placement:
         row["action"] = reverse(
-            "result", kwargs={"slug": slug, "tournament_id": t.pk, "pairing_id": row["pairing"].pk}
+            "result",
+            kwargs={"slug": t.club.slug, "tournament_id": t.pk, "pairing_id": row["pairing"].pk},
         )
+        if stale and stale["pairing"] == row["pairing"].pk:
+            row["stale"] = stale
     return render(
         request,
         "tournaments/round.html",
@@ -420,27 +497,55 @@ def round_page(request, slug, tournament_id, number):
             "new_key": uuid.uuid4,
             "show_link": t.role in (Role.OWNER, Role.ORGANISER),
             "may_correct": t.role in (Role.OWNER, Role.ORGANISER),
+            "stale": stale,
         },
+        status=409 if stale else 200,
     )
 
 
+def _seen(request):
+    """The state a result form was rendered from: the live result's id, None for "no
+    result"; NOT_CHECKED is never taken from a form (a form without it is refused)."""
+    value = request.POST.get("seen", "")
+    if value == "none":
+        return None
+    if value.isdigit():
+        return int(value)
+    raise RuleError("seen", gettext_noop("This form is out of date: reload the page."))
+
+
 def _save_result(request, pairing, actor, may_correct: bool):
-    """Record a result; organisers may also correct (``correct=1``) or void (``void=1``)."""
+    """Record a result; organisers may also correct (``correct=1``) or void (``void=1``).
+    Returns (error text or None, stale or None): ``stale`` after a write from an older
+    state, with ``offer`` for an organiser: correct the result that stands to his entry
+    in one tap."""
     try:
+        seen = _seen(request)
         if may_correct and request.POST.get("void") == "1":
-            services.void_result(pairing, actor)
-            return None
+            services.void_result(pairing, actor, seen=seen)
+            return None, None
         form = ResultForm(request.POST)
         if not form.is_valid():
-            return _("Choose the winner and the score.")
+            return _("Choose the winner and the score."), None
         data = form.cleaned_data
-        live = pairing.results.filter(voided_at__isnull=True).exists()
-        correct = may_correct and live and request.POST.get("correct") == "1"
+        correct = may_correct and seen is not None and request.POST.get("correct") == "1"
         write = services.correct_result if correct else services.record_result
-        write(pairing, data["winner"], data["score"], data["key"], actor)
+        write(pairing, data["winner"], data["score"], data["key"], actor, seen=seen)
+    except services.StaleResult as error:
+        offer = None
+        if may_correct and error.live is not None and request.POST.get("void") != "1":
+            form = ResultForm(request.POST)
+            if form.is_valid():
+                offer = {
+                    "pairing": pairing.pk,
+                    "winner": form.cleaned_data["winner"],
+                    "score": form.cleaned_data["score"],
+                    "seen": error.live.pk,
+                }
+        return rule_error_text(error), {"offer": offer}
     except RuleError as error:
-        return rule_error_text(error)
-    return None
+        return rule_error_text(error), None
+    return None, None
 
 
 @login_required
@@ -455,12 +560,17 @@ def result(request, slug, tournament_id, pairing_id):
     if pairing is None:
         raise Http404
     may_correct = t.role in (Role.OWNER, Role.ORGANISER)
-    error = _save_result(request, pairing, _actor(request), may_correct)
-    if error:
-        messages.error(request, error)
+    error, stale = _save_result(request, pairing, _actor(request, t), may_correct)
     # Placement matches are listed on the latest round's page, whatever round made them.
     main = pairing.stage == Stage.MAIN and pairing.round
     number = pairing.round.number if main else services.load_state(t).current.number
+    if stale is not None:
+        # The race lost: the round page again, the refusal and the stored result on the
+        # row where the result was entered (and for organisers the one-tap correction).
+        stale.update(pairing=pairing.pk, text=error)
+        return _round_response(request, t, number, stale=stale)
+    if error:
+        messages.error(request, error)
     return redirect(
         reverse("round", kwargs={"slug": slug, "tournament_id": t.pk, "number": number})
         + f"#p{pairing.pk}"
@@ -469,16 +579,20 @@ def result(request, slug, tournament_id, pairing_id):
 
 @require_http_methods(["GET", "POST"])
 def match_link(request, token):
-    """A match's private page (QR code on its score sheet): enter the result, no account."""
+    """A match's private page (QR code on its score sheet): enter the result, no account.
+    Once a result stands it shows it, who entered it and when; only organisers change it
+    (on the desk)."""
     pairing = live_pairing(token)
-    state = services.load_state(pairing.tournament)
     error = None
     if request.method == "POST":
-        error = _save_result(request, pairing, services.Actor(None, via_link=True), False)
+        error, _stale = _save_result(request, pairing, services.Actor(None, via_link=True), False)
         if error is None:
-            return redirect("match_link", token=token)
+            page = reverse("match_link", kwargs={"token": token})
+            return redirect(f"{page}?sent={request.POST.get('key', '')}")
+    state = services.load_state(pairing.tournament)
     row = _pairing_rows(state, [pairing])[0]
     row["action"] = request.path
+    result = row["result"]
     return render(
         request,
         "tournaments/match.html",
@@ -486,9 +600,11 @@ def match_link(request, token):
             "tournament": pairing.tournament,
             "row": row,
             "error": error,
+            "thanks": result is not None and str(result.key) == request.GET.get("sent"),
             "scores": services.SCORES[pairing.tournament.match_bummerl],
             "key": uuid.uuid4(),
         },
+        status=409 if error and result is not None else 200,
     )
 
 
@@ -531,6 +647,10 @@ def _bracket_context(t: Tournament):
         "still_in": still_in if len(still_in) <= 200 else [],
         "still_in_count": len(still_in),
         "awards": [(a, state.cards[a.card]) for a in state.awards()],
+        "withdrawn": sorted(
+            (c for c in state.cards.values() if c.withdrawn_round is not None),
+            key=lambda c: c.number,
+        ),
     }
 
 
