@@ -373,8 +373,11 @@ def test_a_key_of_one_match_does_not_decide_another(match):
 def test_the_match_link_refuses_an_old_key_for_another_result(client, match):
     url = reverse("match_link", kwargs={"token": match.token})
     key = factories.key()
-    client.post(url, {"key": key, "winner": match.left_id, "score": "2:1"})
+    client.post(url, {"key": key, "winner": match.left_id, "score": "2:1", "seen": "none"})
     tournament_services.void_result(match, ACTOR)  # the organiser voids it meanwhile
-    response = client.post(url, {"key": key, "winner": match.right_id, "score": "2:0"})
+    # The old page again: it was rendered without a result, as the match is again now.
+    response = client.post(
+        url, {"key": key, "winner": match.right_id, "score": "2:0", "seen": "none"}
+    )
     assert REFUSED_DE in response.content.decode()
     assert not Result.objects.filter(pairing=match, voided_at__isnull=True).exists()
