@@ -99,15 +99,50 @@ def action_label(action: str) -> str:
     return str(label) if label is not None else action
 
 
+FIELDS = {
+    "card": gettext_lazy("card"),
+    "cards": gettext_lazy("cards"),
+    "draw_reopened": gettext_lazy("draw open again"),
+    "expires_at": gettext_lazy("valid until"),
+    "invitation": gettext_lazy("invitation"),
+    "merged": gettext_lazy("merged"),
+    "merged_id": gettext_lazy("merged player's number"),
+    "name": gettext_lazy("name"),
+    "number": gettext_lazy("number"),
+    "owner": gettext_lazy("owner"),
+    "pairings": gettext_lazy("pairings"),
+    "pairings_undone": gettext_lazy("pairings undone"),
+    "paid": gettext_lazy("paid"),
+    "player": gettext_lazy("player"),
+    "player_id": gettext_lazy("player's number"),
+    "pot": gettext_lazy("pot"),
+    "pull": gettext_lazy("pull"),
+    "put_back": gettext_lazy("put back"),
+    "role": gettext_lazy("role"),
+    "round": gettext_lazy("round"),
+    "seat": gettext_lazy("seats"),
+    "seed": gettext_lazy("seed"),
+    "slug": gettext_lazy("address"),
+    "sold": gettext_lazy("sold"),
+    "user": gettext_lazy("account"),
+    "walkovers": gettext_lazy("walkovers"),
+    "withdrawn_cards_moved_back": gettext_lazy("withdrawn cards moved back"),
+}
+"""Field name of a stored before/after value -> its label on the history page; a field
+without one shows its name."""
+
+
 def readable(value: Any) -> str:
     """Any stored value as text, for actions without a ``describe``: ``{"card": 5,
-    "paid": true}`` -> ``"card: 5 · paid: ja"``; lists joined by commas."""
+    "paid": true}`` -> ``"Karte: 5 · bezahlt: ja"``; lists joined by commas."""
     if value is None or value == "" or value == {} or value == []:
         return ""
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     if isinstance(value, dict):
-        return " · ".join(f"{key}: {readable(item)}" for key, item in value.items())
+        return " · ".join(
+            f"{FIELDS.get(key, key)}: {readable(item)}" for key, item in value.items()
+        )
     if isinstance(value, list | tuple):
         return ", ".join(readable(item) for item in value)
     return str(value)

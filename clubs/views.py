@@ -217,9 +217,8 @@ def club_history(request, slug):
     if club.role != Role.OWNER:
         entries = entries.exclude(action__in=MEMBERSHIP_ACTIONS)
     back = reverse("players", kwargs={"slug": club.slug})
-    return render(
-        request, "audit.html", {"title": club.name, "entries": entries[:2000], "back": back}
-    )
+    rows = audit.history_rows(entries[:2000])
+    return render(request, "audit.html", {"title": club.name, "rows": rows, "back": back})
 
 
 MEMBERSHIP_ACTIONS = (

@@ -457,8 +457,8 @@ def test_the_members_history_shows_who_joined_for_owners_only(olga, club):
     services.accept_invitation(invitation, factories.user(username="max"))
     url = reverse("club_history", kwargs={"slug": club.slug})
     page = signed_in(olga).get(url)
-    actions = [entry.action for entry in page.context["entries"]]
-    assert actions == ["invitation accepted", "invitation created"]
+    actions = [row.action for row in page.context["rows"]]
+    assert actions == ["Einladung angenommen", "Einladung erstellt"]
     max_ = User.objects.get(username="max")
     assert signed_in(max_).get(url).status_code == 403
 

@@ -160,7 +160,7 @@ def test_an_action_without_a_label_shows_its_code_and_its_fields(client):
     page = changes(client.get(reverse("sheet:history", kwargs={"pk": sheet.pk})))
     assert page == [
         ["– · dice rolled", "Vorher: a: 1, 2", "Nachher: b: ja"],
-        ["– · Karte zurückgezogen", "card: 5"],
+        ["– · Karte zurückgezogen", "Karte: 5"],
     ]
 
 
