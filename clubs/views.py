@@ -43,6 +43,8 @@ def home(request):
     clubs = list(clubs_of(request.user))
     if len(clubs) == 1:
         return redirect("club", slug=clubs[0].slug)
+    for each in clubs:
+        each.role_label = Role(each.role).label
     return render(request, "clubs/home.html", {"clubs": clubs})
 
 

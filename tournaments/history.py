@@ -1,6 +1,7 @@
 """Readable before/after values of a tournament's history page (``clubs.audit``)."""
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 
 def describe_change(state):
@@ -39,7 +40,11 @@ def describe_change(state):
                     if value["seed"] is None
                     else _("seed %(seed)s") % {"seed": value["seed"]}
                 )
-                return _("Round %(n)s: %(count)s pairings, %(how)s") % {
+                return ngettext(
+                    "Round %(n)s: %(count)s pairing, %(how)s",
+                    "Round %(n)s: %(count)s pairings, %(how)s",
+                    value["pairings"],
+                ) % {
                     "n": value["round"],
                     "count": value["pairings"],
                     "how": how,

@@ -73,8 +73,11 @@ def tournament_list(request, slug):
             )
             return redirect("tournament", slug=club.slug, tournament_id=tournament.pk)
     tournaments = Tournament.objects.filter(club=club)
+    can_manage = club.role in (Role.OWNER, Role.ORGANISER)
     return render(
-        request, "tournaments/list.html", {"club": club, "form": form, "tournaments": tournaments}
+        request,
+        "tournaments/list.html",
+        {"club": club, "form": form, "tournaments": tournaments, "can_manage": can_manage},
     )
 
 

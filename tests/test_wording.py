@@ -1,0 +1,87 @@
+"""What a new user met on the pages: words in German, and nothing offered that the page
+would then refuse (found by trying the README as a new user)."""
+
+import uuid
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from clubs.models import Membership
+from scoring import services as scoring
+from scoring.rules import QuickDeal
+from tests import factories
+from tests.test_link_lanes import LINK, RIGHT_WINS, first_match, night
+from tournaments import services
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_start_page_names_each_clubs_role_in_german(client):
+    first, second = factories.club(), factories.club()
+    person = factories.user(first, "owner")
+    Membership.objects.create(user=person, club=second, role="scorer")
+    client.force_login(person)
+    page = client.get("/").content.decode()
+    assert "<small>Obmann</small>" in page
+    assert "<small>Schreiber</small>" in page
+    assert "<small>owner</small>" not in page
+
+
+@pytest.mark.parametrize(("role", "offered"), [("scorer", False), ("organiser", True)])
+def test_the_new_tournament_form_is_offered_only_to_who_may_use_it(client, role, offered):
+    club = factories.club()
+    client.force_login(factories.user(club, role))
+    page = client.get(reverse("tournaments", kwargs={"slug": club.slug})).content.decode()
+    assert ("Neues Turnier" in page) is offered
+
+
+def test_the_deal_that_decides_a_match_offers_no_undo_to_the_link(client):
+    factories.presets()
+    t = night(factories.club())
+    services.draw_round(t, services.Actor(), seed=1)
+    sheet = services.open_match_sheet(first_match(t), services.Actor())
+    for entry in RIGHT_WINS[:-1]:
+        scoring.record_entry(sheet, entry, uuid.uuid4(), LINK)
+    url = reverse("entry:record", kwargs={"token": sheet.entry_token})
+    last = RIGHT_WINS[-1]
+    assert last == QuickDeal(1, 1)
+    response = client.post(
+        url,
+        {"key": str(uuid.uuid4()), "kind": "quick", "winner": "1", "points": "1"},
+        headers={"HX-Request": "true"},
+    )
+    page = response.content.decode()
+    assert "Gespeichert:" in page
+    assert "Rückgängig" not in page
+
+
+def test_a_round_of_one_pairing_says_pairing_and_of_four_pairings(client):
+    club = factories.club()
+    client.force_login(factories.user(club, "organiser"))
+    final_only = services.create_tournament(
+        club,
+        services.Actor(),
+        name="Zu zweit",
+        starts_at=timezone.now(),
+        cards=8,
+        max_cards=1,
+        match_bummerl=2,
+        entry_fee=0,
+        one_prize_per_player=False,
+        prizes=[],
+    )
+    for name in ("Anna", "Ben"):  # two of eight cards sold: lowered to 2, the final
+        services.sell_cards(final_only, name, 1, True, services.Actor(), uuid.uuid4())
+    assert services.lower_cards(final_only) == 2
+    full = night(club, cards=8)
+    for t in (final_only, full):
+        services.draw_round(t, services.Actor(), seed=1)
+
+    def heading(t):
+        url = reverse("round", kwargs={"slug": club.slug, "tournament_id": t.pk, "number": 1})
+        page = client.get(url).content.decode()
+        return page[page.index("<h1>") : page.index("</h1>")]
+
+    assert "<small>1 Paarung</small>" in heading(final_only)
+    assert "<small>4 Paarungen</small>" in heading(full)
