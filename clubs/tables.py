@@ -20,6 +20,7 @@ class PlayerTable(tables.Table):
         fields = ("name", "created_at")
         order_by = ("name",)
         attrs = {"class": "list"}
+        empty_text = _("No players yet.")
 
     def __init__(self, *args, club, **kwargs):
         self.club = club
@@ -42,6 +43,7 @@ class SheetTable(tables.Table):
         fields = ("created_at", "title", "variant")
         order_by = ("-created_at",)
         attrs = {"class": "list"}
+        empty_text = _("No tables yet: open the first one above.")
 
     def render_title(self, record):
         names = ", ".join(seat.player.name for seat in record.seats.all())
@@ -66,6 +68,7 @@ class TallyTable(tables.Table):
 
     class Meta:
         attrs = {"class": "list"}
+        empty_text = _("No Bummerl yet.")
         orderable = True
 
     def __init__(self, *args, club, **kwargs):

@@ -102,7 +102,7 @@ def test_a_sale_in_another_case_goes_to_the_known_player_and_the_card_limit_hold
     brigitte = Player.objects.get(club=club)
     response = post("brigitte öhlinger", 1)
     assert banner(response) == [
-        "Brigitte Öhlinger: Karten 3 (eingegeben als brigitte öhlinger: schon Spieler des Vereins)"
+        "Brigitte Öhlinger: Karte 3 (eingegeben als brigitte öhlinger: schon Spieler des Vereins)"
     ]
     assert (
         list(Card.objects.filter(tournament=t).values_list("player_id", flat=True))

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from scoring.models import Sheet
 from scoring.rules import RuleError
 from tests import factories
 from tournaments import services
@@ -503,7 +504,12 @@ def test_a_match_link_of_an_undone_draw_opens_nothing(client):
     round_ = services.draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(round=round_, kind="match").first()
     services.undo_draw(t, round_.pk, ACTOR)
-    assert client.post(reverse("match_sheet", kwargs={"token": pairing.token})).status_code == 404
+    opened = client.post(reverse("match_sheet", kwargs={"token": pairing.token}))
+    assert opened.status_code == 410
+    assert pairing.sheet_id is None and Sheet.objects.count() == 0
+    page = client.get(reverse("match_link", kwargs={"token": pairing.token}))
+    assert page.status_code == 410
+    assert "Diese Partie von Test gibt es nicht mehr" in page.content.decode()
 
 
 @pytest.mark.parametrize(

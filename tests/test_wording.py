@@ -17,6 +17,22 @@ from tournaments import services
 pytestmark = pytest.mark.django_db
 
 
+def unsold(club):
+    """An 8-card tournament with no card sold yet."""
+    return services.create_tournament(
+        club,
+        services.Actor(),
+        name="Zu zweit",
+        starts_at=timezone.now(),
+        cards=8,
+        max_cards=3,
+        match_bummerl=2,
+        entry_fee=0,
+        one_prize_per_player=False,
+        prizes=[],
+    )
+
+
 def test_the_start_page_names_each_clubs_role_in_german(client):
     first, second = factories.club(), factories.club()
     person = factories.user(first, "owner")
@@ -59,18 +75,7 @@ def test_the_deal_that_decides_a_match_offers_no_undo_to_the_link(client):
 def test_a_round_of_one_pairing_says_pairing_and_of_four_pairings(client):
     club = factories.club()
     client.force_login(factories.user(club, "organiser"))
-    final_only = services.create_tournament(
-        club,
-        services.Actor(),
-        name="Zu zweit",
-        starts_at=timezone.now(),
-        cards=8,
-        max_cards=1,
-        match_bummerl=2,
-        entry_fee=0,
-        one_prize_per_player=False,
-        prizes=[],
-    )
+    final_only = unsold(club)
     for name in ("Anna", "Ben"):  # two of eight cards sold: lowered to 2, the final
         services.sell_cards(final_only, name, 1, True, services.Actor(), uuid.uuid4())
     assert services.lower_cards(final_only) == 2
@@ -85,3 +90,22 @@ def test_a_round_of_one_pairing_says_pairing_and_of_four_pairings(client):
 
     assert "<small>1 Paarung</small>" in heading(final_only)
     assert "<small>4 Paarungen</small>" in heading(full)
+
+
+def test_a_new_club_says_it_has_no_tables_and_no_bummerl_yet(client):
+    club = factories.club()
+    client.force_login(factories.user(club, "owner"))
+    page = client.get(reverse("club", kwargs={"slug": club.slug})).content.decode()
+    assert "Noch keine Tische: oben den ersten eröffnen." in page
+    assert "Noch keine Bummerl." in page
+
+
+def test_one_card_sold_is_one_card_in_the_message(client):
+    club = factories.club()
+    client.force_login(factories.user(club, "organiser"))
+    t = unsold(club)
+    url = reverse("sell", kwargs={"slug": club.slug, "tournament_id": t.pk})
+    one = client.post(url, {"key": str(uuid.uuid4()), "name": "Xaver", "count": 1}, follow=True)
+    two = client.post(url, {"key": str(uuid.uuid4()), "name": "Yvonne", "count": 2}, follow=True)
+    assert "Xaver: Karte 1" in one.content.decode()
+    assert "Yvonne: Karten 2, 3" in two.content.decode()

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bummerl.htmx import partial_or_page
@@ -168,7 +169,9 @@ def sell(request, slug, tournament_id):
                 form.data["key"] = str(uuid.uuid4())
         else:
             name = cards[0].player.name if cards else ""
-            text = _("%(name)s: cards %(numbers)s") % {
+            text = ngettext(
+                "%(name)s: card %(numbers)s", "%(name)s: cards %(numbers)s", len(cards)
+            ) % {
                 "name": name,
                 "numbers": ", ".join(str(c.number) for c in cards),
             }
@@ -585,7 +588,10 @@ def match_link(request, token):
     """A match's private page (QR code on its score sheet): enter the result, no account.
     Once a result stands it shows it, who entered it and when; only organisers change it
     (on the desk)."""
-    pairing = live_pairing(token)
+    try:
+        pairing = live_pairing(token)
+    except PairingGone as error:
+        return gone_page(request, error)
     error = None
     if request.method == "POST":
         error, _stale = _save_result(request, pairing, services.Actor(None, via_link=True), False)
@@ -666,15 +672,25 @@ def bracket(request, token):
     return partial_or_page(request, "tournaments/bracket.html", "live", _bracket_context(t))
 
 
+class PairingGone(Exception):
+    """A match link whose pairing was taken back (its draw undone, or the placement match
+    made again): the holder is told so (410), not shown a bare "not found"."""
+
+    def __init__(self, pairing: Pairing):
+        self.pairing = pairing
+
+
+def gone_page(request, error: PairingGone):
+    context = {"tournament": error.pairing.tournament}
+    return render(request, "tournaments/gone.html", context, status=410)
+
+
 def live_pairing(token: str) -> Pairing:
-    """The pairing of a match link; 404 when it was undone or voided, or when the link
-    expired ``LINK_DAYS`` days after the tournament's start."""
-    pairing = (
-        Pairing.objects.filter(token=token, voided_at__isnull=True)
-        .select_related("tournament", "round")
-        .first()
-    )
-    if pairing is None or (pairing.round and pairing.round.undone_at):
+    """The pairing of a match link; 404 when there is none or when the link expired
+    ``LINK_DAYS`` days after the tournament's start; ``PairingGone`` when it was undone
+    or voided."""
+    pairing = Pairing.objects.filter(token=token).select_related("tournament", "round").first()
+    if pairing is None:
         raise Http404
     try:
         ends = pairing.tournament.starts_at + datetime.timedelta(days=settings.LINK_DAYS)
@@ -682,13 +698,18 @@ def live_pairing(token: str) -> Pairing:
         ends = None
     if ends is not None and timezone.now() > ends:
         raise Http404
+    if pairing.voided_at is not None or (pairing.round and pairing.round.undone_at):
+        raise PairingGone(pairing)
     return pairing
 
 
 @require_POST
 def match_sheet(request, token):
     """Play the match on a two-player score sheet that decides it by itself."""
-    pairing = live_pairing(token)
+    try:
+        pairing = live_pairing(token)
+    except PairingGone as error:
+        return gone_page(request, error)
     try:
         sheet = services.open_match_sheet(
             pairing, services.Actor(request.user if request.user.is_authenticated else None)
