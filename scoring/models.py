@@ -17,6 +17,7 @@ from datetime import datetime
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from clubs.models import Club, Player
 from scoring import rules as core
@@ -137,6 +138,8 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField()
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["sheet", "position"], name="one_player_per_seat"),
@@ -226,6 +229,8 @@ class Deal(models.Model):
     objects = DealQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = pgettext_lazy("records", "deals")
         ordering = ["position", "recorded_at", "id"]
         constraints = [
             models.UniqueConstraint(

@@ -109,3 +109,15 @@ def test_one_card_sold_is_one_card_in_the_message(client):
     two = client.post(url, {"key": str(uuid.uuid4()), "name": "Yvonne", "count": 2}, follow=True)
     assert "Xaver: Karte 1" in one.content.decode()
     assert "Yvonne: Karten 2, 3" in two.content.decode()
+
+
+def test_the_admin_names_every_model_in_german(client):
+    from django.contrib.auth import get_user_model
+
+    admin = get_user_model().objects.create_superuser("admin", password="pw-admin-1")
+    client.force_login(admin)
+    page = client.get("/admin/").content.decode()
+    for name in ("Sitzplätze", "Spiele", "Teilnahmekarten", "Runden", "Ziehungen", "Paarungen"):
+        assert f">{name}<" in page
+    for name in ("Seats", "Deals", "Cards", "Rounds", "Pulls", "Pairings", "Results"):
+        assert f">{name}<" not in page

@@ -73,6 +73,8 @@ class Card(models.Model):
     )
 
     class Meta:
+        verbose_name = _("participation card")
+        verbose_name_plural = _("participation cards")
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="card_number_unique")
@@ -100,6 +102,8 @@ class Round(models.Model):
     )
 
     class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         ordering = ["number", "id"]
         constraints = [
             models.UniqueConstraint(
@@ -139,6 +143,8 @@ class Pull(models.Model):
     objects = PullQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("pull")
+        verbose_name_plural = _("pulls")
         ordering = ["index", "id"]
         constraints = [
             models.UniqueConstraint(
@@ -199,6 +205,8 @@ class Pairing(models.Model):
     voided_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("pairing")
+        verbose_name_plural = _("pairings")
         ordering = ["stage", "number"]
 
     def __str__(self) -> str:
@@ -222,6 +230,8 @@ class Result(models.Model):
     )
 
     class Meta:
+        verbose_name = _("result")
+        verbose_name_plural = _("results")
         ordering = ["recorded_at", "id"]
         constraints = [
             models.UniqueConstraint(
