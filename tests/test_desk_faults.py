@@ -355,9 +355,12 @@ def test_the_physical_draw_page_undoes_the_last_pull_after_a_confirmation(client
     assert "<h1>Ziehung 2 zurücknehmen?</h1>" in ask
     assert "<p>P1 (Karte 2): linker Topf 2.</p>" in ask
     assert '<input type="hidden" name="confirm" value="1">' in ask
+    second = Pull.objects.live().get(round=round_, index=1)
+    assert f'<input type="hidden" name="pull" value="{second.pk}">' in ask
     assert client.post(undo).status_code == 200  # no confirm: asks again
+    assert client.post(undo, {"confirm": "1"}).status_code == 200  # no pull named: asks again
     assert Pull.objects.live().filter(round=round_).count() == 2
-    response = client.post(undo, {"confirm": "1"})
+    response = client.post(undo, {"confirm": "1", "pull": second.pk})
     assert response["Location"] == url("physical_draw", t)
     assert [p.number for p in Pull.objects.live().filter(round=round_)] == [1]
     page = client.get(url("physical_draw", t))
@@ -376,7 +379,8 @@ def test_the_desk_offers_to_undo_the_pull_that_completed_a_draw_at_the_venue(cli
     assert "<h1>Ziehung 5 zurücknehmen?</h1>" in ask
     assert "<p>P4 (Karte 5): rechter Topf 1.</p>" in ask
     assert "Diese Ziehung hat die Auslosung abgeschlossen" in ask
-    response = client.post(undo, {"confirm": "1"})
+    fifth = Pull.objects.live().get(round=round_, index=4)
+    response = client.post(undo, {"confirm": "1", "pull": fifth.pk})
     assert response["Location"] == url("physical_draw", t)
     assert client.get(url("physical_draw", t)).context["turn_card"].number == 5
 
