@@ -682,12 +682,13 @@ def latest_pull(round_: Round) -> Pull | None:
     )
 
 
-def _pull_params(pull: Pull, prefix: str = "") -> dict:
+def _pull_params(pull: Pull) -> dict:
+    """A pull as refusals name it: its place in the draw (1-based), holder, card, number."""
     return {
-        f"{prefix}index": pull.index + 1,
-        f"{prefix}name": pull.player.name,
-        f"{prefix}card": pull.card.number,
-        f"{prefix}number": pull.number,
+        "pull": pull.index + 1,
+        "name": pull.player.name,
+        "card": pull.card.number,
+        "number": pull.number,
     }
 
 
@@ -706,7 +707,7 @@ def _stale_pull(round_: Round, seen: int, state: State, session: draw.DrawSessio
         return RuleError(
             "number",
             gettext_noop(
-                "Since this page was shown, pull %(index)s (%(name)s, card %(card)s: "
+                "Since this page was shown, pull %(pull)s (%(name)s, card %(card)s: "
                 "%(number)s) was undone; now %(next)s (card %(next_card)s) is next."
             ),
             **_pull_params(earlier),
@@ -717,7 +718,7 @@ def _stale_pull(round_: Round, seen: int, state: State, session: draw.DrawSessio
         return RuleError(
             "number",
             gettext_noop(
-                "Since this page was shown, pull %(index)s was entered: %(name)s (card "
+                "Since this page was shown, pull %(pull)s was entered: %(name)s (card "
                 "%(card)s) pulled %(number)s; now %(next)s (card %(next_card)s) is next."
             ),
             **_pull_params(latest),
@@ -851,7 +852,7 @@ def _not_the_last_pull(round_: Round, asked: int, last: Pull | None) -> RuleErro
         return RuleError(
             "round",
             gettext_noop(
-                "Pull %(asked)s is undone already; the last one is now pull %(index)s "
+                "Pull %(asked)s is undone already; the last one is now pull %(pull)s "
                 "(%(name)s, card %(card)s: %(number)s)."
             ),
             asked=earlier.index + 1,
@@ -860,7 +861,7 @@ def _not_the_last_pull(round_: Round, asked: int, last: Pull | None) -> RuleErro
     return RuleError(
         "round",
         gettext_noop(
-            "Pull %(index)s is the last one now (%(name)s, card %(card)s: %(number)s): "
+            "Pull %(pull)s is the last one now (%(name)s, card %(card)s: %(number)s): "
             "this page was out of date, nothing was undone."
         ),
         **_pull_params(last),
