@@ -355,9 +355,12 @@ def test_the_physical_draw_page_undoes_the_last_pull_after_a_confirmation(client
     assert "<h1>Ziehung 2 zurücknehmen?</h1>" in ask
     assert "<p>P1 (Karte 2): linker Topf 2.</p>" in ask
     assert '<input type="hidden" name="confirm" value="1">' in ask
+    second = Pull.objects.live().get(round=round_, index=1)
+    assert f'<input type="hidden" name="pull" value="{second.pk}">' in ask
     assert client.post(undo).status_code == 200  # no confirm: asks again
+    assert client.post(undo, {"confirm": "1"}).status_code == 200  # no pull named: asks again
     assert Pull.objects.live().filter(round=round_).count() == 2
-    response = client.post(undo, {"confirm": "1"})
+    response = client.post(undo, {"confirm": "1", "pull": second.pk})
     assert response["Location"] == url("physical_draw", t)
     assert [p.number for p in Pull.objects.live().filter(round=round_)] == [1]
     page = client.get(url("physical_draw", t))
@@ -376,7 +379,8 @@ def test_the_desk_offers_to_undo_the_pull_that_completed_a_draw_at_the_venue(cli
     assert "<h1>Ziehung 5 zurücknehmen?</h1>" in ask
     assert "<p>P4 (Karte 5): rechter Topf 1.</p>" in ask
     assert "Diese Ziehung hat die Auslosung abgeschlossen" in ask
-    response = client.post(undo, {"confirm": "1"})
+    fifth = Pull.objects.live().get(round=round_, index=4)
+    response = client.post(undo, {"confirm": "1", "pull": fifth.pk})
     assert response["Location"] == url("physical_draw", t)
     assert client.get(url("physical_draw", t)).context["turn_card"].number == 5
 
@@ -507,3 +511,165 @@ def test_the_confirmation_pages_are_for_organisers(client, role, code):
     assert [client.post(page).status_code for page in pages] == [code] * 3
     assert Pull.objects.live().filter(round=round_).count() == 1
     assert Card.objects.get(pk=card.pk).paid is True
+
+
+# --- a stale page at the draw at the venue never writes another pull (issue section 2) -----
+
+NAMES = ["Anna", "Ben", "Clara", "Dominik", "Emil"]
+
+
+def venue_night(club, pulled):
+    """5 cards of 8 sold, one each to Anna (card 1) … Emil (card 5); a draw at the venue
+    with the left numbers ``pulled`` typed in (card 1 pulls first)."""
+    t = new_tournament(club, cards=8)
+    for name in NAMES:
+        sell(t, name)
+    round_ = services.start_physical_draw(t, ACTOR)
+    for number in pulled:
+        services.add_pull(t, round_.pk, number, ACTOR)
+    return t, round_
+
+
+def live_pulls(round_):
+    """(pull, card number, pot, number) of the live pulls, in order."""
+    return [
+        (p.index + 1, p.card.number, p.pot, p.number)
+        for p in Pull.objects.live().filter(round=round_).select_related("card").order_by("index")
+    ]
+
+
+def messages_of(response):
+    return [str(m) for m in response.context["messages"]]
+
+
+def test_a_second_tap_on_undo_pull_undoes_only_the_pull_it_asked_about(client, organiser):
+    t, round_ = venue_night(organiser, [1, 2, 3, 4])
+    undo = url("undo_pull", t, round_id=round_.pk)
+    ask = client.get(undo).content.decode()
+    assert "<h1>Ziehung 4 zurücknehmen?</h1>" in ask
+    assert "<p>Dominik (Karte 4): linker Topf 4.</p>" in ask
+    fourth = Pull.objects.live().get(round=round_, index=3)
+    sent = {"confirm": "1", "pull": fourth.pk}
+    first = client.post(undo, sent, follow=True)
+    assert messages_of(first) == ["Die letzte Ziehung ist zurückgenommen: bitte neu eintragen."]
+    assert live_pulls(round_) == [(1, 1, "left", 1), (2, 2, "left", 2), (3, 3, "left", 3)]
+    again = client.post(undo, sent, follow=True)  # the double tap, or the second screen
+    assert again.redirect_chain == [(url("physical_draw", t), 302)]
+    assert messages_of(again) == [
+        "Ziehung 4 ist schon zurückgenommen; die letzte ist jetzt Ziehung 3 (Clara, Karte 3: 3)."
+    ]
+    assert live_pulls(round_) == [(1, 1, "left", 1), (2, 2, "left", 2), (3, 3, "left", 3)]
+    assert again.context["turn_card"].number == 4
+    assert AuditEntry.objects.filter(scope_id=t.pk, action="pull undone").count() == 1
+
+
+def test_an_old_undo_confirmation_undoes_no_pull_typed_in_since(client, organiser):
+    t, round_ = venue_night(organiser, [1, 2, 3, 4])
+    undo = url("undo_pull", t, round_id=round_.pk)
+    fourth = Pull.objects.live().get(round=round_, index=3)
+    services.undo_last_pull(t, round_.pk, ACTOR, pull=fourth.pk)  # the other screen
+    services.add_pull(t, round_.pk, 4, ACTOR)  # Dominik's 4 typed in again: a new pull 4
+    response = client.post(undo, {"confirm": "1", "pull": fourth.pk}, follow=True)
+    assert messages_of(response) == [
+        "Ziehung 4 ist schon zurückgenommen; die letzte ist jetzt Ziehung 4 (Dominik, Karte 4: 4)."
+    ]
+    assert live_pulls(round_)[-1] == (4, 4, "left", 4)
+    third = Pull.objects.live().get(round=round_, index=2)
+    response = client.post(undo, {"confirm": "1", "pull": third.pk}, follow=True)  # asked: 3
+    assert messages_of(response) == [
+        "Ziehung 4 ist jetzt die letzte (Dominik, Karte 4: 4): diese Seite war veraltet, "
+        "nichts wurde zurückgenommen."
+    ]
+    assert [p[:2] for p in live_pulls(round_)] == [(1, 1), (2, 2), (3, 3), (4, 4)]
+
+
+def test_undoing_a_pull_undone_already_says_so_when_no_pull_is_left(db):
+    t, round_ = venue_night(factories.club(), [1])
+    first = Pull.objects.live().get(round=round_)
+    services.undo_last_pull(t, round_.pk, ACTOR, pull=first.pk)
+    with pytest.raises(RuleError) as error:
+        services.undo_last_pull(t, round_.pk, ACTOR, pull=first.pk)
+    assert (error.value.template, error.value.params) == (
+        "Pull %(asked)s is undone already; no pull is left.",
+        {"asked": 1},
+    )
+    assert live_pulls(round_) == []
+
+
+def test_a_pull_typed_on_a_stale_screen_is_refused_and_the_page_shows_the_turn_now(
+    client, organiser
+):
+    t, round_ = venue_night(organiser, [1, 2])
+    physical = url("physical_draw", t)
+    page = client.get(physical)  # both organiser screens show this page
+    second = Pull.objects.live().get(round=round_, index=1)
+    assert page.context["turn_card"].number == 3
+    assert "Als Nächstes: Clara (Karte 3)" in page.content.decode()
+    assert f'<input type="hidden" name="seen" value="{second.pk}">' in page.content.decode()
+    a = client.post(physical, {"number": 3, "seen": second.pk})  # screen A: Clara pulled 3
+    assert a.status_code == 302
+    b = client.post(physical, {"number": 4, "seen": second.pk})  # screen B, not reloaded
+    assert b.status_code == 200
+    html = b.content.decode()
+    assert (
+        "Inzwischen wurde Ziehung 3 eingetragen: Clara (Karte 3) zog 3; "
+        "jetzt ist Dominik (Karte 4) dran." in html
+    )
+    assert live_pulls(round_) == [(1, 1, "left", 1), (2, 2, "left", 2), (3, 3, "left", 3)]
+    third = Pull.objects.live().get(round=round_, index=2)
+    assert b.context["turn_card"].number == 4  # the page shows the turn as it is now
+    assert "Als Nächstes: Dominik (Karte 4)" in html
+    assert f'<input type="hidden" name="seen" value="{third.pk}">' in html
+    assert client.post(physical, {"number": 4, "seen": third.pk}).status_code == 302
+    assert live_pulls(round_)[-1] == (4, 4, "left", 4)  # now it is Dominik's, as typed
+
+
+def test_a_pull_typed_after_another_screen_undid_the_last_is_refused(client, organiser):
+    t, round_ = venue_night(organiser, [1, 2, 3])
+    physical = url("physical_draw", t)
+    third = Pull.objects.live().get(round=round_, index=2)
+    services.undo_last_pull(t, round_.pk, ACTOR, pull=third.pk)  # the other screen
+    response = client.post(physical, {"number": 4, "seen": third.pk})
+    assert (
+        "Inzwischen wurde Ziehung 3 (Clara, Karte 3: 3) zurückgenommen; "
+        "jetzt ist Clara (Karte 3) dran." in response.content.decode()
+    )
+    assert live_pulls(round_) == [(1, 1, "left", 1), (2, 2, "left", 2)]
+    missing = client.post(physical, {"number": 3})  # a form without its state
+    assert (
+        "Diese Seite war veraltet: die Ziehung für die angezeigte Karte noch einmal eintragen."
+        in missing.content.decode()
+    )
+    assert live_pulls(round_) == [(1, 1, "left", 1), (2, 2, "left", 2)]
+    services.add_pull(
+        t, round_.pk, 3, ACTOR, seen=Pull.objects.live().get(round=round_, index=1).pk
+    )
+    assert live_pulls(round_)[-1] == (3, 3, "left", 3)
+
+
+def test_a_pull_typed_after_the_draw_was_completed_elsewhere_is_not_recorded(client, organiser):
+    t, round_ = venue_night(organiser, [1, 2, 3, 4])
+    fourth = Pull.objects.live().get(round=round_, index=3)
+    services.add_pull(t, round_.pk, 1, ACTOR, seen=fourth.pk)  # Emil right 1: complete
+    response = client.post(url("physical_draw", t), {"number": 2, "seen": fourth.pk}, follow=True)
+    assert response.redirect_chain == [(url("tournament", t), 302)]
+    assert messages_of(response) == [
+        "Die Auslosung ist schon abgeschlossen: diese Ziehung wurde nicht eingetragen."
+    ]
+    assert len(live_pulls(round_)) == 5
+
+
+def test_the_service_refuses_a_pull_from_a_page_that_showed_no_pull_yet(db):
+    t, round_ = venue_night(factories.club(), [1])
+    with pytest.raises(RuleError) as error:
+        services.add_pull(t, round_.pk, 2, ACTOR, seen=0)
+    assert error.value.field == "number"
+    assert error.value.params == {
+        "pull": 1,
+        "name": "Anna",
+        "card": 1,
+        "number": 1,
+        "next": "Ben",
+        "next_card": 2,
+    }
+    assert live_pulls(round_) == [(1, 1, "left", 1)]

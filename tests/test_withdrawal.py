@@ -397,3 +397,74 @@ def test_rule_5_7_only_a_card_with_a_match_ahead_can_be_withdrawn():
     # The final is decided: only the open match for 7/8 is still to play.
     assert bracket.still_playing([quarter, semi, final], placement, sold) == {6, 8}
     assert bracket.still_playing([quarter, semi, final], placement, sold, {6: 3}) == {8}
+
+
+# -- before round 1, every count is of the cards in play (RULES.md 5.1, 5.7) -----------------
+
+
+def desk_url(t, name="tournament"):
+    return reverse(name, kwargs={"slug": t.club.slug, "tournament_id": t.pk})
+
+
+def test_a_withdrawal_after_lowering_offers_the_next_lowering_and_the_draw_starts(client):
+    club = factories.club()
+    client.force_login(factories.user(club, "organiser"))
+    t = night(club, cards=8, sold=3)
+    client.post(desk_url(t, "lower_cards"))
+    t.refresh_from_db()
+    assert t.cards == 4
+    gone = Card.objects.get(tournament=t, number=3)
+    services.withdraw_card(t, gone.pk, ACTOR)
+    desk = client.get(desk_url(t))
+    assert (desk.context["draw_refusal"], desk.context["lower_to"]) == (
+        "Erst 2 von 4 Karten verkauft: die Auslosung braucht mehr als die Hälfte. "
+        "Die Kartenzahl auf 2 senken.",
+        2,
+    )
+    assert services.lower_offer(t, services.cards_in_play(t)) == 2
+    lowered = client.post(desk_url(t, "lower_cards"), follow=True)
+    assert [str(m) for m in lowered.context["messages"]] == ["Jetzt sind 2 Karten aufgelegt."]
+    t.refresh_from_db()
+    assert t.cards == 2
+    assert (lowered.context["draw_refusal"], lowered.context["lower_to"]) == (None, None)
+    round_ = services.draw_round(t, ACTOR, seed=1)
+    numbers = {c.pk: c.number for c in Card.objects.filter(tournament=t)}
+    assert [
+        (p.kind, sorted([numbers[p.left_id], numbers[p.right_id]]))
+        for p in Pairing.objects.filter(round=round_)
+    ] == [("match", [1, 2])]
+
+
+def test_lowering_counts_the_cards_in_play_not_the_cards_sold(db):
+    t = night(factories.club(), cards=8, sold=5)
+    services.withdraw_card(t, Card.objects.get(tournament=t, number=5).pk, ACTOR)
+    assert services.lower_cards(t, ACTOR) == 4  # 4 in play of 8: not more than half
+    services.draw_round(t, ACTOR, seed=1)
+    t = night(factories.club(), cards=8, sold=6)
+    services.withdraw_card(t, Card.objects.get(tournament=t, number=6).pk, ACTOR)
+    with pytest.raises(RuleError) as refused:  # 5 in play of 8: the draw starts as it is
+        services.lower_cards(t, ACTOR)
+    assert refused.value.params == {"sold": 5, "cards": 8}
+    t.refresh_from_db()
+    assert t.cards == 8
+
+
+def test_a_card_withdrawn_before_round_one_frees_its_place_for_a_sale(db):
+    t = night(factories.club(), cards=8, sold=8)
+    gone = Card.objects.get(tournament=t, number=2)
+    services.withdraw_card(t, gone.pk, ACTOR)
+    (sold,) = services.sell_cards(t, "Neu", 1, True, ACTOR, uuid.uuid4())
+    assert sold.number == 9  # numbers go on after every card sold
+    with pytest.raises(RuleError) as refused:
+        services.sell_cards(t, "Noch", 1, True, ACTOR, uuid.uuid4())
+    assert refused.value.params == {"left": 0, "cards": 8}
+    with pytest.raises(RuleError) as refused:  # its place is taken: it cannot come back
+        services.undo_withdrawal(t, gone.pk, ACTOR)
+    assert refused.value.template == (
+        "Card %(card)s cannot come back: all %(cards)s cards laid out are in play."
+    )
+    assert refused.value.params == {"card": 2, "cards": 8}
+    assert Card.objects.get(pk=gone.pk).withdrawn_round == 0
+    round_ = services.draw_round(t, ACTOR, seed=1)
+    drawn = {c for p in Pairing.objects.filter(round=round_) for c in (p.left_id, p.right_id)}
+    assert gone.pk not in drawn and len(drawn - {None}) == 8

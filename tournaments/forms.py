@@ -122,4 +122,15 @@ class ResultForm(forms.Form):
 
 
 class PullForm(forms.Form):
+    """A pull; ``seen``: the id of the latest pull the page showed (0: none), the state
+    the page was rendered from (``services.add_pull`` refuses a pull from an older one)."""
+
     number = forms.IntegerField(label=_("Number pulled"), min_value=1, max_value=1024)
+    seen = forms.IntegerField(
+        min_value=0,
+        widget=forms.HiddenInput,
+        error_messages={
+            "required": _("This page was out of date: enter the pull again for the turn shown."),
+            "invalid": _("This page was out of date: enter the pull again for the turn shown."),
+        },
+    )

@@ -386,12 +386,13 @@ def sell_cards(
                 held=held,
                 max=t.max_cards,
             )
-        sold = Card.objects.filter(tournament=t).count()
-        if sold + count > t.cards:
+        sold = Card.objects.filter(tournament=t).count()  # card numbers go on after all sold
+        in_play = cards_in_play(t)  # a card withdrawn before round 1 frees its place (5.7)
+        if in_play + count > t.cards:
             raise RuleError(
                 "count",
                 gettext_noop("Only %(left)s of %(cards)s cards are left."),
-                left=t.cards - sold,
+                left=t.cards - in_play,
                 cards=t.cards,
             )
         cards = Card.objects.bulk_create(
@@ -434,25 +435,32 @@ def set_paid(card: Card, paid: bool, actor: Actor | None = None) -> None:
         )
 
 
+def cards_in_play(tournament: Tournament) -> int:
+    """Before round 1: the cards that will be drawn, i.e. sold minus withdrawn (RULES.md
+    5.1, 5.7). The draw check, the lowering, the sale and the desk's offer all count these."""
+    return Card.objects.filter(tournament=tournament, withdrawn_round__isnull=True).count()
+
+
 def lower_offer(tournament: Tournament, sold: int) -> int | None:
     """The number of cards the desk offers to lower to before round 1 (RULES.md 5.1):
     ``draw.smallest_cards(sold)`` when the draw is refused for too few cards sold and
-    lowering makes it possible, else None."""
+    lowering makes it possible, else None. ``sold``: the cards in play (``cards_in_play``:
+    a card withdrawn before round 1 is not drawn, RULES.md 5.7)."""
     if sold < draw.LOWEST_CARDS or sold > tournament.cards // 2:
         return None
     return draw.smallest_cards(sold)
 
 
 def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
-    """Lower N to the smallest power of two that holds the cards sold (RULES.md 5.1),
-    returns the new N. RuleError on ``cards`` once round 1 is drawn (or typed in), when
-    fewer than 2 cards are sold (sell more) and when more than half are sold already
-    (nothing to lower: draw)."""
+    """Lower N to the smallest power of two that holds the cards in play (sold minus
+    withdrawn, RULES.md 5.1, 5.7), returns the new N. RuleError on ``cards`` once round 1
+    is drawn (or typed in), when fewer than 2 cards are in play (sell more) and when more
+    than half are in play already (nothing to lower: draw)."""
     with transaction.atomic():
         t = _locked(tournament)
         if Round.objects.filter(tournament=t, undone_at__isnull=True).exists():
             raise RuleError("cards", gettext_noop("Round 1 is drawn already."))
-        sold = Card.objects.filter(tournament=t).count()
+        sold = cards_in_play(t)
         offer = lower_offer(t, sold)
         if offer is None:
             # Too few to draw at all (the message says how many to sell), or nothing to lower.
@@ -662,9 +670,77 @@ def physical_session(state: State, round_: Round) -> draw.DrawSession:
     return session
 
 
-def add_pull(tournament: Tournament, round_id: int, number: int, actor: Actor) -> draw.Pull:
+def latest_pull(round_: Round) -> Pull | None:
+    """The latest live pull of a draw at the venue (with its card and player), or None.
+    Its id is the state the pull and undo forms are rendered from (0: no pull yet)."""
+    return (
+        Pull.objects.live()
+        .filter(round=round_)
+        .select_related("card", "player")
+        .order_by("-index")
+        .first()
+    )
+
+
+def _pull_params(pull: Pull) -> dict:
+    """A pull as refusals name it: its place in the draw (1-based), holder, card, number."""
+    return {
+        "pull": pull.index + 1,
+        "name": pull.player.name,
+        "card": pull.card.number,
+        "number": pull.number,
+    }
+
+
+def _stale_pull(round_: Round, seen: int, state: State, session: draw.DrawSession) -> RuleError:
+    """The refusal of a pull typed on a page rendered from pull ``seen`` (0: none), when
+    another pull is the latest now: what happened since, and whose turn it is now."""
+    turn = session.next_turn()
+    card = state.cards[turn[1]] if turn else None
+    now = {"next": card.player.name, "next_card": card.number} if card else {}
+    earlier = (
+        Pull.objects.filter(round=round_, pk=seen).select_related("card", "player").first()
+        if seen
+        else None
+    )
+    if earlier is not None and earlier.undone_at is not None:
+        return RuleError(
+            "number",
+            gettext_noop(
+                "Since this page was shown, pull %(pull)s (%(name)s, card %(card)s: "
+                "%(number)s) was undone; now %(next)s (card %(next_card)s) is next."
+            ),
+            **_pull_params(earlier),
+            **now,
+        )
+    latest = latest_pull(round_)
+    if latest is not None and (earlier is not None or not seen):
+        return RuleError(
+            "number",
+            gettext_noop(
+                "Since this page was shown, pull %(pull)s was entered: %(name)s (card "
+                "%(card)s) pulled %(number)s; now %(next)s (card %(next_card)s) is next."
+            ),
+            **_pull_params(latest),
+            **now,
+        )
+    return RuleError(
+        "number",
+        gettext_noop("This page was out of date: now %(next)s (card %(next_card)s) is next."),
+        **now,
+    )
+
+
+def add_pull(
+    tournament: Tournament, round_id: int, number: int, actor: Actor, seen: int | None = None
+) -> draw.Pull:
     """Record the number just pulled at the venue; DrawError says exactly what is wrong.
-    The last pull completes the draw and creates the pairings."""
+    The last pull completes the draw and creates the pairings.
+
+    ``seen``: the id of the latest live pull the page showed (``latest_pull``; 0 when it
+    showed none; None: not checked). A pull typed on an older page is refused on
+    ``number`` with what happened since and whose turn it is now (issue: a stale page
+    never writes something else than its user saw)."""
     with transaction.atomic():
         t = _locked(tournament)
         state = load_state(t)
@@ -672,6 +748,10 @@ def add_pull(tournament: Tournament, round_id: int, number: int, actor: Actor) -
         if round_ is None or round_.pk != round_id:
             raise RuleError("round", gettext_noop("No draw is being typed in."))
         session = physical_session(state, round_)
+        if seen is not None:
+            latest = latest_pull(round_)
+            if seen != (latest.pk if latest else 0):
+                raise _stale_pull(round_, seen, state, session)
         index = len(session.pulls)
         pull = session.pull(number)
         _pull_row(round_, index, pull).save()
@@ -697,15 +777,20 @@ def add_pull(tournament: Tournament, round_id: int, number: int, actor: Actor) -
         return pull
 
 
-def undo_last_pull(tournament: Tournament, round_id: int, actor: Actor) -> Pull:
+def undo_last_pull(
+    tournament: Tournament, round_id: int, actor: Actor, pull: int | None = None
+) -> Pull:
     """Undo the last pull of the latest draw at the venue (a number typed wrongly,
     RULES.md 5.6): it stays in the history, marked undone, and the same card pulls
     again. A put-back counts as a pull of its own. When that pull completed the draw,
     the draw is open again: its pairings (and the placement matches it made) are undone,
     as long as none has a result.
 
-    RuleError on ``round``: the round is not the latest draw at the venue (a digital draw
-    is undone as a whole), it has no pull yet, or results stand on its pairings."""
+    ``pull``: the id of the pull the confirmation asked about (None: not checked). RuleError
+    on ``round``: the round is not the latest draw at the venue (a digital draw is undone
+    as a whole), it has no pull yet, results stand on its pairings, or ``pull`` is not the
+    latest live pull (undone already, or another pull was entered since): a second tap
+    never undoes a second pull."""
     with transaction.atomic():
         _lock_sheets_first(Pairing.objects.filter(round_id=round_id))
         t = _locked(tournament)
@@ -716,6 +801,11 @@ def undo_last_pull(tournament: Tournament, round_id: int, actor: Actor) -> Pull:
                 "round",
                 gettext_noop("Only the latest draw at the venue can be undone pull by pull."),
             )
+        last = latest_pull(round_)
+        if pull is not None and (last is None or pull != last.pk):
+            raise _not_the_last_pull(round_, pull, last)
+        if last is None:
+            raise RuleError("round", gettext_noop("No number has been pulled yet."))
         reopened = 0
         if round_.drawn_at is not None:
             _refuse_if_decided(state, round_)
@@ -724,15 +814,6 @@ def undo_last_pull(tournament: Tournament, round_id: int, actor: Actor) -> Pull:
                 _lock_sheet(sheet_id, "closed", SHEET_UNDONE)
             reopened = made.update(voided_at=timezone.now())
             Round.objects.filter(pk=round_.pk).update(drawn_at=None)
-        last = (
-            Pull.objects.live()
-            .filter(round=round_)
-            .select_related("card", "player")
-            .order_by("-index")
-            .first()
-        )
-        if last is None:
-            raise RuleError("round", gettext_noop("No number has been pulled yet."))
         last.undone_at = timezone.now()
         last.undone_by_id = actor.user_id
         last.save(update_fields=["undone_at", "undone_by"])
@@ -754,6 +835,37 @@ def undo_last_pull(tournament: Tournament, round_id: int, actor: Actor) -> Pull:
             {"draw_reopened": True, "pairings_undone": reopened} if reopened else None,
         )
         return last
+
+
+def _not_the_last_pull(round_: Round, asked: int, last: Pull | None) -> RuleError:
+    """The refusal to undo pull ``asked`` (an id) when ``last`` is the latest live pull."""
+    earlier = Pull.objects.filter(round=round_, pk=asked).first()
+    if last is None:
+        if earlier is not None:
+            return RuleError(
+                "round",
+                gettext_noop("Pull %(asked)s is undone already; no pull is left."),
+                asked=earlier.index + 1,
+            )
+        return RuleError("round", gettext_noop("No number has been pulled yet."))
+    if earlier is not None and earlier.undone_at is not None:
+        return RuleError(
+            "round",
+            gettext_noop(
+                "Pull %(asked)s is undone already; the last one is now pull %(pull)s "
+                "(%(name)s, card %(card)s: %(number)s)."
+            ),
+            asked=earlier.index + 1,
+            **_pull_params(last),
+        )
+    return RuleError(
+        "round",
+        gettext_noop(
+            "Pull %(pull)s is the last one now (%(name)s, card %(card)s: %(number)s): "
+            "this page was out of date, nothing was undone."
+        ),
+        **_pull_params(last),
+    )
 
 
 def _refuse_if_decided(state: State, round_: Round) -> None:
@@ -1393,6 +1505,15 @@ def undo_withdrawal(tournament: Tournament, card_id: int, actor: Actor) -> Card:
                 ),
                 number=later[0],
                 card=card.number,
+            )
+        if not state.rounds and cards_in_play(t) >= t.cards:
+            raise RuleError(
+                "card",
+                gettext_noop(
+                    "Card %(card)s cannot come back: all %(cards)s cards laid out are in play."
+                ),
+                card=card.number,
+                cards=t.cards,
             )
         walkovers = [
             p

@@ -87,10 +87,11 @@ def _round_one_refusal(tournament, state) -> tuple[str | None, int | None]:
     number of cards to lower to, when lowering helps (RULES.md 5.1)."""
     if state.rounds:
         return None, None
+    in_play = len(state.alive())  # sold minus withdrawn, as the draw counts (RULES.md 5.7)
     try:
-        draw.check_can_draw_round_one(tournament.cards, len(state.cards))
+        draw.check_can_draw_round_one(tournament.cards, in_play)
     except RuleError as error:
-        return rule_error_text(error), services.lower_offer(tournament, len(state.cards))
+        return rule_error_text(error), services.lower_offer(tournament, in_play)
     return None, None
 
 
@@ -330,13 +331,25 @@ def physical_draw(request, slug, tournament_id):
     state = services.load_state(t)
     round_ = state.in_progress
     if round_ is None:
+        if request.method == "POST":  # typed on a page from before the draw was complete
+            messages.error(request, _("The draw is complete already: this pull was not recorded."))
         return redirect("tournament", slug=slug, tournament_id=t.pk)
     form = PullForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.add_pull(t, round_.pk, form.cleaned_data["number"], _actor(request))
+            services.add_pull(
+                t,
+                round_.pk,
+                form.cleaned_data["number"],
+                _actor(request),
+                seen=form.cleaned_data["seen"],
+            )
         except RuleError as error:
             form.add_error("number", rule_error_text(error))
+            state = services.load_state(t)  # the page shows the turn as it is now
+            round_ = state.in_progress
+            if round_ is None:
+                return redirect("tournament", slug=slug, tournament_id=t.pk)
         else:
             state = services.load_state(t)
             if state.in_progress is None:
@@ -344,11 +357,13 @@ def physical_draw(request, slug, tournament_id):
             return redirect("physical_draw", slug=slug, tournament_id=t.pk)
     session = services.physical_session(state, round_)
     turn = session.next_turn()
+    latest = services.latest_pull(round_)
     context = {
         "club": t.club,
         "tournament": t,
         "round": round_,
         "form": form,
+        "seen": latest.pk if latest else 0,
         "turn": turn,
         "turn_player": Player.objects.filter(pk=turn[0]).first() if turn else None,
         "turn_card": state.cards[turn[1]] if turn else None,
@@ -399,26 +414,26 @@ def undo_pull(request, slug, tournament_id, round_id):
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     back = reverse("physical_draw", kwargs={"slug": slug, "tournament_id": t.pk})
     desk = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
-    if not _confirmed(request):
+    asked = request.POST.get("pull", "")
+    if not _confirmed(request) or not asked.isdigit():
         state = services.load_state(t)
         round_ = state.current
         if round_ is None or round_.pk != round_id or round_.seed is not None:
             return redirect(desk)
-        pulls = services.physical_session(state, round_).pulls
-        if not pulls:
+        last = services.latest_pull(round_)
+        if last is None:
             return redirect(back)
-        last = pulls[-1]
         reopen = (
             [_("This pull completed the draw: its pairings are undone and the draw is open again.")]
             if round_.drawn_at
             else []
         )
-        card = state.cards[last.card]
+        card = last.card
         pot = _("left pot") if last.pot == "left" else _("right pot")
         return _confirm(
             request,
             t,
-            _("Undo pull %(index)s?") % {"index": len(pulls)},
+            _("Undo pull %(index)s?") % {"index": last.index + 1},
             [
                 _("%(name)s (card %(card)s): %(pot)s %(number)s.")
                 % {
@@ -435,12 +450,13 @@ def undo_pull(request, slug, tournament_id, round_id):
             ],
             _("Yes, undo the pull"),
             back,
+            [("pull", last.pk)],  # the pull asked about: a second tap undoes no other
         )
     try:
-        services.undo_last_pull(t, round_id, _actor(request))
+        services.undo_last_pull(t, round_id, _actor(request), pull=int(asked))
     except RuleError as error:
         messages.error(request, rule_error_text(error))
-        return redirect(desk)
+        return redirect(back)
     messages.success(request, _("The last pull is undone: enter it again."))
     return redirect(back)
 
