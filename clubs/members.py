@@ -22,6 +22,7 @@ from clubs import services
 from clubs.access import club_for
 from clubs.forms import ClubForm, InvitationForm, JoinForm, RoleForm
 from clubs.models import Invitation, Membership, Role
+from clubs.views import renew_key
 from scoring.rules import RuleError
 from scoring.views import rule_error_text
 
@@ -45,9 +46,9 @@ def club_new(request):
                 form.cleaned_data["name"], request.user, form.cleaned_data["key"]
             )
         except RuleError as error:
-            form.add_error(
-                error.field if error.field in form.fields else None, rule_error_text(error)
-            )
+            field = error.field if error.field in form.fields and error.field != "key" else None
+            form.add_error(field, rule_error_text(error))
+            renew_key(form, error)  # sending again founds a club anew
         else:
             messages.success(
                 request,
@@ -111,7 +112,8 @@ def members(request, slug):
                     club, form.cleaned_data["role"], request.user, form.cleaned_data["key"]
                 )
             except RuleError as error:
-                form.add_error("role", rule_error_text(error))
+                form.add_error("role" if error.field == "role" else None, rule_error_text(error))
+                renew_key(form, error)  # sending again makes a new link
             else:
                 return redirect(f"{reverse('members', kwargs={'slug': slug})}?new={invitation.pk}")
         return _members_page(request, club, form=form)

@@ -24,9 +24,10 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
 
 from clubs import audit
-from clubs.models import Club, Invitation, Membership, Player, Role
+from clubs.models import AuditEntry, Club, Invitation, Membership, Player, Role
 from clubs.text import clean_name, name_fold
 from scoring.rules.errors import RuleError, gettext_noop
+from scoring.services import key_reused
 
 NAME_LENGTH = 80
 
@@ -273,10 +274,14 @@ def create_club(name: str, owner, key: uuid.UUID | None = None) -> Club:
     """A new club called ``name`` (whitespace collapsed) owned by the account ``owner``.
 
     The slug (the club's address ``/c/<slug>/``) is ``slugify(name)``, made unique with a
-    number. A repeated ``key`` (a double tap) returns the club made by the first request.
-    Refused (RuleError on ``name``): an empty name, more than 100 characters.
+    number. A repeated ``key`` (a double tap) returns the club made by the first request
+    when it is the same founding (same name, same account); another name or another
+    account with that key is refused on ``key`` (``scoring.services.key_reused``: an old
+    page's form), never answered with the earlier club.
+    Refused (RuleError on ``name``): an empty name (nothing visible, as
+    ``clubs.text.clean_name``), more than 100 characters.
     """
-    name = " ".join(name.split())
+    name = clean_name(name)
     if not name:
         raise RuleError("name", gettext_noop("Enter a name."))
     if len(name) > 100:
@@ -284,7 +289,7 @@ def create_club(name: str, owner, key: uuid.UUID | None = None) -> Club:
     if key is not None:
         earlier = Club.objects.filter(key=key).first()
         if earlier is not None:
-            return earlier
+            return _same_club(earlier, name, owner)
     for _attempt in range(5):
         try:
             with transaction.atomic():
@@ -302,9 +307,23 @@ def create_club(name: str, owner, key: uuid.UUID | None = None) -> Club:
                 return club
         except IntegrityError:
             # Another request took the slug (try the next number) or sent the same key.
-            if key is not None and Club.objects.filter(key=key).exists():
-                return Club.objects.get(key=key)
+            earlier = Club.objects.filter(key=key).first() if key is not None else None
+            if earlier is not None:
+                return _same_club(earlier, name, owner)
     raise RuleError("name", gettext_noop("Another club is being created: send again."))
+
+
+def _same_club(earlier: Club, name: str, owner) -> Club:
+    """``earlier`` when the key that made it is sent again for the same founding (the
+    name, and the account that founded it as the history keeps it); else ``key_reused``."""
+    founder = (
+        AuditEntry.objects.filter(club=earlier, scope="club", action="club created")
+        .values_list("actor_id", flat=True)
+        .first()
+    )
+    if earlier.name != name or founder is None or founder != getattr(owner, "pk", None):
+        raise key_reused()
+    return earlier
 
 
 # -- Invitations -------------------------------------------------------------------------
@@ -313,14 +332,15 @@ def create_club(name: str, owner, key: uuid.UUID | None = None) -> Club:
 def create_invitation(club: Club, role: str, by, key: uuid.UUID | None = None) -> Invitation:
     """A single-use link for ``club`` that makes its holder a member with ``role``; open
     for ``BUMMERL_INVITE_DAYS`` (default 7) days. ``by`` is the owner's account.
-    A repeated ``key`` returns the first request's invitation.
+    A repeated ``key`` returns the first request's invitation when it is the same (club,
+    role, account); another is refused on ``key`` (``scoring.services.key_reused``).
     Refused (RuleError on ``role``): a role that does not exist."""
     if role not in Role.values:
         raise RuleError("role", gettext_noop("Choose a role."))
     if key is not None:
-        earlier = Invitation.objects.filter(key=key, club=club).first()
+        earlier = Invitation.objects.filter(key=key).first()
         if earlier is not None:
-            return earlier
+            return _same_invitation(earlier, club, role, by)
     days = settings.INVITE_DAYS
     try:
         with transaction.atomic():
@@ -342,12 +362,21 @@ def create_invitation(club: Club, role: str, by, key: uuid.UUID | None = None) -
             )
             return invitation
     except IntegrityError:
-        earlier = Invitation.objects.filter(key=key, club=club).first() if key else None
+        earlier = Invitation.objects.filter(key=key).first() if key else None
         if earlier is None:
-            raise RuleError(
-                "key", gettext_noop("This form was already used: reload the page.")
-            ) from None
-        return earlier
+            raise key_reused() from None
+        return _same_invitation(earlier, club, role, by)
+
+
+def _same_invitation(earlier: Invitation, club: Club, role: str, by) -> Invitation:
+    """``earlier`` when its key is sent again for the same club, role and account."""
+    if (earlier.club_id, earlier.role, earlier.created_by_id) != (
+        club.pk,
+        role,
+        getattr(by, "pk", None),
+    ):
+        raise key_reused()
+    return earlier
 
 
 def _iso(invitation: Invitation) -> str:

@@ -2,9 +2,15 @@
 which characters of a name the printouts cannot draw.
 
 ``clean_name`` is the stored form of a name: Unicode NFC (an "ö" typed as o plus a
-combining diaeresis is the same "ö"), inner whitespace collapsed to one space, stripped.
-``name_fold`` is a player's identity within a club: the clean name case-folded
-(``str.casefold``), so "Brigitte Öhlinger" and "brigitte  öhlinger" are one person.
+combining diaeresis is the same "ö"), invisible characters removed (format characters
+such as the zero-width space, soft hyphen, direction marks and byte-order mark, Unicode
+category Cf, and control characters, Cc), every kind of whitespace (no-break, thin,
+ideographic space, tabs) collapsed to one space, stripped. The zero-width joiner stays
+only between two symbols, where it glues an emoji sequence (a family emoji).
+``name_fold`` is a player's identity within a club: the clean name in compatibility
+form (NFKC: full-width "Ａｎｎａ" is "Anna", the ligature "ﬁ" is "fi") and case-folded
+(``str.casefold``), so "Brigitte Öhlinger", "brigitte  öhlinger" and
+"Brigitte Öhlinger\u200b" are one person. The stored name stays NFC, as typed.
 Umlauts are *not* folded: "Müller" and "Muller" may be two people. Case folding maps
 ß to ss (the capital of ß is SS), so "Strauß" and "STRAUSS" are one person.
 ``german_key`` folds a name the way a German dictionary sorts it (DIN 5007, variant 1):
@@ -20,15 +26,39 @@ from django.conf import settings
 from django.contrib import messages
 from django.utils.translation import gettext as _
 
+ZWJ = "\u200d"
+
+
+def _kept(text: str, i: int) -> bool:
+    """Is ``text[i]`` (whitespace aside) a visible part of a name? Format (Cf) and
+    control (Cc) characters are not, except a zero-width joiner between two symbols."""
+    ch = text[i]
+    if unicodedata.category(ch) not in ("Cf", "Cc"):
+        return True
+    if ch != ZWJ or i == 0 or i + 1 == len(text):
+        return False
+    before, after = text[i - 1], text[i + 1]
+    return unicodedata.category(after) == "So" and (
+        unicodedata.category(before) in ("So", "Sk") or "\ufe00" <= before <= "\ufe0f"
+    )
+
 
 def clean_name(text: str) -> str:
-    """``" Anna\\u00a0 O\\u0308sterreicher "`` -> ``"Anna Österreicher"`` (NFC, one space)."""
-    return unicodedata.normalize("NFC", " ".join(text.split()))
+    """``" Anna\\u00a0 O\\u0308sterreicher\\u200b "`` -> ``"Anna Österreicher"`` (NFC,
+    invisible characters removed, one space). ``""`` for a name of nothing visible
+    (``"\\u200b"``, ``"\\u00ad "``): the writers refuse it as empty."""
+    text = unicodedata.normalize("NFC", text)
+    visible = "".join(
+        " " if ch.isspace() else ch for i, ch in enumerate(text) if ch.isspace() or _kept(text, i)
+    )
+    return " ".join(visible.split())
 
 
 def name_fold(text: str) -> str:
-    """The identity of a name in a club: ``"Brigitte Öhlinger"`` -> ``"brigitte öhlinger"``."""
-    return unicodedata.normalize("NFC", clean_name(text).casefold())
+    """The identity of a name in a club: ``"Brigitte Öhlinger"`` -> ``"brigitte öhlinger"``,
+    ``"Ａｎｎａ"`` -> ``"anna"`` (NFKC, case folded, NFKC again: a stable key)."""
+    compatible = unicodedata.normalize("NFKC", clean_name(text))
+    return unicodedata.normalize("NFKC", " ".join(compatible.casefold().split()))
 
 
 def german_key(text: str) -> str:

@@ -277,7 +277,7 @@ def merge(request, slug, player_id):
             if done:
                 messages.info(request, done)
                 return redirect("player", slug=club.slug, player_id=keep.pk)
-    elif source.get("name", "").strip():
+    elif clean_name(source.get("name", "")):
         gone = known_player(club, source["name"])
         if gone is None:
             error = _("No player of this club is called %(name)s.") % {

@@ -138,7 +138,7 @@ def parse_document(data: Any) -> ParsedSheet:
     if (
         not isinstance(players, list)
         or len(players) != variant.seats
-        or not all(isinstance(p, str) and p.strip() for p in players)
+        or not all(isinstance(p, str) and clean_name(p) for p in players)
     ):
         raise RuleError(
             "players", gettext_noop("Name %(count)s players in seating order."), count=variant.seats

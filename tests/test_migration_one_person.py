@@ -2,6 +2,8 @@
 club (same name up to case, spacing and Unicode form) are merged into the oldest; two
 of one name who sat at one table stay two, the younger renamed "… (2)"."""
 
+import unicodedata
+
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -100,3 +102,92 @@ def test_duplicates_are_merged_into_the_oldest_and_the_folded_name_becomes_uniqu
         == [anna.pk] * 3
     )
     assert Player.objects.get(pk=anna.pk).name_key == "anna osterreicher"
+
+
+# -- 0005: invisible characters and full-width letters --------------------------------------
+
+BEFORE_LOOK_ALIKES = ("clubs", "0004_invitation")
+
+
+@pytest.fixture
+def apps_before_look_alikes(transactional_db):
+    """The models as they were when names kept invisible characters (clubs at 0004)."""
+    executor = MigrationExecutor(connection)
+    others = [n for n in executor.loader.graph.leaf_nodes() if n[0] in ("scoring", "tournaments")]
+    targets = [BEFORE_LOOK_ALIKES, *others]
+    executor.migrate(targets)
+    yield executor.loader.project_state(targets).apps
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def old_fold(name):
+    """The identity as 0002 computed it (NFC, case folded), stored by the old code."""
+    return unicodedata.normalize("NFC", " ".join(name.split()).casefold())
+
+
+def test_look_alike_players_are_merged_and_every_key_is_computed_again(apps_before_look_alikes):
+    old_apps = apps_before_look_alikes
+    Club = old_apps.get_model("clubs", "Club")
+    Player = old_apps.get_model("clubs", "Player")
+    Sheet = old_apps.get_model("scoring", "Sheet")
+    Seat = old_apps.get_model("scoring", "Seat")
+    Tournament = old_apps.get_model("tournaments", "Tournament")
+    Card = old_apps.get_model("tournaments", "Card")
+
+    def player(name):
+        return Player.objects.create(club=club, name=name, name_fold=old_fold(name), name_key="x")
+
+    club = Club.objects.create(name="Klub", slug="klub")
+    brigitte = player("Brigitte Öhlinger")
+    hidden = player("Brigitte Öhlinger\u200b")
+    soft = player("Brigitte Öh\u00adlinger")
+    anna = player("Anna")
+    wide = player("\uff21\uff4e\uff4e\uff41")  # "Ａｎｎａ"
+    ben = player("Ben")
+    nobody = player("\u200b")  # renamed to nothing visible by the old code
+    clara = player("Clara")
+
+    def sheet(*people):
+        s = Sheet.objects.create(
+            club=club, variant="dreierschnapsen", rules={}, entry_token=f"t{Sheet.objects.count()}"
+        )
+        for position, person in enumerate(people):
+            Seat.objects.create(sheet=s, player=person, position=position)
+        return s
+
+    first = sheet(hidden, ben, clara)
+    together = sheet(anna, wide, ben)  # two people who look alike, at one table
+    t = Tournament.objects.create(
+        club=club,
+        name="Preisschnapsen",
+        starts_at="2026-11-01T18:00:00Z",
+        cards=8,
+        public_token="p",
+    )
+    for number, holder in enumerate((brigitte, hidden, soft), start=1):
+        Card.objects.create(tournament=t, number=number, player=holder)
+
+    new_apps = migrate_forward()
+    Player = new_apps.get_model("clubs", "Player")
+    Seat = new_apps.get_model("scoring", "Seat")
+    Card = new_apps.get_model("tournaments", "Card")
+
+    assert list(
+        Player.objects.filter(club_id=club.pk).order_by("pk").values_list("pk", "name", "name_fold")
+    ) == [
+        (brigitte.pk, "Brigitte Öhlinger", "brigitte öhlinger"),
+        (anna.pk, "Anna", "anna"),
+        (wide.pk, "\uff21\uff4e\uff4e\uff41 (2)", "anna (2)"),
+        (ben.pk, "Ben", "ben"),
+        (nobody.pk, f"Spieler {nobody.pk} (ohne Namen)", f"spieler {nobody.pk} (ohne namen)"),
+        (clara.pk, "Clara", "clara"),
+    ]
+    assert Seat.objects.get(sheet_id=first.pk, position=0).player_id == brigitte.pk
+    assert list(
+        Seat.objects.filter(sheet_id=together.pk).order_by("position").values_list("player_id")
+    ) == [(anna.pk,), (wide.pk,), (ben.pk,)]
+    assert list(Card.objects.filter(tournament_id=t.pk).values_list("player_id", flat=True)) == (
+        [brigitte.pk] * 3
+    )
+    assert Player.objects.get(pk=brigitte.pk).name_key == "brigitte ohlinger"

@@ -464,3 +464,120 @@ def test_a_player_cannot_be_merged_with_himself_or_another_clubs_player(club):
             clubs.merge_players(anna, other, ACTOR)
         assert error.value.template == "Choose another player of this club."
     assert Player.objects.filter(pk__in=[anna.pk, stranger.pk]).count() == 2
+
+
+# -- invisible characters, odd spaces and full-width letters --------------------------------
+
+# Each kind of look-alike of "Brigitte Öhlinger" that is the same person.
+LOOK_ALIKES = {
+    "zero-width space": "Brigitte Öhlinger\u200b",
+    "soft hyphen": "Brigitte Öh\u00adlinger",
+    "left-to-right mark": "\u200eBrigitte Öhlinger",
+    "byte-order mark": "\ufeffBrigitte Öhlinger",
+    "control character": "Brigitte\tÖhlinger\x7f",
+    "no-break space": "Brigitte\u00a0Öhlinger",
+    "thin space": "Brigitte \u2009Öhlinger",
+    "ideographic space": "Brigitte\u3000Öhlinger",
+    "full-width letters": "\uff22\uff52\uff49\uff47\uff49\uff54\uff54\uff45 Öhlinger",
+}
+# Names of nothing visible: refused as empty.
+INVISIBLE = ["\u200b", "\u00ad \u200e", "\ufeff\u3000\u2009"]
+
+
+def test_a_name_drops_invisible_characters_and_keeps_its_letters_as_typed(club):
+    player = Player.objects.create(club=club, name="\ufeffAn\u00adna\u200b\u3000\uff2c\uff49")
+    player.refresh_from_db()
+    # The stored name is NFC, not NFKC: the full-width "Ｌｉ" stays as typed.
+    assert player.name == "Anna \uff2c\uff49"
+    assert player.name_fold == "anna li"
+    # A zero-width joiner that glues an emoji family stays in the name.
+    family = Player.objects.create(club=club, name="Li \U0001f468\u200d\U0001f469\u200d\U0001f467")
+    assert family.name == "Li \U0001f468\u200d\U0001f469\u200d\U0001f467"
+    ligature = Player.objects.create(club=club, name="\ufb01nk")  # "ﬁnk": the fi ligature
+    assert (ligature.name, ligature.name_fold) == ("\ufb01nk", "fink")
+
+
+@pytest.mark.parametrize("typed", LOOK_ALIKES.values(), ids=LOOK_ALIKES.keys())
+def test_a_look_alike_name_at_the_door_is_the_known_player_and_the_card_limit_holds(
+    club, client, typed
+):
+    t = new_tournament(club, max_cards=3)
+    url = reverse("sell", kwargs={"slug": club.slug, "tournament_id": t.pk})
+    sell(t, "Brigitte Öhlinger", 3)
+    brigitte = Player.objects.get(club=club)
+    data = {"key": str(uuid.uuid4()), "name": typed, "count": 1, "paid": "on"}
+    refused = client.post(url, data)
+    assert refused.context["sell_form"].errors["count"] == [
+        "Brigitte Öhlinger hat schon 3 von höchstens 3 Karten."
+    ]
+    assert list(Card.objects.filter(tournament=t).values_list("player_id", flat=True)) == (
+        [brigitte.pk] * 3
+    )
+    assert list(Player.objects.filter(club=club).values_list("name", flat=True)) == [
+        "Brigitte Öhlinger"
+    ]
+
+
+@pytest.mark.parametrize("typed", LOOK_ALIKES.values(), ids=LOOK_ALIKES.keys())
+def test_a_look_alike_name_in_the_players_form_names_the_existing_player(club, client, typed):
+    brigitte = clubs.add_player(club, "Brigitte Öhlinger")
+    response = client.post(reverse("players", kwargs={"slug": club.slug}), {"name": typed})
+    assert response.context["form"].errors["name"] == [
+        "Brigitte Öhlinger spielt schon in diesem Verein."
+    ]
+    assert response.context["existing"] == brigitte
+    assert Player.objects.filter(club=club).count() == 1
+
+
+# The import refuses control characters outright ("not text"); every other kind is the
+# known player.
+IN_IMPORT = {kind: name for kind, name in LOOK_ALIKES.items() if kind != "control character"}
+
+
+@pytest.mark.parametrize("typed", IN_IMPORT.values(), ids=IN_IMPORT.keys())
+def test_a_look_alike_name_in_the_import_seats_the_known_player(club, typed):
+    factories.presets()
+    brigitte = clubs.add_player(club, "Brigitte Öhlinger")
+    document = DOC | {"players": [typed, "Ben", "Clara"]}
+    sheet = scoring.import_document(club, document, scoring.Actor())
+    seat = Seat.objects.get(sheet=sheet, position=0)
+    assert seat.player_id == brigitte.pk
+    assert Player.objects.filter(club=club).count() == 3
+
+
+@pytest.mark.parametrize("typed", INVISIBLE)
+def test_a_name_of_nothing_visible_is_refused_as_empty_everywhere(club, client, typed):
+    factories.presets()
+    anna = clubs.add_player(club, "Anna")
+    t = new_tournament(club)
+    door = client.post(
+        reverse("sell", kwargs={"slug": club.slug, "tournament_id": t.pk}),
+        {"key": str(uuid.uuid4()), "name": typed, "count": 1, "paid": "on"},
+    )
+    assert door.context["sell_form"].errors["name"] == ["Bitte einen Namen eingeben."]
+    form = client.post(reverse("players", kwargs={"slug": club.slug}), {"name": typed})
+    assert form.context["form"].errors["name"] == ["Bitte einen Namen eingeben."]
+    rename = client.post(
+        reverse("player_rename", kwargs={"slug": club.slug, "player_id": anna.pk}),
+        {"name": typed},
+    )
+    assert rename.context["rename_form"].errors["name"] == ["Bitte einen Namen eingeben."]
+    for write in (
+        lambda: clubs.add_player(club, typed),
+        lambda: clubs.player_named(club, typed),
+        lambda: clubs.rename_player(anna, typed, ACTOR),
+    ):
+        with pytest.raises(RuleError) as error:
+            write()
+        assert (error.value.field, error.value.template) == ("name", "Enter a name.")
+    with pytest.raises(RuleError) as error:
+        scoring.import_document(club, DOC | {"players": [typed, "Ben", "Clara"]}, scoring.Actor())
+    assert (error.value.field, error.value.template) == (
+        "players",
+        "Name %(count)s players in seating order.",
+    )
+    anna.refresh_from_db()
+    assert anna.name == "Anna"
+    assert list(Player.objects.filter(club=club).values_list("name", flat=True)) == ["Anna"]
+    assert not Card.objects.filter(tournament=t).exists()
+    assert not AuditEntry.objects.filter(club=club, action="player renamed").exists()

@@ -7,9 +7,12 @@ import json
 import uuid
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from clubs import services as club_services
+from clubs.models import AuditEntry, Club, Invitation, Membership
 from scoring import services
 from scoring.models import Deal, RuleSet, Sheet
 from scoring.rules import DreierDeal, RuleError
@@ -20,6 +23,9 @@ from tournaments.models import Card, Pairing, Result
 pytestmark = pytest.mark.django_db
 ACTOR = services.Actor()
 REFUSED_DE = "Dieses Formular wurde schon für einen anderen Eintrag verwendet"
+REFUSED_FULL_DE = (
+    REFUSED_DE + ": Nichts wurde gespeichert. Bitte die Seite neu laden und nochmals eingeben."
+)
 BETTLER_BEN = DreierDeal("bettler", 1, True)  # Ben +4 (wiki: Bettler 4, anyone may play)
 GANG_ANNA = DreierDeal("gang", 0, True)  # Anna +9
 
@@ -381,3 +387,115 @@ def test_the_match_link_refuses_an_old_key_for_another_result(client, match):
     )
     assert REFUSED_DE in response.content.decode()
     assert not Result.objects.filter(pairing=match, voided_at__isnull=True).exists()
+
+
+# -- clubs and invitations ------------------------------------------------------------------
+
+
+def test_founding_a_club_twice_with_one_key_founds_it_once():
+    founder = factories.user()
+    key = uuid.uuid4()
+    first = club_services.create_club("Die Bummerl-Buam", founder, key)
+    again = club_services.create_club(" Die  Bummerl-Buam ", founder, key)
+    assert again.pk == first.pk
+    assert Club.objects.filter(key=key).count() == 1
+    assert AuditEntry.objects.filter(action="club created", club=first).count() == 1
+
+
+@pytest.mark.parametrize("change", ["name", "account"])
+def test_a_key_that_founded_a_club_does_not_found_or_answer_another(change):
+    founder, other = factories.user(), factories.user()
+    key = uuid.uuid4()
+    first = club_services.create_club("Die Bummerl-Buam", founder, key)
+    name, account = {
+        "name": ("Die Kartler", founder),
+        "account": ("Die Bummerl-Buam", other),
+    }[change]
+    with pytest.raises(RuleError) as error:
+        club_services.create_club(name, account, key)
+    assert error.value.field == "key"
+    assert list(Club.objects.values_list("pk", flat=True)) == [first.pk]
+    assert list(Membership.objects.values_list("user_id", "club_id")) == [(founder.pk, first.pk)]
+
+
+@pytest.mark.parametrize("change", ["name", "account"])
+def test_the_found_page_refuses_an_old_key_for_another_club_and_offers_a_new_key(change):
+    founder, other = factories.user(), factories.user()
+    key = factories.key()
+    url = reverse("club_new")
+    first = Client()
+    first.force_login(founder)
+    assert first.post(url, {"name": "Die Bummerl-Buam", "key": key}).status_code == 302
+    client = Client()
+    client.force_login(founder if change == "name" else other)
+    name = "Die Kartler" if change == "name" else "Die Bummerl-Buam"
+    response = client.post(url, {"name": name, "key": key})
+    assert response.status_code == 200
+    assert response.context["form"].non_field_errors() == [REFUSED_FULL_DE]
+    assert REFUSED_DE in response.content.decode()
+    fresh = response.context["form"]["key"].value()
+    assert fresh != key and f'value="{fresh}"' in response.content.decode()
+    assert Club.objects.count() == 1
+    # Sent again with the fresh key, the form founds the club it shows.
+    assert client.post(url, {"name": name, "key": fresh}).status_code == 302
+    assert sorted(Club.objects.values_list("name", flat=True)) == sorted(["Die Bummerl-Buam", name])
+
+
+@pytest.fixture
+def owners():
+    """A club with two owners, and a second club of the first owner."""
+    club = factories.club()
+    olga = factories.user(club, "owner")
+    otto = factories.user(club, "owner")
+    second = factories.club()
+    Membership.objects.create(user=olga, club=second, role="owner")
+    return club, second, olga, otto
+
+
+def test_an_invitation_sent_twice_with_one_key_is_made_once(owners):
+    club, _second, olga, _otto = owners
+    key = uuid.uuid4()
+    first = club_services.create_invitation(club, "scorer", olga, key)
+    assert club_services.create_invitation(club, "scorer", olga, key).pk == first.pk
+    assert Invitation.objects.count() == 1
+
+
+@pytest.mark.parametrize("change", ["role", "club", "account"])
+def test_a_key_that_made_an_invitation_does_not_make_or_answer_another(owners, change):
+    club, second, olga, otto = owners
+    key = uuid.uuid4()
+    first = club_services.create_invitation(club, "scorer", olga, key)
+    where, role, by = {
+        "role": (club, "organiser", olga),
+        "club": (second, "scorer", olga),
+        "account": (club, "scorer", otto),
+    }[change]
+    with pytest.raises(RuleError) as error:
+        club_services.create_invitation(where, role, by, key)
+    assert error.value.field == "key"
+    assert list(Invitation.objects.values_list("pk", "club_id", "role")) == [
+        (first.pk, club.pk, "scorer")
+    ]
+
+
+@pytest.mark.parametrize("change", ["role", "club", "account"])
+def test_the_members_page_refuses_an_old_key_for_another_invitation(owners, change):
+    club, second, olga, otto = owners
+    key = factories.key()
+    first = Client()
+    first.force_login(olga)
+    url = reverse("members", kwargs={"slug": club.slug})
+    assert first.post(url, {"role": "scorer", "key": key}).status_code == 302
+    client = Client()
+    client.force_login(otto if change == "account" else olga)
+    where = second if change == "club" else club
+    role = "organiser" if change == "role" else "scorer"
+    response = client.post(
+        reverse("members", kwargs={"slug": where.slug}), {"role": role, "key": key}
+    )
+    assert response.status_code == 200
+    assert response.context["form"].non_field_errors() == [REFUSED_FULL_DE]
+    assert REFUSED_DE in response.content.decode()
+    fresh = response.context["form"]["key"].value()
+    assert fresh != key and f'value="{fresh}"' in response.content.decode()
+    assert list(Invitation.objects.values_list("club_id", "role")) == [(club.pk, "scorer")]

@@ -68,7 +68,10 @@ def _clash(links, keep, gone) -> bool:
     return False
 
 
-def merge_duplicates(apps, schema_editor):
+def merge_by(apps, clean_name, name_fold, german_key):
+    """Merge the players that ``name_fold`` makes one person (into the oldest; renamed
+    "… (2)" when they sat at one table), then store every name as ``clean_name`` with
+    its keys. Also used by later migrations when the identity of a name changes."""
     Player = apps.get_model("clubs", "Player")
     links = _links(Player)
     groups = defaultdict(list)
@@ -92,11 +95,20 @@ def merge_duplicates(apps, schema_editor):
                     **{field.name: keep.pk}
                 )
             Player.objects.filter(pk=gone.pk).delete()
-    for player in Player.objects.all():
+    players = list(Player.objects.all())
+    # A placeholder first, so that no row meets another's old key on the way (the
+    # unique constraint, where it exists, is checked row by row).
+    for player in players:
+        Player.objects.filter(pk=player.pk).update(name_fold=f"\x01{player.pk}")
+    for player in players:
         name = clean_name(player.name)
         Player.objects.filter(pk=player.pk).update(
             name=name, name_fold=name_fold(name), name_key=german_key(name)
         )
+
+
+def merge_duplicates(apps, schema_editor):
+    merge_by(apps, clean_name, name_fold, german_key)
 
 
 class Migration(migrations.Migration):
