@@ -48,5 +48,29 @@ def sheet(club_: Club, names=("Anna", "Ben", "Clara"), preset: str = "wiki", var
     return services.open_sheet(club_, variant, people, presets()[preset])
 
 
+def tournament(club_: Club, cards: int = 8, sold: int = 0, **fields):
+    """A Preisschnapsen of ``club_`` starting now: ``cards`` laid out, at most 3 per player,
+    matches to 2 Bummerl, a fee of 10, no prizes (``fields`` change any of these), with
+    ``sold`` cards sold and paid, one each to P0, P1, …"""
+    from django.utils import timezone
+
+    from tournaments import services as tournament_services
+
+    settings = {
+        "name": "Test",
+        "starts_at": timezone.now(),
+        "cards": cards,
+        "max_cards": 3,
+        "match_bummerl": 2,
+        "entry_fee": 10,
+        "one_prize_per_player": False,
+        "prizes": [],
+    } | fields
+    t = tournament_services.create_tournament(club_, services.Actor(), **settings)
+    for i in range(sold):
+        tournament_services.sell_cards(t, f"P{i}", 1, True, services.Actor(), uuid.uuid4())
+    return t
+
+
 def key() -> str:
     return str(uuid.uuid4())

@@ -27,21 +27,7 @@ RIGHT_WINS = [QuickDeal(1, 3), QuickDeal(1, 3), QuickDeal(1, 1)] * 2
 
 
 def night(club, cards=8):
-    t = services.create_tournament(
-        club,
-        ACTOR,
-        name="Test",
-        starts_at=timezone.now(),
-        cards=cards,
-        max_cards=1,
-        match_bummerl=2,
-        entry_fee=10,
-        one_prize_per_player=False,
-        prizes=[],
-    )
-    for i in range(cards):
-        services.sell_cards(t, f"P{i}", 1, True, ACTOR, uuid.uuid4())
-    return t
+    return factories.tournament(club, cards, cards, max_cards=1)
 
 
 def first_match(t):

@@ -36,15 +36,11 @@ def club(client):
 
 
 def new_tournament(club, cards=8, max_cards=3, one_prize_per_player=False):
-    return services.create_tournament(
+    return factories.tournament(
         club,
-        ACTOR,
+        cards,
         name="Preisschnapsen",
-        starts_at=timezone.now(),
-        cards=cards,
         max_cards=max_cards,
-        match_bummerl=2,
-        entry_fee=10,
         one_prize_per_player=one_prize_per_player,
         prizes=[{"place": i, "description": f"Preis {i}"} for i in range(1, 9)],
     )

@@ -9,7 +9,6 @@ import uuid
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from clubs import services as club_services
 from clubs.models import AuditEntry, Club, Invitation, Membership
@@ -291,18 +290,7 @@ def test_the_rule_sets_page_refuses_an_old_key_for_another_copy(client, organise
 
 
 def new_tournament(club, cards=8):
-    return tournament_services.create_tournament(
-        club,
-        ACTOR,
-        name="Test",
-        starts_at=timezone.now(),
-        cards=cards,
-        max_cards=3,
-        match_bummerl=2,
-        entry_fee=10,
-        one_prize_per_player=False,
-        prizes=[],
-    )
+    return factories.tournament(club, cards)
 
 
 def test_a_sale_sent_twice_with_one_key_sells_once():

@@ -9,7 +9,6 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
 
 from scoring.models import Sheet
 from scoring.rules import RuleError
@@ -24,18 +23,8 @@ ACTOR = services.Actor()
 
 
 def new_tournament(club, cards=16, **fields):
-    return services.create_tournament(
-        club,
-        ACTOR,
-        name="Test",
-        starts_at=timezone.now(),
-        cards=cards,
-        max_cards=fields.pop("max_cards", 3),
-        match_bummerl=fields.pop("match_bummerl", 2),
-        entry_fee=10,
-        one_prize_per_player=fields.pop("one_prize_per_player", False),
-        prizes=fields.pop("prizes", [{"place": i, "description": f"P{i}"} for i in range(1, 9)]),
-    )
+    prizes = [{"place": i, "description": f"P{i}"} for i in range(1, 9)]
+    return factories.tournament(club, cards, **({"prizes": prizes} | fields))
 
 
 def sell(t, name, count=1):

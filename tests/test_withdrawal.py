@@ -6,7 +6,6 @@ import uuid
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from clubs.audit import history
 from scoring import services as scoring
@@ -109,21 +108,7 @@ def test_rule_5_7_placement_matches_need_their_whole_field():
 
 
 def night(club, cards=8, sold=8):
-    t = services.create_tournament(
-        club,
-        ACTOR,
-        name="Test",
-        starts_at=timezone.now(),
-        cards=cards,
-        max_cards=1,
-        match_bummerl=2,
-        entry_fee=10,
-        one_prize_per_player=False,
-        prizes=[],
-    )
-    for i in range(sold):
-        services.sell_cards(t, f"P{i}", 1, True, ACTOR, uuid.uuid4())
-    return t
+    return factories.tournament(club, cards, sold, max_cards=1)
 
 
 def withdraw_url(t, card):

@@ -5,7 +5,6 @@ import uuid
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from clubs.models import Membership
 from scoring import services as scoring
@@ -19,18 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def unsold(club):
     """An 8-card tournament with no card sold yet."""
-    return services.create_tournament(
-        club,
-        services.Actor(),
-        name="Zu zweit",
-        starts_at=timezone.now(),
-        cards=8,
-        max_cards=3,
-        match_bummerl=2,
-        entry_fee=0,
-        one_prize_per_player=False,
-        prizes=[],
-    )
+    return factories.tournament(club, name="Zu zweit")
 
 
 def test_the_start_page_names_each_clubs_role_in_german(client):
