@@ -22,9 +22,8 @@ from clubs import services
 from clubs.access import club_for
 from clubs.forms import ClubForm, InvitationForm, JoinForm, RoleForm
 from clubs.models import Invitation, Membership, Role
-from clubs.views import renew_key
 from scoring.rules import RuleError
-from scoring.views import rule_error_text
+from scoring.views import renew_key, rule_error_text
 
 # Django's own sign-in backend (the site has two: django-axes' and this one).
 BACKEND = "django.contrib.auth.backends.ModelBackend"

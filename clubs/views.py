@@ -26,7 +26,7 @@ from scoring.forms import ImportForm, OpenSheetForm, PlayerForm, RuleSetForm
 from scoring.models import RuleSet, Sheet
 from scoring.rules import RuleError
 from scoring.tally import club_sheets, tally
-from scoring.views import rule_error_text
+from scoring.views import renew_key, rule_error_text
 
 
 def paginate(table, page: str | None, per_page: int) -> None:
@@ -122,14 +122,6 @@ def players(request, slug):
     if request.method == "POST":  # a refused name: the whole page, with its error
         return render(request, "clubs/players.html", context)
     return partial_or_page(request, "clubs/players.html", "list", context)
-
-
-def renew_key(form, error: RuleError) -> None:
-    """A one-time key that was used for something else: the form shown again gets a new
-    one, so that sending it again makes a new entry."""
-    if error.field == "key":
-        form.data = form.data.copy()
-        form.data["key"] = str(uuid.uuid4())
 
 
 @login_required

@@ -73,6 +73,12 @@ def put_error(form: EntryForm, error: RuleError) -> None:
     kind = form.cleaned_data.get("kind") if hasattr(form, "cleaned_data") else None
     field = error.field if error.field in EntryForm.SHOWN.get(kind, ()) else None
     form.add_error(field, rule_error_text(error))
+    renew_key(form, error)
+
+
+def renew_key(form, error: RuleError) -> None:
+    """A one-time key that was used for something else: the form shown again gets a new
+    one, so that sending it again makes a new entry."""
     if error.field == "key":
         form.data = form.data.copy()
         form.data["key"] = str(uuid.uuid4())

@@ -24,7 +24,7 @@ from clubs.models import Player, Role
 from clubs.text import clean_name, german_key, warn_unprintable
 from scoring.rules import RuleError
 from scoring.rules.errors import gettext_noop
-from scoring.views import rule_error_text
+from scoring.views import renew_key, rule_error_text
 from tournaments import draw, printing, services
 from tournaments.forms import PullForm, ResultForm, SellForm, TournamentForm
 from tournaments.history import describe_change
@@ -165,9 +165,7 @@ def sell(request, slug, tournament_id):
         except RuleError as error:
             field = error.field if error.field in form.fields and error.field != "key" else None
             form.add_error(field, rule_error_text(error))
-            if error.field == "key":  # sending the form again is a new sale
-                form.data = form.data.copy()
-                form.data["key"] = str(uuid.uuid4())
+            renew_key(form, error)  # sending the form again is a new sale
         else:
             name = cards[0].player.name if cards else ""
             text = ngettext(
