@@ -99,6 +99,11 @@ class Role(models.TextChoices):
 ROLE_RANK = {Role.MEMBER: 0, Role.SCORER: 1, Role.ORGANISER: 2, Role.OWNER: 3}
 
 
+def role_allows(have: str, need: str) -> bool:
+    """True when the role ``have`` ranks at least as high as ``need``."""
+    return ROLE_RANK[Role(have)] >= ROLE_RANK[Role(need)]
+
+
 class Membership(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
@@ -117,7 +122,7 @@ class Membership(models.Model):
         return f"{self.user} @ {self.club} ({self.role})"
 
     def allows(self, role: str) -> bool:
-        return ROLE_RANK[Role(self.role)] >= ROLE_RANK[Role(role)]
+        return role_allows(self.role, role)
 
 
 def new_invitation_token() -> str:
