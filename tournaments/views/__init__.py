@@ -1,0 +1,8 @@
+"""Preisschnapsen pages, one module per part: ``desk`` (list, sales, payments,
+withdrawals), ``draws``, ``results`` (round pages), ``public`` (match links, live
+bracket), ``printouts`` and ``export`` (JSON, history). The pages without sign-in are
+named here for the site's URLs."""
+
+from tournaments.views.public import bracket, match_link, match_sheet
+
+__all__ = ["bracket", "match_link", "match_sheet"]

@@ -1,0 +1,65 @@
+"""What every tournament page needs: the tournament behind the club's access check, the
+actor of a change, the confirmation step and the rows of a pairing list."""
+
+from django.http import Http404
+from django.shortcuts import render
+
+from clubs.access import club_for
+from clubs.models import Role
+from clubs.text import german_key
+from tournaments import services
+from tournaments.models import Tournament
+
+
+def tournament_for(request, slug, tournament_id, role=Role.MEMBER) -> Tournament:
+    """The club's tournament, after the club's access check (404 / 403)."""
+    club = club_for(request, slug, role)
+    tournament = (
+        Tournament.objects.filter(club=club, pk=tournament_id).select_related("club").first()
+    )
+    if tournament is None:
+        raise Http404
+    tournament.role = club.role
+    return tournament
+
+
+def actor(request, t: Tournament | None = None):
+    organiser = t is not None and t.role in (Role.OWNER, Role.ORGANISER)
+    return services.Actor(request.user, organiser=organiser)
+
+
+def confirm(request, t, question, details, yes, back, fields=()):
+    """A confirmation step that works without JavaScript: the page asks ``question`` and
+    posts the same action again with ``confirm=1`` (and ``fields``)."""
+    return render(
+        request,
+        "tournaments/confirm.html",
+        {
+            "club": t.club,
+            "tournament": t,
+            "question": question,
+            "details": details,
+            "yes": yes,
+            "back": back,
+            "action": request.path,
+            "fields": list(fields),
+        },
+    )
+
+
+def confirmed(request) -> bool:
+    return request.method == "POST" and request.POST.get("confirm") == "1"
+
+
+def pairing_rows(state, pairings, only_open=False, player_query=""):
+    """``state.rows`` filtered: open matches only, or a player's name (umlauts folded)."""
+    query = german_key(player_query)
+    rows = []
+    for row in state.rows(pairings):
+        names = " ".join(c.player.name_key for c in (row["left"], row["right"]) if c)
+        if query and query not in names:
+            continue
+        if only_open and (row["kind"] != "match" or row["result"] is not None):
+            continue
+        rows.append(row)
+    return rows

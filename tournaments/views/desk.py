@@ -1,0 +1,258 @@
+"""The organiser's desk: the tournament list, card sales, payments, withdrawals and
+lowering the number of cards."""
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from clubs.access import club_for
+from clubs.models import Role
+from clubs.text import clean_name, warn_unprintable
+from scoring.rules import RuleError
+from scoring.views import renew_key, rule_error_text
+from tournaments import draw, services
+from tournaments.forms import SellForm, TournamentForm
+from tournaments.models import Tournament
+from tournaments.views.common import actor, confirm, confirmed, tournament_for
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_list(request, slug):
+    club = club_for(request, slug)
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST":
+        club = club_for(request, slug, Role.ORGANISER)
+        if form.is_valid():
+            data = form.cleaned_data
+            tournament = services.create_tournament(
+                club,
+                actor(request),
+                name=data["name"],
+                starts_at=data["starts_at"],
+                cards=data["cards"],
+                max_cards=data["max_cards"],
+                match_bummerl=data["match_bummerl"],
+                entry_fee=data["entry_fee"],
+                one_prize_per_player=data["one_prize_per_player"],
+                prizes=data["prizes"],
+            )
+            warn_unprintable(
+                request, tournament.name, *(p["description"] for p in tournament.prizes), name=False
+            )
+            return redirect("tournament", slug=club.slug, tournament_id=tournament.pk)
+    tournaments = Tournament.objects.filter(club=club)
+    can_manage = club.role in (Role.OWNER, Role.ORGANISER)
+    return render(
+        request,
+        "tournaments/list.html",
+        {"club": club, "form": form, "tournaments": tournaments, "can_manage": can_manage},
+    )
+
+
+def _round_one_refusal(tournament, state) -> tuple[str | None, int | None]:
+    """Before round 1: why the draw would be refused (None when it can start) and the
+    number of cards to lower to, when lowering helps (RULES.md 5.1)."""
+    if state.rounds:
+        return None, None
+    in_play = len(state.alive())  # sold minus withdrawn, as the draw counts (RULES.md 5.7)
+    try:
+        draw.check_can_draw_round_one(tournament.cards, in_play)
+    except RuleError as error:
+        return rule_error_text(error), services.lower_offer(tournament, in_play)
+    return None, None
+
+
+def _desk_context(request, tournament, state, sell_form=None):
+    cards = sorted(state.cards.values(), key=lambda c: c.number)
+    refusal, lower_to = _round_one_refusal(tournament, state)
+    paid = sum(1 for c in cards if c.paid)
+    alive = set(state.alive())
+    playing = state.still_playing() if state.rounds else alive
+    checks = []
+    for round_ in state.rounds:
+        for row in state.rows(state.pairings[round_.pk]):
+            if row["conflict"]:
+                checks.append({"round": round_.number, "row": row})
+    for row in state.rows(state.placement):
+        if row["conflict"]:
+            checks.append({"round": state.current.number, "row": row})
+    held: dict[int, int] = {}
+    for card_id in alive:
+        player = state.cards[card_id].player_id
+        held[player] = held.get(player, 0) + 1
+    return {
+        "club": tournament.club,
+        "tournament": tournament,
+        "state": state,
+        "cards": cards,
+        "cash": {
+            "sold": len(cards),
+            "paid": paid,
+            "open": len(cards) - paid,
+            "paid_amount": paid * tournament.entry_fee,
+            "open_amount": (len(cards) - paid) * tournament.entry_fee,
+        },
+        "alive": alive,
+        "playing": playing,
+        "checks": checks,
+        "players_in": len(held),
+        "sell_form": sell_form or SellForm(initial={"key": uuid.uuid4()}),
+        "can_manage": tournament.role in (Role.OWNER, Role.ORGANISER),
+        "next_pot": state.next_pot_size(),
+        "open_matches": state.round_states[-1].open_matches if state.round_states else 0,
+        "next_round": len(state.rounds) + 1,
+        "in_progress": state.in_progress,
+        "draw_refusal": refusal,
+        "lower_to": lower_to,
+        "awards": state.awards(),
+        "bracket_url": reverse("bracket", kwargs={"token": tournament.public_token}),
+    }
+
+
+@login_required
+@require_GET
+def tournament(request, slug, tournament_id):
+    t = tournament_for(request, slug, tournament_id)
+    return render(
+        request, "tournaments/desk.html", _desk_context(request, t, services.load_state(t))
+    )
+
+
+@login_required
+@require_POST
+def sell(request, slug, tournament_id):
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    form = SellForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            cards = services.sell_cards(
+                t, data["name"], data["count"], data["paid"], actor(request), data["key"]
+            )
+        except RuleError as error:
+            field = error.field if error.field in form.fields and error.field != "key" else None
+            form.add_error(field, rule_error_text(error))
+            renew_key(form, error)  # sending the form again is a new sale
+        else:
+            name = cards[0].player.name if cards else ""
+            text = ngettext(
+                "%(name)s: card %(numbers)s", "%(name)s: cards %(numbers)s", len(cards)
+            ) % {
+                "name": name,
+                "numbers": ", ".join(str(c.number) for c in cards),
+            }
+            if cards and clean_name(data["name"]) != name:  # a known player, typed otherwise
+                text += " " + _("(typed as %(typed)s: a player of the club already)") % {
+                    "typed": clean_name(data["name"])
+                }
+            messages.success(request, text)
+            if cards:
+                warn_unprintable(request, name)
+            return redirect("tournament", slug=slug, tournament_id=t.pk)
+    context = _desk_context(request, t, services.load_state(t), sell_form=form)
+    return render(request, "tournaments/desk.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def mark_paid(request, slug, tournament_id, card_id):
+    """Mark a card paid (one tap: the money is taken) or not paid (the money is given back,
+    or paid was tapped by mistake): that one asks first, since it changes the cash."""
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    card = t.card_set.filter(pk=card_id).select_related("player").first()
+    if card is None:
+        raise Http404
+    desk = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#cards"
+    paid = (request.POST if request.method == "POST" else request.GET).get("paid") == "1"
+    if not paid and card.paid and not confirmed(request):
+        return confirm(
+            request,
+            t,
+            _("Card %(number)s of %(name)s: not paid?")
+            % {"number": card.number, "name": card.player.name},
+            [
+                _("The card is then listed as not paid and € %(fee)s as open in the cash.")
+                % {"fee": number_format(t.entry_fee, 2)}
+            ],
+            _("Yes, not paid"),
+            desk,
+            [("paid", "0")],
+        )
+    if request.method == "POST":
+        services.set_paid(card, paid, actor(request))
+    return redirect(desk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def withdraw(request, slug, tournament_id, card_id):
+    """Withdraw a card whose holder went home, or take that back (RULES.md 5.7): a page
+    that says what will happen, and its confirmation (organisers)."""
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    state = services.load_state(t)
+    card = state.cards.get(card_id)
+    if card is None:
+        raise Http404
+    undo = (request.POST if request.method == "POST" else request.GET).get("undo") == "1"
+    error = None
+    if request.method == "POST":
+        try:
+            if undo:
+                services.undo_withdrawal(t, card_id, actor(request, t))
+                messages.success(request, _("The withdrawal is undone."))
+            else:
+                services.withdraw_card(t, card_id, actor(request, t))
+                messages.success(
+                    request,
+                    _("Card %(card)s (%(name)s) is withdrawn.")
+                    % {"card": card.number, "name": card.player.name},
+                )
+        except RuleError as failure:
+            error = rule_error_text(failure)
+        else:
+            return redirect(
+                reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#cards"
+            )
+    pairings = [*(state.pairings[state.current.pk] if state.current else []), *state.placement]
+    walkovers = [
+        row
+        for row in state.rows(pairings)
+        if card_id in (row["pairing"].left_id, row["pairing"].right_id)
+        and row["kind"] == "match"
+        and row["result"] is None
+    ]
+    return render(
+        request,
+        "tournaments/withdraw.html",
+        {
+            "club": t.club,
+            "tournament": t,
+            "card": card,
+            "undo": undo,
+            "walkovers": walkovers,
+            "error": error,
+        },
+        status=400 if error else 200,
+    )
+
+
+@login_required
+@require_POST
+def lower(request, slug, tournament_id):
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    try:
+        cards = services.lower_cards(t, actor(request))
+    except RuleError as error:
+        messages.error(request, rule_error_text(error))
+    else:
+        messages.success(request, _("Now %(n)s cards are laid out.") % {"n": cards})
+    return redirect("tournament", slug=slug, tournament_id=t.pk)

@@ -1,0 +1,171 @@
+"""Drawing a round: digitally, or typed in pull by pull at the venue, and undoing either."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from clubs.models import Player, Role
+from scoring.rules import RuleError
+from scoring.views import rule_error_text
+from tournaments import services
+from tournaments.forms import PullForm
+from tournaments.models import Round
+from tournaments.views.common import actor, confirm, confirmed, tournament_for
+
+
+@login_required
+@require_POST
+def draw_next(request, slug, tournament_id):
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    shown = request.POST.get("round", "")
+    expected = int(shown) if shown.isdigit() else None  # the round the desk offered
+    try:
+        if request.POST.get("mode") == "physical":
+            services.start_physical_draw(t, actor(request), expected)
+            return redirect("physical_draw", slug=slug, tournament_id=t.pk)
+        round_ = services.draw_round(t, actor(request, t), expected=expected)
+    except RuleError as error:
+        messages.error(request, rule_error_text(error))
+        return redirect("tournament", slug=slug, tournament_id=t.pk)
+    return redirect("round", slug=slug, tournament_id=t.pk, number=round_.number)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def physical_draw(request, slug, tournament_id):
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    state = services.load_state(t)
+    round_ = state.in_progress
+    if round_ is None:
+        if request.method == "POST":  # typed on a page from before the draw was complete
+            messages.error(request, _("The draw is complete already: this pull was not recorded."))
+        return redirect("tournament", slug=slug, tournament_id=t.pk)
+    form = PullForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.add_pull(
+                t,
+                round_.pk,
+                form.cleaned_data["number"],
+                actor(request),
+                seen=form.cleaned_data["seen"],
+            )
+        except RuleError as error:
+            form.add_error("number", rule_error_text(error))
+            state = services.load_state(t)  # the page shows the turn as it is now
+            round_ = state.in_progress
+            if round_ is None:
+                return redirect("tournament", slug=slug, tournament_id=t.pk)
+        else:
+            state = services.load_state(t)
+            if state.in_progress is None:
+                return redirect("round", slug=slug, tournament_id=t.pk, number=round_.number)
+            return redirect("physical_draw", slug=slug, tournament_id=t.pk)
+    session = services.physical_session(state, round_)
+    turn = session.next_turn()
+    latest = services.latest_pull(round_)
+    context = {
+        "club": t.club,
+        "tournament": t,
+        "round": round_,
+        "form": form,
+        "seen": latest.pk if latest else 0,
+        "turn": turn,
+        "turn_player": Player.objects.filter(pk=turn[0]).first() if turn else None,
+        "turn_card": state.cards[turn[1]] if turn else None,
+        "pulls": [(p, state.cards[p.card]) for p in session.pulls],
+        "allowed": session.allowed() if turn else [],
+    }
+    return render(request, "tournaments/physical.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def undo(request, slug, tournament_id, round_id):
+    """Undo a draw, after a confirmation step (GET, or a POST without ``confirm``)."""
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    desk = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
+    if not confirmed(request):
+        round_ = Round.objects.filter(tournament=t, pk=round_id, undone_at__isnull=True).first()
+        if round_ is None:
+            raise Http404
+        return confirm(
+            request,
+            t,
+            _("Undo the draw of round %(n)s?") % {"n": round_.number},
+            [
+                _(
+                    "Its pairings and match links stop counting; the draw stays in the "
+                    "history, marked undone. Round %(n)s can then be drawn again."
+                )
+                % {"n": round_.number}
+            ],
+            _("Yes, undo the draw"),
+            desk,
+        )
+    try:
+        services.undo_draw(t, round_id, actor(request))
+    except RuleError as error:
+        messages.error(request, rule_error_text(error))
+    else:
+        messages.success(request, _("The draw is undone; it stays in the history."))
+    return redirect(desk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def undo_pull(request, slug, tournament_id, round_id):
+    """Undo the last pull of the latest draw at the venue, after a confirmation step;
+    a draw that pull completed is open again (``services.undo_last_pull``)."""
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    back = reverse("physical_draw", kwargs={"slug": slug, "tournament_id": t.pk})
+    desk = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
+    asked = request.POST.get("pull", "")
+    if not confirmed(request) or not asked.isdigit():
+        state = services.load_state(t)
+        round_ = state.current
+        if round_ is None or round_.pk != round_id or round_.seed is not None:
+            return redirect(desk)
+        last = services.latest_pull(round_)
+        if last is None:
+            return redirect(back)
+        reopen = (
+            [_("This pull completed the draw: its pairings are undone and the draw is open again.")]
+            if round_.drawn_at
+            else []
+        )
+        card = last.card
+        pot = _("left pot") if last.pot == "left" else _("right pot")
+        return confirm(
+            request,
+            t,
+            _("Undo pull %(index)s?") % {"index": last.index + 1},
+            [
+                _("%(name)s (card %(card)s): %(pot)s %(number)s.")
+                % {
+                    "name": card.player.name,
+                    "card": card.number,
+                    "pot": pot,
+                    "number": last.number,
+                },
+                _(
+                    "The number goes back into the pot and the same card pulls again; "
+                    "the undone pull stays in the history."
+                ),
+                *reopen,
+            ],
+            _("Yes, undo the pull"),
+            back,
+            [("pull", last.pk)],  # the pull asked about: a second tap undoes no other
+        )
+    try:
+        services.undo_last_pull(t, round_id, actor(request), pull=int(asked))
+    except RuleError as error:
+        messages.error(request, rule_error_text(error))
+        return redirect(back)
+    messages.success(request, _("The last pull is undone: enter it again."))
+    return redirect(back)

@@ -1,0 +1,35 @@
+"""A tournament's data as JSON, and its history page."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from clubs import audit
+from clubs.models import Role
+from tournaments import services
+from tournaments.history import describe_change
+from tournaments.views.common import tournament_for
+
+
+@login_required
+@require_GET
+def export(request, slug, tournament_id):
+    t = tournament_for(request, slug, tournament_id)
+    response = JsonResponse(
+        services.export(t), json_dumps_params={"ensure_ascii": False, "indent": 1}
+    )
+    response["Content-Disposition"] = f'attachment; filename="preisschnapsen-{t.pk}.json"'
+    return response
+
+
+@login_required
+@require_GET
+def history(request, slug, tournament_id):
+    """Who changed what in this tournament, and when (organisers)."""
+    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    entries = audit.history("tournament", t.pk)[:2000]
+    rows = audit.history_rows(entries, describe_change(services.load_state(t)))
+    back = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
+    return render(request, "audit.html", {"title": t.name, "rows": rows, "back": back})
