@@ -4,6 +4,7 @@ import datetime
 import random
 import threading
 import uuid
+from decimal import Decimal
 
 import pytest
 from django.db import connection
@@ -13,9 +14,10 @@ from django.urls import reverse
 from scoring.models import Sheet
 from scoring.rules import RuleError
 from tests import factories
-from tournaments import services
+from tournaments import printing, services
 from tournaments.forms import local_datetime
 from tournaments.models import Pairing, Result, Round, Tournament
+from tournaments.prizes import Place
 from tournaments.simulation import play_open_matches, simulate
 
 pytestmark = pytest.mark.django_db
@@ -334,6 +336,57 @@ def test_the_organiser_desk_sells_and_draws(client):
     assert len(page.context["rows"]) == 4
 
 
+def test_head_on_the_live_bracket_and_the_desk_answers_like_get(client):
+    club = factories.club()
+    t = eight_sold(club)
+    services.draw_round(t, ACTOR, seed=1)
+    bracket = reverse("bracket", kwargs={"token": t.public_token})
+    client.force_login(factories.user(club, "member"))
+    desk = reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk})
+    for url in (bracket, desk):
+        get, head = client.get(url), client.head(url)
+        assert (head.status_code, head.content) == (200, b"")
+        assert head["Content-Type"] == get["Content-Type"] == "text/html; charset=utf-8"
+    polled = client.head(bracket, headers={"HX-Request": "true"})
+    assert (polled.status_code, polled.content) == (200, b"")
+
+
+def test_the_live_and_the_printed_bracket_show_the_same_columns(client):
+    club = factories.club()
+    t = simulate(club, cards=8, players=6, max_cards=2, seed=1, name="small")
+    live = client.get(reverse("bracket", kwargs={"token": t.public_token})).context["columns"]
+    printed = printing.bracket_context(t)["columns"]
+    assert live == printed
+    assert [c.title for c in printed] == ["Runde 1", "Runde 2", "Runde 3", "Platzierung"]
+    labels = [[str(row.label) for row in c.rows] for c in printed]
+    assert labels == [["1", "2", "3", "4"], ["1", "2"], ["1"], ["3", "5"]]
+    assert [row.label for row in printed[-1].rows] == [Place.THIRD, Place.FIFTH]
+
+
+def test_the_printed_bracket_before_the_draw_is_blank_down_to_the_final(db):
+    t = new_tournament(factories.club(), cards=16)
+    columns = printing.bracket_context(t)["columns"]
+    assert [c.title for c in columns] == ["Runde 1", "Runde 2", "Runde 3", "Runde 4"]
+    assert [[row.label for row in c.rows] for c in columns] == [
+        [1, 2, 3, 4, 5, 6, 7, 8],
+        [1, 2, 3, 4],
+        [1, 2],
+        [1],
+    ]
+
+
+def test_the_desk_cash_counts_cards_sold_paid_and_open_in_euros(client):
+    club = factories.club()
+    t = factories.tournament(club, 8, sold=3, entry_fee=Decimal("12.50"))
+    services.sell_cards(t, "Unbezahlt", 2, False, ACTOR, uuid.uuid4())
+    client.force_login(factories.user(club, "member"))
+    desk = client.get(reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk}))
+    cash = desk.context["cash"]
+    assert (cash.sold, cash.paid, cash.open) == (5, 3, 2)
+    assert (cash.paid_amount, cash.open_amount) == (Decimal("37.50"), Decimal("25.00"))
+    assert desk.context["players_in"] == 4
+
+
 def test_a_match_played_on_a_score_sheet_records_its_result(client):
     from scoring import services as scoring
     from scoring.rules import QuickDeal
@@ -407,8 +460,8 @@ def test_where_do_i_play_finds_a_name_without_umlauts(client):
     rows = client.get(url, {"player": "jurgen oller"}).context["rows"]
     assert len(rows) == 1
     assert "Jürgen Öller" in (
-        rows[0]["left"].player.name,
-        rows[0]["right"] and rows[0]["right"].player.name,
+        rows[0].left.player.name,
+        rows[0].right and rows[0].right.player.name,
     )
 
 

@@ -1,12 +1,27 @@
 """What the printed Preisschnapsen documents show: bracket sheet, draw list, match score
 sheets, prize list. Each function returns a template context for ``bummerl.printing``."""
 
+from dataclasses import dataclass
+
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from bummerl.printing import qr_svg
 from tournaments import services
-from tournaments.models import Pull, Round, Tournament
+from tournaments.models import Card, Pull, Round, Tournament
+from tournaments.prizes import Place
+from tournaments.rows import Row, SheetRow, bracket_columns, rows
+
+
+@dataclass(frozen=True)
+class PrizeLine:
+    """A line of the printed prize list: prize ``place``, its ``description`` and the
+    ``card`` that won it (None while not known)."""
+
+    place: int
+    description: str
+    card: Card | None
+
 
 ONE_PAGE_CARDS = 64
 """Up to this many cards the bracket fits one A4 landscape page, rounds side by side."""
@@ -15,23 +30,9 @@ ONE_PAGE_CARDS = 64
 def bracket_context(t: Tournament) -> dict:
     """Every round as a column; before round 1 a blank bracket to fill in by hand."""
     state = services.load_state(t)
-    columns = [
-        {"title": _("Round %(n)s") % {"n": r.number}, "rows": state.rows(state.pairings[r.pk])}
-        for r in state.rounds
-        if r.drawn_at
-    ]
-    pot = t.cards // 2 // (2 ** len(columns)) if columns else t.cards // 2
-    number = len(columns) + 1
-    while pot >= 1:  # rounds still to come: blank boxes
-        blank = [{"label": n, "kind": "match"} for n in range(1, pot + 1)]
-        columns.append({"title": _("Round %(n)s") % {"n": number}, "rows": blank})
-        pot //= 2
-        number += 1
-    if state.placement:
-        columns.append({"title": _("Placement"), "rows": state.rows(state.placement)})
     return {
         "tournament": t,
-        "columns": columns,
+        "columns": bracket_columns(state, blank_for=t.cards),
         "one_page": t.cards <= ONE_PAGE_CARDS,
         "small": t.cards > 16,
     }
@@ -45,7 +46,7 @@ def draw_context(t: Tournament, round_: Round) -> dict:
     return {
         "tournament": t,
         "round": round_,
-        "rows": state.rows(state.pairings.get(round_.pk, [])),
+        "rows": rows(state, state.pairings.get(round_.pk, [])),
         "pulls": pulls,
     }
 
@@ -56,18 +57,20 @@ def match_sheets_context(t: Tournament, round_: Round, build_url) -> dict:
     pairings = list(state.pairings.get(round_.pk, []))
     if round_ == state.current:
         pairings += state.placement
-    rows = [r for r in state.rows(pairings) if r["kind"] == "match"]
-    for row in rows:
-        pairing = row["pairing"]
-        row["title"] = (
-            _("Round %(n)s, match %(m)s") % {"n": round_.number, "m": pairing.number}
-            if not pairing.label
-            else _("Placement match %(label)s") % {"label": pairing.label}
+
+    def sheet(row: Row) -> SheetRow:
+        pairing = row.pairing
+        title = (
+            _("Placement match %(label)s") % {"label": row.label.label}
+            if isinstance(row.label, Place)
+            else _("Round %(n)s, match %(m)s") % {"n": round_.number, "m": pairing.number}
         )
-        row["qr"] = qr_svg(build_url(reverse("match_link", kwargs={"token": pairing.token})))
+        qr = qr_svg(build_url(reverse("match_link", kwargs={"token": pairing.token})))
+        return SheetRow(**vars(row), title=title, qr=qr)
+
     return {
         "tournament": t,
-        "rows": rows,
+        "rows": [sheet(row) for row in rows(state, pairings) if row.kind == "match"],
         "bummerl_range": range(1, 2 * t.match_bummerl),
         "countdown": range(7, -1, -1),
     }
@@ -77,11 +80,7 @@ def prizes_context(t: Tournament) -> dict:
     state = services.load_state(t)
     awarded = {a.place: state.cards[a.card] for a in state.awards()}
     prizes = [
-        {
-            "place": int(p["place"]),
-            "description": p["description"],
-            "card": awarded.get(int(p["place"])),
-        }
+        PrizeLine(int(p["place"]), p["description"], awarded.get(int(p["place"])))
         for p in sorted(t.prizes, key=lambda p: int(p["place"]))
     ]
     return {"tournament": t, "prizes": prizes}

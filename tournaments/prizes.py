@@ -4,10 +4,36 @@
 prize list. With one prize per player, a player's lower prize passes to the next
 place held by someone else, and every place after it moves up by one; past the places
 decided one by one it passes into the range the next cards share (9-16 …), in card order.
+``Place`` names the placement matches; ``cash`` and ``still_in`` give the desk's and
+the live bracket's figures: money taken and open, and the players still in.
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+
+
+class Place(StrEnum):
+    """The label of a placement match (RULES.md 5.5): the semi-final losers play for 3
+    (``THIRD``); the quarter-final losers are paired for 5 to 8 (``FIFTH_TO_EIGHTH``),
+    whose winners then play for 5 (``FIFTH``) and whose losers for 7 (``SEVENTH``).
+    The value is the label as stored and shown ("3", "5", "7", "5-8")."""
+
+    THIRD = "3"
+    FIFTH = "5"
+    SEVENTH = "7"
+    FIFTH_TO_EIGHTH = "5-8"
+
+    @property
+    def label(self) -> str:
+        """As pages and printouts show it: "3", "5-8"."""
+        return self.value
+
+    @property
+    def first(self) -> int:
+        """The best place the match decides: 3, 5, 7, 5."""
+        return int(self.value.split("-")[0])
 
 
 @dataclass(frozen=True)
@@ -66,3 +92,55 @@ def award(
         winners.add(player)
         cursor += 1
     return awards
+
+
+@dataclass(frozen=True)
+class Cash:
+    """The cards' money at the desk: ``sold`` cards, ``paid`` of them, at ``entry_fee``
+    euros a card; ``open`` cards not paid yet; the amounts in euros."""
+
+    sold: int
+    paid: int
+    entry_fee: Decimal
+
+    @property
+    def open(self) -> int:
+        return self.sold - self.paid
+
+    @property
+    def paid_amount(self) -> Decimal:
+        """The takings: euros paid so far."""
+        return self.paid * self.entry_fee
+
+    @property
+    def open_amount(self) -> Decimal:
+        """Euros still to be paid for the cards sold."""
+        return self.open * self.entry_fee
+
+
+def cash(entry_fee: Decimal, cards: Iterable) -> Cash:
+    """``Cash`` of the cards sold (anything with ``paid``), withdrawn ones included:
+    their money was taken (RULES.md 5.7)."""
+    paid = [card.paid for card in cards]
+    return Cash(sold=len(paid), paid=sum(1 for p in paid if p), entry_fee=entry_fee)
+
+
+@dataclass(frozen=True)
+class StillIn:
+    """A player still in the tournament and the number of cards he still holds."""
+
+    player: object
+    cards: int
+
+
+def still_in(cards: Iterable) -> list[StillIn]:
+    """The players holding the ``cards`` still in play (anything with ``player_id`` and
+    ``player``, e.g. the cards of ``State.alive()``), most cards first, then by name
+    (``player.name_key``); ``len`` of it is the number of players in."""
+    holdings: dict[int, list] = {}
+    for card in cards:
+        holdings.setdefault(card.player_id, []).append(card)
+    return sorted(
+        (StillIn(held[0].player, len(held)) for held in holdings.values()),
+        key=lambda item: (-item.cards, item.player.name_key),
+    )

@@ -4,27 +4,31 @@ actor of a change, the confirmation step and the rows of a pairing list."""
 from django.http import Http404
 from django.shortcuts import render
 
-from clubs.access import club_for
+from clubs.access import Access, access_for
 from clubs.models import Role
 from clubs.text import german_key
 from tournaments import services
 from tournaments.models import Tournament
+from tournaments.rows import Row, rows
 
 
-def tournament_for(request, slug, tournament_id, role=Role.MEMBER) -> Tournament:
-    """The club's tournament, after the club's access check (404 / 403)."""
-    club = club_for(request, slug, role)
+def tournament_for(request, slug, tournament_id, role=Role.MEMBER) -> tuple[Tournament, Access]:
+    """The club's tournament and the user's ``Access`` to its club, after the club's
+    access check (404 / 403, ``clubs.access.access_for``); 404 for another club's
+    tournament."""
+    access = access_for(request, slug, role)
     tournament = (
-        Tournament.objects.filter(club=club, pk=tournament_id).select_related("club").first()
+        Tournament.objects.filter(club=access.club, pk=tournament_id).select_related("club").first()
     )
     if tournament is None:
         raise Http404
-    tournament.role = club.role
-    return tournament
+    return tournament, access
 
 
-def actor(request, t: Tournament | None = None):
-    organiser = t is not None and t.role in (Role.OWNER, Role.ORGANISER)
+def actor(request, access: Access | None = None):
+    """The signed-in user as the actor of a change; an organiser when ``access`` is
+    given and allows managing."""
+    organiser = access is not None and access.can_manage
     return services.Actor(request.user, organiser=organiser)
 
 
@@ -51,15 +55,15 @@ def confirmed(request) -> bool:
     return request.method == "POST" and request.POST.get("confirm") == "1"
 
 
-def pairing_rows(state, pairings, only_open=False, player_query=""):
-    """``state.rows`` filtered: open matches only, or a player's name (umlauts folded)."""
+def pairing_rows(state, pairings, only_open=False, player_query="") -> list[Row]:
+    """``rows.rows`` filtered: open matches only, or a player's name (umlauts folded)."""
     query = german_key(player_query)
-    rows = []
-    for row in state.rows(pairings):
-        names = " ".join(c.player.name_key for c in (row["left"], row["right"]) if c)
+    shown = []
+    for row in rows(state, pairings):
+        names = " ".join(c.player.name_key for c in (row.left, row.right) if c)
         if query and query not in names:
             continue
-        if only_open and (row["kind"] != "match" or row["result"] is not None):
+        if only_open and (row.kind != "match" or row.result is not None):
             continue
-        rows.append(row)
-    return rows
+        shown.append(row)
+    return shown

@@ -2,6 +2,7 @@
 lowering the number of cards."""
 
 import uuid
+from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -11,9 +12,9 @@ from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from clubs.access import club_for
+from clubs.access import access_for
 from clubs.models import Role
 from clubs.text import clean_name, warn_unprintable
 from scoring.rules import RuleError
@@ -21,40 +22,40 @@ from scoring.views import renew_key, rule_error_text
 from tournaments import draw, services
 from tournaments.forms import SellForm, TournamentForm
 from tournaments.models import Tournament
+from tournaments.prizes import cash, still_in
+from tournaments.rows import Row, rows
 from tournaments.views.common import actor, confirm, confirmed, tournament_for
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_list(request, slug):
-    club = club_for(request, slug)
+    access = access_for(request, slug, Role.ORGANISER if request.method == "POST" else Role.MEMBER)
+    club = access.club
     form = TournamentForm(request.POST or None)
-    if request.method == "POST":
-        club = club_for(request, slug, Role.ORGANISER)
-        if form.is_valid():
-            data = form.cleaned_data
-            tournament = services.create_tournament(
-                club,
-                actor(request),
-                name=data["name"],
-                starts_at=data["starts_at"],
-                cards=data["cards"],
-                max_cards=data["max_cards"],
-                match_bummerl=data["match_bummerl"],
-                entry_fee=data["entry_fee"],
-                one_prize_per_player=data["one_prize_per_player"],
-                prizes=data["prizes"],
-            )
-            warn_unprintable(
-                request, tournament.name, *(p["description"] for p in tournament.prizes), name=False
-            )
-            return redirect("tournament", slug=club.slug, tournament_id=tournament.pk)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        tournament = services.create_tournament(
+            club,
+            actor(request),
+            name=data["name"],
+            starts_at=data["starts_at"],
+            cards=data["cards"],
+            max_cards=data["max_cards"],
+            match_bummerl=data["match_bummerl"],
+            entry_fee=data["entry_fee"],
+            one_prize_per_player=data["one_prize_per_player"],
+            prizes=data["prizes"],
+        )
+        warn_unprintable(
+            request, tournament.name, *(p["description"] for p in tournament.prizes), name=False
+        )
+        return redirect("tournament", slug=club.slug, tournament_id=tournament.pk)
     tournaments = Tournament.objects.filter(club=club)
-    can_manage = club.role in (Role.OWNER, Role.ORGANISER)
     return render(
         request,
         "tournaments/list.html",
-        {"club": club, "form": form, "tournaments": tournaments, "can_manage": can_manage},
+        {"club": club, "form": form, "tournaments": tournaments, "access": access},
     )
 
 
@@ -71,42 +72,47 @@ def _round_one_refusal(tournament, state) -> tuple[str | None, int | None]:
     return None, None
 
 
-def _desk_context(request, tournament, state, sell_form=None):
+@dataclass(frozen=True)
+class Check:
+    """A match to check at the desk: its score sheet says another outcome than the
+    stored result (``row.conflict``); listed on the page of round ``round``."""
+
+    round: int
+    row: Row
+
+
+def _checks(state) -> list[Check]:
+    """The matches to check, in round order, the placement matches (listed on the
+    latest round's page) last."""
+    checks = [
+        Check(round_.number, row)
+        for round_ in state.rounds
+        for row in rows(state, state.pairings[round_.pk])
+        if row.conflict
+    ]
+    checks += [
+        Check(state.current.number, row) for row in rows(state, state.placement) if row.conflict
+    ]
+    return checks
+
+
+def _desk_context(request, tournament, access, state, sell_form=None):
     cards = sorted(state.cards.values(), key=lambda c: c.number)
     refusal, lower_to = _round_one_refusal(tournament, state)
-    paid = sum(1 for c in cards if c.paid)
     alive = set(state.alive())
     playing = state.still_playing() if state.rounds else alive
-    checks = []
-    for round_ in state.rounds:
-        for row in state.rows(state.pairings[round_.pk]):
-            if row["conflict"]:
-                checks.append({"round": round_.number, "row": row})
-    for row in state.rows(state.placement):
-        if row["conflict"]:
-            checks.append({"round": state.current.number, "row": row})
-    held: dict[int, int] = {}
-    for card_id in alive:
-        player = state.cards[card_id].player_id
-        held[player] = held.get(player, 0) + 1
     return {
         "club": tournament.club,
         "tournament": tournament,
         "state": state,
         "cards": cards,
-        "cash": {
-            "sold": len(cards),
-            "paid": paid,
-            "open": len(cards) - paid,
-            "paid_amount": paid * tournament.entry_fee,
-            "open_amount": (len(cards) - paid) * tournament.entry_fee,
-        },
+        "cash": cash(tournament.entry_fee, cards),
         "alive": alive,
         "playing": playing,
-        "checks": checks,
-        "players_in": len(held),
+        "checks": _checks(state),
+        "players_in": len(still_in(state.cards[card_id] for card_id in alive)),
         "sell_form": sell_form or SellForm(initial={"key": uuid.uuid4()}),
-        "can_manage": tournament.role in (Role.OWNER, Role.ORGANISER),
+        "access": access,
         "next_pot": state.next_pot_size(),
         "open_matches": state.round_states[-1].open_matches if state.round_states else 0,
         "next_round": len(state.rounds) + 1,
@@ -119,18 +125,18 @@ def _desk_context(request, tournament, state, sell_form=None):
 
 
 @login_required
-@require_GET
+@require_safe
 def tournament(request, slug, tournament_id):
-    t = tournament_for(request, slug, tournament_id)
+    t, access = tournament_for(request, slug, tournament_id)
     return render(
-        request, "tournaments/desk.html", _desk_context(request, t, services.load_state(t))
+        request, "tournaments/desk.html", _desk_context(request, t, access, services.load_state(t))
     )
 
 
 @login_required
 @require_POST
 def sell(request, slug, tournament_id):
-    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     form = SellForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
@@ -158,7 +164,7 @@ def sell(request, slug, tournament_id):
             if cards:
                 warn_unprintable(request, name)
             return redirect("tournament", slug=slug, tournament_id=t.pk)
-    context = _desk_context(request, t, services.load_state(t), sell_form=form)
+    context = _desk_context(request, t, access, services.load_state(t), sell_form=form)
     return render(request, "tournaments/desk.html", context)
 
 
@@ -167,7 +173,7 @@ def sell(request, slug, tournament_id):
 def mark_paid(request, slug, tournament_id, card_id):
     """Mark a card paid (one tap: the money is taken) or not paid (the money is given back,
     or paid was tapped by mistake): that one asks first, since it changes the cash."""
-    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     card = t.card_set.filter(pk=card_id).select_related("player").first()
     if card is None:
         raise Http404
@@ -197,7 +203,7 @@ def mark_paid(request, slug, tournament_id, card_id):
 def withdraw(request, slug, tournament_id, card_id):
     """Withdraw a card whose holder went home, or take that back (RULES.md 5.7): a page
     that says what will happen, and its confirmation (organisers)."""
-    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     state = services.load_state(t)
     card = state.cards.get(card_id)
     if card is None:
@@ -207,10 +213,10 @@ def withdraw(request, slug, tournament_id, card_id):
     if request.method == "POST":
         try:
             if undo:
-                services.undo_withdrawal(t, card_id, actor(request, t))
+                services.undo_withdrawal(t, card_id, actor(request, access))
                 messages.success(request, _("The withdrawal is undone."))
             else:
-                services.withdraw_card(t, card_id, actor(request, t))
+                services.withdraw_card(t, card_id, actor(request, access))
                 messages.success(
                     request,
                     _("Card %(card)s (%(name)s) is withdrawn.")
@@ -225,10 +231,10 @@ def withdraw(request, slug, tournament_id, card_id):
     pairings = [*(state.pairings[state.current.pk] if state.current else []), *state.placement]
     walkovers = [
         row
-        for row in state.rows(pairings)
-        if card_id in (row["pairing"].left_id, row["pairing"].right_id)
-        and row["kind"] == "match"
-        and row["result"] is None
+        for row in rows(state, pairings)
+        if card_id in (row.pairing.left_id, row.pairing.right_id)
+        and row.kind == "match"
+        and row.result is None
     ]
     return render(
         request,
@@ -248,7 +254,7 @@ def withdraw(request, slug, tournament_id, card_id):
 @login_required
 @require_POST
 def lower(request, slug, tournament_id):
-    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     try:
         cards = services.lower_cards(t, actor(request))
     except RuleError as error:

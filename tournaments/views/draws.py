@@ -20,14 +20,14 @@ from tournaments.views.common import actor, confirm, confirmed, tournament_for
 @login_required
 @require_POST
 def draw_next(request, slug, tournament_id):
-    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     shown = request.POST.get("round", "")
     expected = int(shown) if shown.isdigit() else None  # the round the desk offered
     try:
         if request.POST.get("mode") == "physical":
             services.start_physical_draw(t, actor(request), expected)
             return redirect("physical_draw", slug=slug, tournament_id=t.pk)
-        round_ = services.draw_round(t, actor(request, t), expected=expected)
+        round_ = services.draw_round(t, actor(request, access), expected=expected)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
         return redirect("tournament", slug=slug, tournament_id=t.pk)
@@ -37,7 +37,7 @@ def draw_next(request, slug, tournament_id):
 @login_required
 @require_http_methods(["GET", "POST"])
 def physical_draw(request, slug, tournament_id):
-    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     state = services.load_state(t)
     round_ = state.in_progress
     if round_ is None:
@@ -87,7 +87,7 @@ def physical_draw(request, slug, tournament_id):
 @require_http_methods(["GET", "POST"])
 def undo(request, slug, tournament_id, round_id):
     """Undo a draw, after a confirmation step (GET, or a POST without ``confirm``)."""
-    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     desk = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
     if not confirmed(request):
         round_ = Round.objects.filter(tournament=t, pk=round_id, undone_at__isnull=True).first()
@@ -121,7 +121,7 @@ def undo(request, slug, tournament_id, round_id):
 def undo_pull(request, slug, tournament_id, round_id):
     """Undo the last pull of the latest draw at the venue, after a confirmation step;
     a draw that pull completed is open again (``services.undo_last_pull``)."""
-    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     back = reverse("physical_draw", kwargs={"slug": slug, "tournament_id": t.pk})
     desk = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
     asked = request.POST.get("pull", "")

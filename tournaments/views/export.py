@@ -4,7 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from clubs import audit
 from clubs.models import Role
@@ -14,9 +14,9 @@ from tournaments.views.common import tournament_for
 
 
 @login_required
-@require_GET
+@require_safe
 def export(request, slug, tournament_id):
-    t = tournament_for(request, slug, tournament_id)
+    t, access = tournament_for(request, slug, tournament_id)
     response = JsonResponse(
         services.export(t), json_dumps_params={"ensure_ascii": False, "indent": 1}
     )
@@ -25,10 +25,10 @@ def export(request, slug, tournament_id):
 
 
 @login_required
-@require_GET
+@require_safe
 def history(request, slug, tournament_id):
     """Who changed what in this tournament, and when (organisers)."""
-    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     entries = audit.history("tournament", t.pk)[:2000]
     rows = audit.history_rows(entries, describe_change(services.load_state(t)))
     back = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})

@@ -2,7 +2,7 @@
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from bummerl.printing import pdf_response
 from clubs.models import Role
@@ -12,18 +12,18 @@ from tournaments.views.common import tournament_for
 
 
 @login_required
-@require_GET
+@require_safe
 def print_bracket(request, slug, tournament_id):
-    t = tournament_for(request, slug, tournament_id)
+    t, access = tournament_for(request, slug, tournament_id)
     return pdf_response(
         "print/bracket.html", printing.bracket_context(t), f"turnierbaum-{t.pk}.pdf"
     )
 
 
 @login_required
-@require_GET
+@require_safe
 def print_prizes(request, slug, tournament_id):
-    t = tournament_for(request, slug, tournament_id)
+    t, access = tournament_for(request, slug, tournament_id)
     return pdf_response("print/prizes.html", printing.prizes_context(t), f"preise-{t.pk}.pdf")
 
 
@@ -37,9 +37,9 @@ def _drawn_round(t, number):
 
 
 @login_required
-@require_GET
+@require_safe
 def print_draw(request, slug, tournament_id, number):
-    t = tournament_for(request, slug, tournament_id)
+    t, access = tournament_for(request, slug, tournament_id)
     round_ = _drawn_round(t, number)
     return pdf_response(
         "print/draw.html", printing.draw_context(t, round_), f"auslosung-{t.pk}-{number}.pdf"
@@ -47,10 +47,10 @@ def print_draw(request, slug, tournament_id, number):
 
 
 @login_required
-@require_GET
+@require_safe
 def print_match_sheets(request, slug, tournament_id, number):
     # The sheets carry the match links: organisers only, like a table's private link.
-    t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     round_ = _drawn_round(t, number)
     context = printing.match_sheets_context(t, round_, request.build_absolute_uri)
     return pdf_response("print/match_sheets.html", context, f"partieblaetter-{t.pk}-{number}.pdf")

@@ -10,13 +10,15 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from bummerl.htmx import partial_or_page
 from scoring.rules import RuleError
 from scoring.views import rule_error_text
 from tournaments import services
 from tournaments.models import Pairing, Tournament
+from tournaments.prizes import still_in
+from tournaments.rows import bracket_columns
 from tournaments.views.common import pairing_rows
 from tournaments.views.results import save_result
 
@@ -37,9 +39,8 @@ def match_link(request, token):
             page = reverse("match_link", kwargs={"token": token})
             return redirect(f"{page}?sent={request.POST.get('key', '')}")
     state = services.load_state(pairing.tournament)
-    row = pairing_rows(state, [pairing])[0]
-    row["action"] = request.path
-    result = row["result"]
+    row = pairing_rows(state, [pairing])[0].with_(action=request.path)
+    result = row.result
     return render(
         request,
         "tournaments/match.html",
@@ -55,33 +56,16 @@ def match_link(request, token):
     )
 
 
-def _bracket_context(t: Tournament):
+def _bracket_context(t: Tournament) -> dict:
+    """The live bracket: the drawn rounds and the placement matches as columns, the
+    prizes won, the withdrawn cards and the players still in (listed up to 200)."""
     state = services.load_state(t)
-    columns = []
-    for round_, round_state in zip(state.rounds, state.round_states, strict=True):
-        if round_.drawn_at is None:
-            continue
-        columns.append(
-            {
-                "round": round_,
-                "rows": pairing_rows(state, state.pairings[round_.pk]),
-                "open": round_state.open_matches,
-            }
-        )
-    holdings: dict[int, list] = {}
-    for card_id in state.alive():
-        card = state.cards[card_id]
-        holdings.setdefault(card.player_id, []).append(card)
-    still_in = sorted(
-        ({"player": cards[0].player, "cards": len(cards)} for cards in holdings.values()),
-        key=lambda item: (-item["cards"], item["player"].name_key),
-    )
+    players = still_in(state.cards[card_id] for card_id in state.alive())
     return {
         "tournament": t,
-        "columns": columns,
-        "placement": pairing_rows(state, state.placement),
-        "still_in": still_in if len(still_in) <= 200 else [],
-        "still_in_count": len(still_in),
+        "columns": bracket_columns(state),
+        "still_in": players if len(players) <= 200 else [],
+        "still_in_count": len(players),
         "awards": [(a, state.cards[a.card]) for a in state.awards()],
         "withdrawn": sorted(
             (c for c in state.cards.values() if c.withdrawn_round is not None),
@@ -90,7 +74,7 @@ def _bracket_context(t: Tournament):
     }
 
 
-@require_GET
+@require_safe
 def bracket(request, token):
     """The public live bracket (no sign-in, no private data); htmx polls the partial."""
     t = Tournament.objects.filter(public_token=token).select_related("club").first()

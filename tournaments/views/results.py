@@ -8,7 +8,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from clubs.models import Role
 from scoring.rules import RuleError
@@ -17,19 +17,20 @@ from scoring.views import rule_error_text
 from tournaments import services
 from tournaments.forms import ResultForm
 from tournaments.models import Pairing, Stage
+from tournaments.rows import Offer, Row, Stale
 from tournaments.views.common import actor, pairing_rows, tournament_for
 
 
 @login_required
-@require_GET
+@require_safe
 def round_page(request, slug, tournament_id, number):
-    t = tournament_for(request, slug, tournament_id)
-    return _round_response(request, t, number)
+    t, access = tournament_for(request, slug, tournament_id)
+    return _round_response(request, t, access, number)
 
 
-def _round_response(request, t, number, stale=None):
+def _round_response(request, t, access, number, stale: Stale | None = None):
     """The round page; ``stale``: a result write just refused because the result changed
-    meanwhile ({pairing, text, offer}), shown on that match's row (status 409)."""
+    meanwhile, shown on that match's row (status 409)."""
     state = services.load_state(t)
     round_ = next((r for r in state.rounds if r.number == number and r.drawn_at), None)
     if round_ is None:
@@ -40,13 +41,17 @@ def _round_response(request, t, number, stale=None):
     placement = (
         pairing_rows(state, state.placement, only_open, player) if round_ == state.current else []
     )
-    for row in rows + placement:
-        row["action"] = reverse(
+
+    def shown(row: Row) -> Row:
+        action = reverse(
             "result",
-            kwargs={"slug": t.club.slug, "tournament_id": t.pk, "pairing_id": row["pairing"].pk},
+            kwargs={"slug": t.club.slug, "tournament_id": t.pk, "pairing_id": row.pairing.pk},
         )
-        if stale and stale["pairing"] == row["pairing"].pk:
-            row["stale"] = stale
+        mine = stale if stale and stale.pairing == row.pairing.pk else None
+        return row.with_(action=action, stale=mine)
+
+    rows = [shown(row) for row in rows]
+    placement = [shown(row) for row in placement]
     return render(
         request,
         "tournaments/round.html",
@@ -59,11 +64,9 @@ def _round_response(request, t, number, stale=None):
             "only_open": only_open,
             "player": player,
             "scores": services.SCORES[t.match_bummerl],
-            "can_enter": t.role in (Role.OWNER, Role.ORGANISER, Role.SCORER),
+            "access": access,
             "is_latest": round_ == state.current,
             "new_key": uuid.uuid4,
-            "show_link": t.role in (Role.OWNER, Role.ORGANISER),
-            "may_correct": t.role in (Role.OWNER, Role.ORGANISER),
             "stale": stale,
         },
         status=409 if stale else 200,
@@ -81,11 +84,11 @@ def _seen(request):
     raise RuleError("seen", gettext_noop("This form is out of date: reload the page."))
 
 
-def save_result(request, pairing, actor, may_correct: bool):
+def save_result(request, pairing, actor, may_correct: bool) -> tuple[str | None, Stale | None]:
     """Record a result; organisers may also correct (``correct=1``) or void (``void=1``).
-    Returns (error text or None, stale or None): ``stale`` after a write from an older
-    state, with ``offer`` for an organiser: correct the result that stands to his entry
-    in one tap."""
+    Returns (error text or None, ``Stale`` or None): ``Stale`` after a write from an
+    older state, with an ``Offer`` for an organiser: correct the result that stands to
+    his entry in one tap."""
     try:
         seen = _seen(request)
         if may_correct and request.POST.get("void") == "1":
@@ -103,13 +106,10 @@ def save_result(request, pairing, actor, may_correct: bool):
         if may_correct and error.live is not None and request.POST.get("void") != "1":
             form = ResultForm(request.POST)
             if form.is_valid():
-                offer = {
-                    "pairing": pairing.pk,
-                    "winner": form.cleaned_data["winner"],
-                    "score": form.cleaned_data["score"],
-                    "seen": error.live.pk,
-                }
-        return rule_error_text(error), {"offer": offer}
+                data = form.cleaned_data
+                offer = Offer(winner=data["winner"], score=data["score"], seen=error.live.pk)
+        text = rule_error_text(error)
+        return text, Stale(pairing=pairing.pk, text=text, offer=offer)
     except RuleError as error:
         return rule_error_text(error), None
     return None, None
@@ -118,7 +118,7 @@ def save_result(request, pairing, actor, may_correct: bool):
 @login_required
 @require_POST
 def result(request, slug, tournament_id, pairing_id):
-    t = tournament_for(request, slug, tournament_id, Role.SCORER)
+    t, access = tournament_for(request, slug, tournament_id, Role.SCORER)
     pairing = (
         Pairing.objects.filter(tournament=t, pk=pairing_id)
         .select_related("round", "tournament")
@@ -126,16 +126,14 @@ def result(request, slug, tournament_id, pairing_id):
     )
     if pairing is None:
         raise Http404
-    may_correct = t.role in (Role.OWNER, Role.ORGANISER)
-    error, stale = save_result(request, pairing, actor(request, t), may_correct)
+    error, stale = save_result(request, pairing, actor(request, access), access.can_manage)
     # Placement matches are listed on the latest round's page, whatever round made them.
     main = pairing.stage == Stage.MAIN and pairing.round
     number = pairing.round.number if main else services.load_state(t).current.number
     if stale is not None:
         # The race lost: the round page again, the refusal and the stored result on the
         # row where the result was entered (and for organisers the one-tap correction).
-        stale.update(pairing=pairing.pk, text=error)
-        return _round_response(request, t, number, stale=stale)
+        return _round_response(request, t, access, number, stale=stale)
     if error:
         messages.error(request, error)
     return redirect(
