@@ -1,0 +1,441 @@
+"""`manage.py backup` / `manage.py restore`: one consistent snapshot, a file checked in a
+scratch database before it replaces anything, the data before kept, owner-only files."""
+
+import gzip
+import io
+import json
+import os
+import stat
+import subprocess
+import sys
+import threading
+import uuid
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
+from django.contrib.sessions.models import Session
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.utils import timezone
+
+from bummerl.management.backups import MicrosecondEncoder, backed_up_models, iter_objects
+from clubs import services as club_services
+from clubs.models import Club
+from scoring import services as scoring_services
+from scoring.rules import Redeal
+from tests import factories
+from tournaments import services as tournament_services
+from tournaments.models import Card
+from tournaments.simulation import simulate
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+User = get_user_model()
+
+
+@pytest.fixture
+def folder(settings, tmp_path) -> Path:
+    settings.BACKUP_DIR = tmp_path / "backups"
+    return settings.BACKUP_DIR
+
+
+def canonical(obj: dict) -> str:
+    return json.dumps(obj, cls=MicrosecondEncoder, sort_keys=True, ensure_ascii=False)
+
+
+def rows() -> list[str]:
+    """Every backed-up row, serialized as in a backup file, in one sorted list."""
+    return sorted(canonical(obj) for obj in iter_objects())
+
+
+def everything() -> dict:
+    """The whole database as a test sees it: the rows, the users' ids, the sessions."""
+    return {
+        "rows": rows(),
+        "users": sorted(User.objects.values_list("pk", "username")),
+        "sessions": sorted(Session.objects.values_list("session_key", flat=True)),
+    }
+
+
+def populate() -> Club:
+    """At least one row of every backed-up model."""
+    club = factories.club()
+    owner = factories.user(club, role="owner", username="olga")
+    group = Group.objects.create(name="Kassa")
+    group.permissions.add(Permission.objects.get(codename="view_club"))
+    owner.groups.add(group)
+    factories.presets()
+    sheet = factories.sheet(club)
+    scoring_services.record_entry(sheet, Redeal(), factories.key(), scoring_services.Actor(owner))
+    simulate(club, cards=8, players=6, max_cards=2, seed=1)
+    club_services.create_invitation(club, "member", owner)
+    Session.objects.create(
+        session_key="s" * 32, session_data="x", expire_date=timezone.now() + timezone.timedelta(1)
+    )
+    return club
+
+
+def read(path: Path) -> dict:
+    with gzip.open(path, "rt", encoding="utf-8") as stream:
+        return json.load(stream)
+
+
+def write(path: Path, document) -> Path:
+    with gzip.open(path, "wt", encoding="utf-8") as stream:
+        json.dump(document, stream)
+    return path
+
+
+def backup(path=None) -> Path:
+    out = io.StringIO()
+    call_command("backup", *([str(path)] if path else []), stdout=out)
+    text = out.getvalue().strip()
+    assert text.startswith("Backup written to ")
+    return Path(text.removeprefix("Backup written to ").rsplit(" (", 1)[0])
+
+
+def refused(path, match: str) -> str:
+    with pytest.raises(CommandError, match=match) as error:
+        call_command("restore", str(path), stdout=io.StringIO())
+    message = str(error.value)
+    assert "\n" not in message
+    return message
+
+
+# -- Backup files -------------------------------------------------------------------------
+
+
+def test_backup_file_and_folder_are_owner_only(folder):
+    populate()
+    old = os.umask(0o022)
+    try:
+        path = backup()
+    finally:
+        os.umask(old)
+    assert path.parent == folder
+    assert path.name.startswith("bummerl-") and path.name.endswith(".json.gz")
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert [p.name for p in folder.iterdir()] == [path.name]  # no temporary file left
+
+
+def test_backup_refuses_to_overwrite_a_file(folder, tmp_path):
+    populate()
+    path = backup(tmp_path / "x.json.gz")
+    before = path.read_bytes()
+    with pytest.raises(CommandError, match="exists already"):
+        call_command("backup", str(path), stdout=io.StringIO())
+    assert path.read_bytes() == before
+
+
+def test_backup_holds_every_row_with_microseconds(folder):
+    populate()
+    path = backup()
+    document = read(path)
+    assert document["format"] == "bummerl-backup"
+    assert sorted(canonical(obj) for obj in document["objects"]) == rows()
+    labels = {obj["model"] for obj in document["objects"]}
+    assert labels == {m._meta.label_lower for m in backed_up_models()}
+    assert not labels & {"contenttypes.contenttype", "auth.permission", "sessions.session"}
+    assert not any(label.startswith(("axes.", "admin.")) for label in labels)
+    card = Card.objects.order_by("pk").first()
+    stored = next(o for o in document["objects"] if o["model"] == "tournaments.card")
+    assert stored["fields"]["sold_at"] == card.sold_at.isoformat()
+    assert len(stored["fields"]["sold_at"].split("+")[0].split(".")[1]) == 6
+
+
+# -- Restores that are refused ------------------------------------------------------------
+
+
+def test_restore_missing_file_changes_nothing(folder, tmp_path):
+    populate()
+    was = everything()
+    refused(tmp_path / "nicht-da.json.gz", "nicht-da.json.gz: no such file")
+    assert everything() == was
+    assert not folder.exists() or not list(folder.iterdir())
+
+
+def test_restore_command_exits_non_zero_with_one_line(tmp_path):
+    run = subprocess.run(
+        [sys.executable, "manage.py", "restore", str(tmp_path / "nicht-da.json.gz")],
+        cwd=django_settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        env=os.environ | {"SQLITE_PATH": str(tmp_path / "unused.sqlite3")},
+    )
+    assert run.returncode == 1
+    assert run.stderr.strip().splitlines() == [
+        f"CommandError: Restore refused: {tmp_path / 'nicht-da.json.gz'}: no such file"
+    ]
+
+
+def test_restore_truncated_gzip_changes_nothing(folder, tmp_path):
+    populate()
+    good = backup().read_bytes()
+    cut = tmp_path / "cut.json.gz"
+    cut.write_bytes(good[: len(good) // 2])
+    was = everything()
+    refused(cut, "damaged or incomplete gzip file")
+    assert everything() == was
+    assert len(list(folder.iterdir())) == 1  # no before-file for a refused file
+
+
+@pytest.mark.parametrize(
+    "content, match",
+    [
+        (b"Das ist keine Sicherung.\n", "not a Bummerl backup \\(no JSON"),
+        (  # a fixture of dumpdata, not a backup
+            json.dumps([{"model": "clubs.club", "pk": 1, "fields": {"name": "A", "slug": "a"}}]),
+            "not a Bummerl backup \\(not written by `manage.py backup`\\)",
+        ),
+        (  # another app's rows under a backup's header
+            json.dumps(
+                {
+                    "format": "bummerl-backup",
+                    "version": 1,
+                    "migrations": [],
+                    "objects": [{"model": "axes.accessattempt", "pk": 1, "fields": {}}],
+                }
+            ),
+            "object 1 \\('axes.accessattempt'\\) is not a row a Bummerl backup holds",
+        ),
+        (
+            json.dumps({"format": "bummerl-backup", "version": 1, "objects": [{"model": "x"}]}),
+            "object 1 \\('x'\\) is not a row",
+        ),
+        (
+            json.dumps(
+                {
+                    "format": "bummerl-backup",
+                    "version": 1,
+                    "migrations": ["clubs.9999_from_the_future"],
+                    "objects": [],
+                }
+            ),
+            "newer version of Bummerl \\(migration clubs.9999_from_the_future is unknown\\)",
+        ),
+    ],
+    ids=["text", "dumpdata-fixture", "other-app", "unknown-model", "newer-schema"],
+)
+def test_restore_foreign_file_changes_nothing(folder, tmp_path, content, match):
+    populate()
+    path = tmp_path / "fremd.json.gz"
+    path.write_bytes(gzip.compress(content if isinstance(content, bytes) else content.encode()))
+    was = everything()
+    refused(path, match)
+    assert everything() == was
+    assert not folder.exists() or not list(folder.iterdir())
+
+
+def edited(tmp_path, change) -> Path:
+    """A good backup of the populated database, edited by ``change(objects)``."""
+    document = read(backup())
+    change(document["objects"])
+    return write(tmp_path / "edited.json.gz", document)
+
+
+def first(objects, model) -> dict:
+    return next(obj for obj in objects if obj["model"] == model)
+
+
+def test_restore_broken_foreign_key_changes_nothing(folder, tmp_path):
+    populate()
+
+    def to_nowhere(objects):
+        first(objects, "tournaments.card")["fields"]["player"] = 999_999
+
+    path = edited(tmp_path, to_nowhere)
+    was = everything()
+    message = refused(path, "does not load .*nothing was changed")
+    assert "IntegrityError" in message
+    assert everything() == was
+    assert len(list(folder.iterdir())) == 1
+
+
+def test_restore_unknown_user_changes_nothing(folder, tmp_path):
+    populate()
+
+    def to_stranger(objects):
+        first(objects, "clubs.membership")["fields"]["user"] = ["niemand"]
+
+    path = edited(tmp_path, to_stranger)
+    was = everything()
+    refused(path, "does not load")
+    assert everything() == was
+
+
+def test_restore_broken_unique_constraint_changes_nothing(folder, tmp_path):
+    club = populate()
+    factories.club()
+
+    def same_slug(objects):
+        clubs = [obj for obj in objects if obj["model"] == "clubs.club"]
+        clubs[1]["fields"]["slug"] = club.slug
+
+    path = edited(tmp_path, same_slug)
+    was = everything()
+    message = refused(path, "does not load .*IntegrityError")
+    assert "slug" in message
+    assert everything() == was
+
+
+def test_restore_second_live_result_changes_nothing(folder, tmp_path):
+    populate()
+
+    def two_results(objects):
+        results = [o for o in objects if o["model"] == "tournaments.result"]
+        assert all(o["fields"]["voided_at"] is None for o in results[:2])
+        results[1]["fields"]["pairing"] = results[0]["fields"]["pairing"]
+
+    path = edited(tmp_path, two_results)
+    was = everything()
+    refused(path, "does not load .*IntegrityError")
+    assert everything() == was
+
+
+def test_restore_broken_check_constraint_changes_nothing(folder, tmp_path):
+    populate()
+
+    def negative(objects):
+        first(objects, "tournaments.tournament")["fields"]["cards"] = -8
+
+    path = edited(tmp_path, negative)
+    was = everything()
+    refused(path, "does not load .*IntegrityError")
+    assert everything() == was
+
+
+# -- A restore that replaces the data -----------------------------------------------------
+
+
+def test_restore_replaces_data_and_keeps_the_data_before(folder):
+    club = populate()
+    saved = rows()
+    path = backup()
+    # the data moves on after the backup: a new club, a player renamed, a sale
+    factories.club("Später")
+    club.players.filter(name="Anna").update(name="Anna Maria")
+    tournament_services.sell_cards(
+        factories.tournament(club), "Neu", 1, True, scoring_services.Actor()
+    )
+    later = rows()
+    assert later != saved
+    users = dict(User.objects.values_list("username", "pk"))
+
+    out = io.StringIO()
+    call_command("restore", str(path), stdout=out)
+    text = out.getvalue().strip()
+    before = Path(text.split("The data before the restore is in ")[1].rstrip("."))
+    assert text.startswith(f"Restored {len(saved)} objects from {path}.")
+
+    assert rows() == saved
+    assert Session.objects.count() == 0  # sessions name users by id: signed out
+    assert Permission.objects.filter(codename="view_club").exists()
+    assert User.objects.get(username="olga").groups.get().permissions.get().codename == (
+        "view_club"
+    )
+    assert set(User.objects.values_list("username", flat=True)) == set(users)
+    assert before.parent == folder and before.name.startswith("bummerl-before-restore-")
+    assert stat.S_IMODE(before.stat().st_mode) == 0o600
+    assert sorted(canonical(obj) for obj in read(before)["objects"]) == later
+
+    # the database goes on: new rows get fresh ids (sequences follow the restored ids)
+    scoring_services.record_entry(
+        factories.sheet(club, names=("X", "Y", "Z")),
+        Redeal(),
+        factories.key(),
+        scoring_services.Actor(),
+    )
+    # and the before-file puts the later state back
+    call_command("restore", str(before), stdout=io.StringIO())
+    assert rows() == later
+
+
+def test_restore_reads_plain_json_too(folder, tmp_path):
+    populate()
+    saved = rows()
+    path = backup(tmp_path / "plain.json")
+    assert path.read_bytes().startswith(b'{"format": "bummerl-backup"')
+    factories.club("Später")
+    call_command("restore", str(path), stdout=io.StringIO())
+    assert rows() == saved
+
+
+# -- A backup taken while the site is in use ----------------------------------------------
+
+
+def references_resolve(objects: list[dict]) -> None:
+    """Every foreign key in ``objects`` points at an object in ``objects``."""
+    models = {m._meta.label_lower: m for m in backed_up_models()}
+    present = {(obj["model"], obj.get("pk")) for obj in objects}
+    usernames = {obj["fields"]["username"] for obj in objects if obj["model"] == "auth.user"}
+    for obj in objects:
+        for field in models[obj["model"]]._meta.concrete_fields:
+            value = obj["fields"].get(field.name)
+            if not field.is_relation or value is None:
+                continue
+            target = field.related_model._meta.label_lower
+            if target == "auth.user":
+                assert value[0] in usernames, (obj, field.name)
+            else:
+                assert (target, value) in present, (obj, field.name)
+
+
+def test_backup_under_writes_is_one_state_and_restores_exactly(folder):
+    club = populate()
+    for _ in range(3):  # enough rows that reading them overlaps several writes
+        simulate(club, cards=16, players=10, max_cards=2, seed=2)
+    fair = factories.tournament(club, cards=512, max_cards=1)
+    sheet = factories.sheet(club, names=("Doris", "Emil", "Fritz"))
+    states = {0: rows()}  # the database after each write of the writer
+    done = threading.Event()
+    running = threading.Event()
+    failures = []
+
+    def writer():
+        try:
+            step = 0
+            while not done.is_set() and step < 400:
+                step += 1
+                if step % 2:  # a new player and their card, in one transaction
+                    tournament_services.sell_cards(
+                        fair, f"Gast {step}", 1, True, scoring_services.Actor()
+                    )
+                else:
+                    scoring_services.record_entry(
+                        sheet, Redeal(), uuid.uuid4(), scoring_services.Actor()
+                    )
+                states[step] = rows()
+                running.set()
+        except Exception as error:  # pragma: no cover - reported below
+            failures.append(error)
+            running.set()
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        assert running.wait(60)
+        first_step = max(states)
+        path = backup()
+        last_step = max(states)
+    finally:
+        done.set()
+        thread.join(60)
+    assert not failures
+    assert last_step > first_step, "no write happened while the backup was taken"
+
+    objects = read(path)["objects"]
+    references_resolve(objects)
+    in_file = sorted(canonical(obj) for obj in objects)
+    matching = [step for step in range(first_step, last_step + 1) if states[step] == in_file]
+    assert len(matching) == 1, "the file is not the database as it was after one write"
+
+    call_command("flush", interactive=False, verbosity=0)
+    assert rows() == []
+    call_command("restore", str(path), stdout=io.StringIO())
+    assert rows() == in_file
