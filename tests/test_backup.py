@@ -440,3 +440,6 @@ def test_backup_under_writes_is_one_state_and_restores_exactly(folder):
     assert rows() == []
     call_command("restore", str(path), stdout=io.StringIO())
     assert rows() == at_start
+    # new rows get ids after the restored ones (the sequences were set past them)
+    tournament_services.sell_cards(fair, "Nachher", 1, True, scoring_services.Actor())
+    factories.club("Nachher")
