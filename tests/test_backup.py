@@ -184,133 +184,111 @@ def test_restore_truncated_gzip_changes_nothing(folder, tmp_path):
     assert len(list(folder.iterdir())) == 1  # no before-file for a refused file
 
 
-@pytest.mark.parametrize(
-    "content, match",
-    [
-        (b"Das ist keine Sicherung.\n", "not a Bummerl backup \\(no JSON"),
-        (  # a fixture of dumpdata, not a backup
-            json.dumps([{"model": "clubs.club", "pk": 1, "fields": {"name": "A", "slug": "a"}}]),
-            "not a Bummerl backup \\(not written by `manage.py backup`\\)",
+FOREIGN = {
+    "text": (b"Das ist keine Sicherung.\n", "not a Bummerl backup \\(no JSON"),
+    "dumpdata-fixture": (
+        json.dumps([{"model": "clubs.club", "pk": 1, "fields": {"name": "A", "slug": "a"}}]),
+        "not a Bummerl backup \\(not written by `manage.py backup`\\)",
+    ),
+    "other-app": (  # another app's rows under a backup's header
+        json.dumps(
+            {
+                "format": "bummerl-backup",
+                "version": 1,
+                "migrations": [],
+                "objects": [{"model": "axes.accessattempt", "pk": 1, "fields": {}}],
+            }
         ),
-        (  # another app's rows under a backup's header
-            json.dumps(
-                {
-                    "format": "bummerl-backup",
-                    "version": 1,
-                    "migrations": [],
-                    "objects": [{"model": "axes.accessattempt", "pk": 1, "fields": {}}],
-                }
-            ),
-            "object 1 \\('axes.accessattempt'\\) is not a row a Bummerl backup holds",
+        "object 1 \\('axes.accessattempt'\\) is not a row a Bummerl backup holds",
+    ),
+    "unknown-model": (
+        json.dumps({"format": "bummerl-backup", "version": 1, "objects": [{"model": "x"}]}),
+        "object 1 \\('x'\\) is not a row",
+    ),
+    "newer-schema": (
+        json.dumps(
+            {
+                "format": "bummerl-backup",
+                "version": 1,
+                "migrations": ["clubs.9999_from_the_future"],
+                "objects": [],
+            }
         ),
-        (
-            json.dumps({"format": "bummerl-backup", "version": 1, "objects": [{"model": "x"}]}),
-            "object 1 \\('x'\\) is not a row",
-        ),
-        (
-            json.dumps(
-                {
-                    "format": "bummerl-backup",
-                    "version": 1,
-                    "migrations": ["clubs.9999_from_the_future"],
-                    "objects": [],
-                }
-            ),
-            "newer version of Bummerl \\(migration clubs.9999_from_the_future is unknown\\)",
-        ),
-    ],
-    ids=["text", "dumpdata-fixture", "other-app", "unknown-model", "newer-schema"],
-)
-def test_restore_foreign_file_changes_nothing(folder, tmp_path, content, match):
+        "newer version of Bummerl \\(migration clubs.9999_from_the_future is unknown\\)",
+    ),
+}
+
+
+def test_restore_foreign_files_change_nothing(folder, tmp_path):
     populate()
-    path = tmp_path / "fremd.json.gz"
-    path.write_bytes(gzip.compress(content if isinstance(content, bytes) else content.encode()))
     was = everything()
-    refused(path, match)
-    assert everything() == was
+    for name, (content, match) in FOREIGN.items():
+        path = tmp_path / f"{name}.json.gz"
+        path.write_bytes(gzip.compress(content if isinstance(content, bytes) else content.encode()))
+        refused(path, match)
+        assert everything() == was, name
     assert not folder.exists() or not list(folder.iterdir())
-
-
-def edited(tmp_path, change, name="edited.json.gz") -> Path:
-    """A good backup of the populated database, edited by ``change(objects)``; written
-    plain when ``name`` does not end in .gz."""
-    document = read(backup())
-    change(document["objects"])
-    if name.endswith(".gz"):
-        return write(tmp_path / name, document)
-    (tmp_path / name).write_text(json.dumps(document), encoding="utf-8")
-    return tmp_path / name
 
 
 def first(objects, model) -> dict:
     return next(obj for obj in objects if obj["model"] == model)
 
 
-def test_restore_broken_foreign_key_changes_nothing(folder, tmp_path):
+def to_nowhere(objects):
+    """A card of a player who is not in the file (a broken foreign key)."""
+    first(objects, "tournaments.card")["fields"]["player"] = 999_999
+
+
+def to_stranger(objects):
+    """A membership of a user who is not in the file (by natural key)."""
+    first(objects, "clubs.membership")["fields"]["user"] = ["niemand"]
+
+
+def same_slug(objects):
+    """Two clubs with one short name (a unique field)."""
+    clubs = [obj for obj in objects if obj["model"] == "clubs.club"]
+    clubs[1]["fields"]["slug"] = clubs[0]["fields"]["slug"]
+
+
+def two_results(objects):
+    """Two live results for one match (a conditional unique constraint)."""
+    results = [o for o in objects if o["model"] == "tournaments.result"]
+    assert all(o["fields"]["voided_at"] is None for o in results[:2])
+    results[1]["fields"]["pairing"] = results[0]["fields"]["pairing"]
+
+
+def negative(objects):
+    """A tournament of -8 cards (a check constraint: a positive integer)."""
+    first(objects, "tournaments.tournament")["fields"]["cards"] = -8
+
+
+EDITS = [
+    (to_nowhere, "edited.json.gz", "does not load \\(IntegrityError: .*\\); nothing was changed"),
+    (to_stranger, "edited.json", "does not load \\(DeserializationError: .*niemand"),
+    (same_slug, "edited.json.gz", "does not load \\(IntegrityError: .*slug"),
+    (two_results, "edited.json.gz", "does not load \\(IntegrityError: "),
+    (negative, "edited.json.gz", "does not load \\(IntegrityError: "),
+]
+
+
+def test_restore_hand_edited_files_change_nothing(folder, tmp_path):
+    """Each edit breaks a foreign key or a constraint; the file is refused in the
+    scratch database and the live rows stay as they were (no before-file either)."""
     populate()
-
-    def to_nowhere(objects):
-        first(objects, "tournaments.card")["fields"]["player"] = 999_999
-
-    path = edited(tmp_path, to_nowhere)
-    was = everything()
-    message = refused(path, "does not load .*nothing was changed")
-    assert "IntegrityError" in message
-    assert everything() == was
-    assert len(list(folder.iterdir())) == 1
-
-
-def test_restore_unknown_user_changes_nothing(folder, tmp_path):
-    populate()
-
-    def to_stranger(objects):
-        first(objects, "clubs.membership")["fields"]["user"] = ["niemand"]
-
-    path = edited(tmp_path, to_stranger, "edited.json")
-    was = everything()
-    refused(path, "does not load")
-    assert everything() == was
-
-
-def test_restore_broken_unique_constraint_changes_nothing(folder, tmp_path):
-    club = populate()
     factories.club()
-
-    def same_slug(objects):
-        clubs = [obj for obj in objects if obj["model"] == "clubs.club"]
-        clubs[1]["fields"]["slug"] = club.slug
-
-    path = edited(tmp_path, same_slug)
+    good = read(backup())
     was = everything()
-    message = refused(path, "does not load .*IntegrityError")
-    assert "slug" in message
-    assert everything() == was
-
-
-def test_restore_second_live_result_changes_nothing(folder, tmp_path):
-    populate()
-
-    def two_results(objects):
-        results = [o for o in objects if o["model"] == "tournaments.result"]
-        assert all(o["fields"]["voided_at"] is None for o in results[:2])
-        results[1]["fields"]["pairing"] = results[0]["fields"]["pairing"]
-
-    path = edited(tmp_path, two_results)
-    was = everything()
-    refused(path, "does not load .*IntegrityError")
-    assert everything() == was
-
-
-def test_restore_broken_check_constraint_changes_nothing(folder, tmp_path):
-    populate()
-
-    def negative(objects):
-        first(objects, "tournaments.tournament")["fields"]["cards"] = -8
-
-    path = edited(tmp_path, negative)
-    was = everything()
-    refused(path, "does not load .*IntegrityError")
-    assert everything() == was
+    for change, name, match in EDITS:
+        document = json.loads(json.dumps(good))
+        change(document["objects"])
+        path = tmp_path / name
+        if name.endswith(".gz"):
+            write(path, document)
+        else:
+            path.write_text(json.dumps(document), encoding="utf-8")
+        refused(path, match)
+        assert everything() == was, change.__name__
+    assert len(list(folder.iterdir())) == 1  # the good backup only
 
 
 # -- A restore that replaces the data -----------------------------------------------------

@@ -307,16 +307,12 @@ def replace_rows(using: str, objects: list[dict]) -> int:
     with connection.cursor() as cursor:
         for table in _cleared_tables():
             cursor.execute(f"DELETE FROM {connection.ops.quote_name(table)}")
+    # Natural keys (users, groups) are looked up as rows are read: the file lists
+    # those models before the rows naming them; foreign keys by id are checked below.
     count = 0
-    waiting = []
-    rows = Deserializer(objects, using=using, handle_forward_references=True)
-    for row in rows:
+    for row in Deserializer(objects, using=using):
         row.save(using=using)
-        if row.deferred_fields:
-            waiting.append(row)
         count += 1
-    for row in waiting:
-        row.save_deferred_fields(using=using)
     connection.check_constraints(table_names=_cleared_tables())
     chosen = backed_up_models()
     with connection.cursor() as cursor:
