@@ -130,6 +130,8 @@ def test_backup_refuses_to_overwrite_a_file(folder, tmp_path):
     with pytest.raises(CommandError, match="exists already"):
         call_command("backup", str(path), stdout=io.StringIO())
     assert path.read_bytes() == before
+    with pytest.raises(CommandError, match="x.json.gz: cannot be written"):
+        call_command("backup", str(path / "y.json.gz"), stdout=io.StringIO())
 
 
 def test_backup_holds_every_row_with_microseconds(folder):

@@ -192,6 +192,14 @@ def _make_folder(folder: Path) -> None:
 
 
 def write_file(path: Path, header: dict, objects: Iterable[dict]) -> int:
+    """``_write_file``, with a folder or file that cannot be made refused in one line."""
+    try:
+        return _write_file(path, header, objects)
+    except OSError as error:
+        raise Refused(f"{error.filename or path}: cannot be written ({error.strerror})") from None
+
+
+def _write_file(path: Path, header: dict, objects: Iterable[dict]) -> int:
     """Write a backup file at ``path`` (gzip when it ends in ``.gz``), mode 0600.
 
     The file appears under ``path`` only when complete (written under a temporary name,
