@@ -47,20 +47,17 @@ serve: install
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	$(BIN)/gunicorn bummerl.wsgi -w $(WORKERS) -b $(HOST):$(PORT) --access-logfile -
 
-# One file with the whole database; `make restore FILE=…` puts it back (replacing all).
-BACKUP ?= backups/bummerl-$(shell date +%Y%m%d-%H%M%S).json.gz
+# One consistent snapshot of the database in one owner-only file (default
+# backups/bummerl-<time>.json.gz); `make restore FILE=…` checks the file in a scratch
+# database, keeps the data before in a file of its own and replaces all in one step.
+BACKUP ?=
 backup: install
-	mkdir -p backups
-	$(BIN)/python manage.py dumpdata --natural-foreign --natural-primary \
-		--exclude contenttypes --exclude auth.permission --exclude sessions \
-		--exclude axes --exclude admin.logentry -o $(BACKUP)
-	@echo "Backup written to $(BACKUP)"
+	$(BIN)/python manage.py backup $(BACKUP)
 
 restore: install
 	@test -n "$(FILE)" || (echo "usage: make restore FILE=backups/….json.gz" && exit 2)
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py flush --noinput
-	$(BIN)/python manage.py loaddata $(FILE)
+	$(BIN)/python manage.py restore "$(FILE)"
 
 test: install
 	$(BIN)/ruff check .
