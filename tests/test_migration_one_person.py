@@ -191,3 +191,29 @@ def test_look_alike_players_are_merged_and_every_key_is_computed_again(apps_befo
         [brigitte.pk] * 3
     )
     assert Player.objects.get(pk=brigitte.pk).name_key == "brigitte ohlinger"
+
+
+def test_migrating_another_database_leaves_the_default_one_as_it_was(transactional_db, tmp_path):
+    """The data migrations read and write the database being migrated, never the default
+    one: a restore builds its scratch copy this way while the site keeps running."""
+    from django.db import connections
+    from django.db.utils import load_backend
+
+    from clubs.models import Club, Player
+
+    club = Club.objects.create(name="Verein", slug="verein")
+    player = Player.objects.create(club=club, name="Anna", name_fold="anna", name_key="anna")
+    # Stored as an older version would have: two spaces, not yet cleaned.
+    Player.objects.filter(pk=player.pk).update(name="Anna  Maria")
+    config = {**connections["default"].settings_dict}
+    config.update(ENGINE="django.db.backends.sqlite3", NAME=str(tmp_path / "other.sqlite3"))
+    config["OPTIONS"] = {}
+    other = load_backend(config["ENGINE"]).DatabaseWrapper(config, "other")
+    connections["other"] = other
+    try:
+        executor = MigrationExecutor(other)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+    finally:
+        other.close()
+        del connections["other"]
+    assert Player.objects.get(pk=player.pk).name == "Anna  Maria"

@@ -39,7 +39,7 @@ def _links(Player):
     ]
 
 
-def _clash(links, keep, gone) -> bool:
+def _clash(links, keep, gone, db) -> bool:
     """Would moving ``gone``'s rows to ``keep`` break a uniqueness rule (one table)?"""
     for field in links:
         meta = field.model._meta
@@ -54,7 +54,7 @@ def _clash(links, keep, gone) -> bool:
             for t in meta.unique_together
             if field.name in t
         ]
-        manager = field.model._base_manager
+        manager = field.model._base_manager.db_manager(db)
         for others, condition in sets:
             mine = manager.filter(**{field.name: gone.pk})
             theirs = manager.filter(**{field.name: keep.pk})
@@ -68,47 +68,49 @@ def _clash(links, keep, gone) -> bool:
     return False
 
 
-def merge_by(apps, clean_name, name_fold, german_key):
+def merge_by(apps, clean_name, name_fold, german_key, db="default"):
     """Merge the players that ``name_fold`` makes one person (into the oldest; renamed
     "… (2)" when they sat at one table), then store every name as ``clean_name`` with
-    its keys. Also used by later migrations when the identity of a name changes."""
+    its keys. Also used by later migrations when the identity of a name changes.
+    ``db`` is the database being migrated: every read and write goes there."""
     Player = apps.get_model("clubs", "Player")
+    players_in = Player._base_manager.db_manager(db)
     links = _links(Player)
     groups = defaultdict(list)
-    for player in Player.objects.order_by("pk"):
+    for player in players_in.order_by("pk"):
         groups[(player.club_id, name_fold(player.name))].append(player)
     taken = {key for key in groups}
     for (club_id, _fold), people in groups.items():
         keep, *younger = people
         for gone in younger:
-            if _clash(links, keep, gone):
+            if _clash(links, keep, gone, db):
                 base, n = clean_name(gone.name), 2
                 while (club_id, name_fold(f"{base} ({n})")) in taken:
                     n += 1
                 suffix = f" ({n})"
                 gone.name = base[: 80 - len(suffix)] + suffix
                 taken.add((club_id, name_fold(gone.name)))
-                Player.objects.filter(pk=gone.pk).update(name=gone.name)
+                players_in.filter(pk=gone.pk).update(name=gone.name)
                 continue
             for field in links:
-                field.model._base_manager.filter(**{field.name: gone.pk}).update(
+                field.model._base_manager.db_manager(db).filter(**{field.name: gone.pk}).update(
                     **{field.name: keep.pk}
                 )
-            Player.objects.filter(pk=gone.pk).delete()
-    players = list(Player.objects.all())
+            players_in.filter(pk=gone.pk).delete()
+    players = list(players_in.all())
     # A placeholder first, so that no row meets another's old key on the way (the
     # unique constraint, where it exists, is checked row by row).
     for player in players:
-        Player.objects.filter(pk=player.pk).update(name_fold=f"\x01{player.pk}")
+        players_in.filter(pk=player.pk).update(name_fold=f"\x01{player.pk}")
     for player in players:
         name = clean_name(player.name)
-        Player.objects.filter(pk=player.pk).update(
+        players_in.filter(pk=player.pk).update(
             name=name, name_fold=name_fold(name), name_key=german_key(name)
         )
 
 
 def merge_duplicates(apps, schema_editor):
-    merge_by(apps, clean_name, name_fold, german_key)
+    merge_by(apps, clean_name, name_fold, german_key, schema_editor.connection.alias)
 
 
 class Migration(migrations.Migration):

@@ -49,10 +49,11 @@ def name_fold(text):
 
 def recompute(apps, schema_editor):
     Player = apps.get_model("clubs", "Player")
-    for player in Player.objects.all():
+    db = schema_editor.connection.alias
+    for player in Player.objects.using(db):
         if not clean_name(player.name):
-            Player.objects.filter(pk=player.pk).update(name=f"Spieler {player.pk} (ohne Namen)")
-    _0002.merge_by(apps, clean_name, name_fold, _0002.german_key)
+            Player.objects.using(db).filter(pk=player.pk).update(name=f"Spieler {player.pk} (ohne Namen)")
+    _0002.merge_by(apps, clean_name, name_fold, _0002.german_key, db)
 
 
 class Migration(migrations.Migration):

@@ -20,7 +20,8 @@ def _bad_augen(inputs: dict, need_trick: bool) -> bool:
 
 def clear_ignored_inputs(apps, schema_editor):
     Deal = apps.get_model("scoring", "Deal")
-    deals = Deal.objects.filter(kind__in=("ended", "dreier")).select_related("sheet")
+    db = schema_editor.connection.alias
+    deals = Deal.objects.using(db).filter(kind__in=("ended", "dreier")).select_related("sheet")
     for deal in deals.iterator(chunk_size=2000):
         inputs = dict(deal.inputs)
         if deal.kind == "ended":
@@ -31,7 +32,7 @@ def clear_ignored_inputs(apps, schema_editor):
         elif inputs.get("contract") != "normal" and inputs.get("normal_points") is not None:
             inputs["normal_points"] = None
         if inputs != deal.inputs:
-            Deal.objects.filter(pk=deal.pk).update(inputs=inputs)
+            Deal.objects.using(db).filter(pk=deal.pk).update(inputs=inputs)
 
 
 class Migration(migrations.Migration):
