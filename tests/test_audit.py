@@ -10,9 +10,12 @@ from clubs.models import AuditEntry
 from scoring import services as scoring
 from scoring.models import Deal
 from scoring.rules import DreierDeal
+from scoring.services import Actor
 from tests import factories
-from tournaments import services
 from tournaments.models import Pairing
+from tournaments.services.cards import create_tournament, sell_cards, set_paid
+from tournaments.services.draws import draw_round
+from tournaments.services.results import correct_result, record_result
 
 pytestmark = pytest.mark.django_db
 
@@ -45,8 +48,8 @@ def test_deals_recorded_corrected_and_struck_out_are_audited(client):
 def test_sales_payments_draws_and_results_are_audited(client):
     club = factories.club()
     bob = factories.user(club, "organiser")
-    actor = services.Actor(bob)
-    t = services.create_tournament(
+    actor = Actor(bob)
+    t = create_tournament(
         club,
         actor,
         name="T",
@@ -60,14 +63,14 @@ def test_sales_payments_draws_and_results_are_audited(client):
     )
     cards = []
     for i in range(6):
-        cards += services.sell_cards(t, f"P{i}", 1, False, actor, uuid.uuid4())
-    services.set_paid(cards[0], True, actor)
-    services.draw_round(t, actor, seed=4)
+        cards += sell_cards(t, f"P{i}", 1, False, actor, uuid.uuid4())
+    set_paid(cards[0], True, actor)
+    draw_round(t, actor, seed=4)
     pairing = (
         Pairing.objects.select_related("tournament").filter(tournament=t, kind="match").first()
     )
-    services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), actor)
-    services.correct_result(pairing, pairing.right_id, "2:1", uuid.uuid4(), actor)
+    record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), actor)
+    correct_result(pairing, pairing.right_id, "2:1", uuid.uuid4(), actor)
     actions = list(
         AuditEntry.objects.filter(scope="tournament", scope_id=t.pk)
         .order_by("at", "id")

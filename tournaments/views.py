@@ -25,10 +25,36 @@ from clubs.text import clean_name, german_key, warn_unprintable
 from scoring.rules import RuleError
 from scoring.rules.errors import gettext_noop
 from scoring.views import renew_key, rule_error_text
-from tournaments import draw, printing, services
+from tournaments import draw, printing
+from tournaments.export import export as tournament_json
 from tournaments.forms import PullForm, ResultForm, SellForm, TournamentForm
 from tournaments.history import describe_change
 from tournaments.models import Pairing, Round, Stage, Tournament
+from tournaments.services.cards import (
+    create_tournament,
+    lower_cards,
+    sell_cards,
+    set_paid,
+    undo_withdrawal,
+    withdraw_card,
+)
+from tournaments.services.draws import (
+    add_pull,
+    draw_round,
+    start_physical_draw,
+    undo_draw,
+    undo_last_pull,
+)
+from tournaments.services.reading import (
+    SCORES,
+    StaleResult,
+    latest_pull,
+    load_state,
+    lower_offer,
+    physical_session,
+)
+from tournaments.services.results import correct_result, record_result, void_result
+from tournaments.services.sheets import Actor, open_match_sheet
 
 
 def tournament_for(request, slug, tournament_id, role=Role.MEMBER) -> Tournament:
@@ -45,7 +71,7 @@ def tournament_for(request, slug, tournament_id, role=Role.MEMBER) -> Tournament
 
 def _actor(request, t: Tournament | None = None):
     organiser = t is not None and t.role in (Role.OWNER, Role.ORGANISER)
-    return services.Actor(request.user, organiser=organiser)
+    return Actor(request.user, organiser=organiser)
 
 
 @login_required
@@ -57,7 +83,7 @@ def tournament_list(request, slug):
         club = club_for(request, slug, Role.ORGANISER)
         if form.is_valid():
             data = form.cleaned_data
-            tournament = services.create_tournament(
+            tournament = create_tournament(
                 club,
                 _actor(request),
                 name=data["name"],
@@ -91,7 +117,7 @@ def _round_one_refusal(tournament, state) -> tuple[str | None, int | None]:
     try:
         draw.check_can_draw_round_one(tournament.cards, in_play)
     except RuleError as error:
-        return rule_error_text(error), services.lower_offer(tournament, in_play)
+        return rule_error_text(error), lower_offer(tournament, in_play)
     return None, None
 
 
@@ -146,9 +172,7 @@ def _desk_context(request, tournament, state, sell_form=None):
 @require_GET
 def tournament(request, slug, tournament_id):
     t = tournament_for(request, slug, tournament_id)
-    return render(
-        request, "tournaments/desk.html", _desk_context(request, t, services.load_state(t))
-    )
+    return render(request, "tournaments/desk.html", _desk_context(request, t, load_state(t)))
 
 
 @login_required
@@ -159,7 +183,7 @@ def sell(request, slug, tournament_id):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            cards = services.sell_cards(
+            cards = sell_cards(
                 t, data["name"], data["count"], data["paid"], _actor(request), data["key"]
             )
         except RuleError as error:
@@ -182,7 +206,7 @@ def sell(request, slug, tournament_id):
             if cards:
                 warn_unprintable(request, name)
             return redirect("tournament", slug=slug, tournament_id=t.pk)
-    context = _desk_context(request, t, services.load_state(t), sell_form=form)
+    context = _desk_context(request, t, load_state(t), sell_form=form)
     return render(request, "tournaments/desk.html", context)
 
 
@@ -235,7 +259,7 @@ def mark_paid(request, slug, tournament_id, card_id):
             [("paid", "0")],
         )
     if request.method == "POST":
-        services.set_paid(card, paid, _actor(request))
+        set_paid(card, paid, _actor(request))
     return redirect(desk)
 
 
@@ -245,7 +269,7 @@ def withdraw(request, slug, tournament_id, card_id):
     """Withdraw a card whose holder went home, or take that back (RULES.md 5.7): a page
     that says what will happen, and its confirmation (organisers)."""
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
-    state = services.load_state(t)
+    state = load_state(t)
     card = state.cards.get(card_id)
     if card is None:
         raise Http404
@@ -254,10 +278,10 @@ def withdraw(request, slug, tournament_id, card_id):
     if request.method == "POST":
         try:
             if undo:
-                services.undo_withdrawal(t, card_id, _actor(request, t))
+                undo_withdrawal(t, card_id, _actor(request, t))
                 messages.success(request, _("The withdrawal is undone."))
             else:
-                services.withdraw_card(t, card_id, _actor(request, t))
+                withdraw_card(t, card_id, _actor(request, t))
                 messages.success(
                     request,
                     _("Card %(card)s (%(name)s) is withdrawn.")
@@ -297,7 +321,7 @@ def withdraw(request, slug, tournament_id, card_id):
 def lower(request, slug, tournament_id):
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     try:
-        cards = services.lower_cards(t, _actor(request))
+        cards = lower_cards(t, _actor(request))
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     else:
@@ -313,9 +337,9 @@ def draw_next(request, slug, tournament_id):
     expected = int(shown) if shown.isdigit() else None  # the round the desk offered
     try:
         if request.POST.get("mode") == "physical":
-            services.start_physical_draw(t, _actor(request), expected)
+            start_physical_draw(t, _actor(request), expected)
             return redirect("physical_draw", slug=slug, tournament_id=t.pk)
-        round_ = services.draw_round(t, _actor(request, t), expected=expected)
+        round_ = draw_round(t, _actor(request, t), expected=expected)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
         return redirect("tournament", slug=slug, tournament_id=t.pk)
@@ -326,7 +350,7 @@ def draw_next(request, slug, tournament_id):
 @require_http_methods(["GET", "POST"])
 def physical_draw(request, slug, tournament_id):
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
-    state = services.load_state(t)
+    state = load_state(t)
     round_ = state.in_progress
     if round_ is None:
         if request.method == "POST":  # typed on a page from before the draw was complete
@@ -335,7 +359,7 @@ def physical_draw(request, slug, tournament_id):
     form = PullForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.add_pull(
+            add_pull(
                 t,
                 round_.pk,
                 form.cleaned_data["number"],
@@ -344,18 +368,18 @@ def physical_draw(request, slug, tournament_id):
             )
         except RuleError as error:
             form.add_error("number", rule_error_text(error))
-            state = services.load_state(t)  # the page shows the turn as it is now
+            state = load_state(t)  # the page shows the turn as it is now
             round_ = state.in_progress
             if round_ is None:
                 return redirect("tournament", slug=slug, tournament_id=t.pk)
         else:
-            state = services.load_state(t)
+            state = load_state(t)
             if state.in_progress is None:
                 return redirect("round", slug=slug, tournament_id=t.pk, number=round_.number)
             return redirect("physical_draw", slug=slug, tournament_id=t.pk)
-    session = services.physical_session(state, round_)
+    session = physical_session(state, round_)
     turn = session.next_turn()
-    latest = services.latest_pull(round_)
+    latest = latest_pull(round_)
     context = {
         "club": t.club,
         "tournament": t,
@@ -396,7 +420,7 @@ def undo(request, slug, tournament_id, round_id):
             desk,
         )
     try:
-        services.undo_draw(t, round_id, _actor(request))
+        undo_draw(t, round_id, _actor(request))
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     else:
@@ -408,17 +432,17 @@ def undo(request, slug, tournament_id, round_id):
 @require_http_methods(["GET", "POST"])
 def undo_pull(request, slug, tournament_id, round_id):
     """Undo the last pull of the latest draw at the venue, after a confirmation step;
-    a draw that pull completed is open again (``services.undo_last_pull``)."""
+    a draw that pull completed is open again (``undo_last_pull``)."""
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     back = reverse("physical_draw", kwargs={"slug": slug, "tournament_id": t.pk})
     desk = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
     asked = request.POST.get("pull", "")
     if not _confirmed(request) or not asked.isdigit():
-        state = services.load_state(t)
+        state = load_state(t)
         round_ = state.current
         if round_ is None or round_.pk != round_id or round_.seed is not None:
             return redirect(desk)
-        last = services.latest_pull(round_)
+        last = latest_pull(round_)
         if last is None:
             return redirect(back)
         reopen = (
@@ -451,7 +475,7 @@ def undo_pull(request, slug, tournament_id, round_id):
             [("pull", last.pk)],  # the pull asked about: a second tap undoes no other
         )
     try:
-        services.undo_last_pull(t, round_id, _actor(request), pull=int(asked))
+        undo_last_pull(t, round_id, _actor(request), pull=int(asked))
     except RuleError as error:
         messages.error(request, rule_error_text(error))
         return redirect(back)
@@ -483,7 +507,7 @@ def round_page(request, slug, tournament_id, number):
 def _round_response(request, t, number, stale=None):
     """The round page; ``stale``: a result write just refused because the result changed
     meanwhile ({pairing, text, offer}), shown on that match's row (status 409)."""
-    state = services.load_state(t)
+    state = load_state(t)
     round_ = next((r for r in state.rounds if r.number == number and r.drawn_at), None)
     if round_ is None:
         raise Http404
@@ -511,7 +535,7 @@ def _round_response(request, t, number, stale=None):
             "placement": placement,
             "only_open": only_open,
             "player": player,
-            "scores": services.SCORES[t.match_bummerl],
+            "scores": SCORES[t.match_bummerl],
             "can_enter": t.role in (Role.OWNER, Role.ORGANISER, Role.SCORER),
             "is_latest": round_ == state.current,
             "new_key": uuid.uuid4,
@@ -542,16 +566,16 @@ def _save_result(request, pairing, actor, may_correct: bool):
     try:
         seen = _seen(request)
         if may_correct and request.POST.get("void") == "1":
-            services.void_result(pairing, actor, seen=seen)
+            void_result(pairing, actor, seen=seen)
             return None, None
         form = ResultForm(request.POST)
         if not form.is_valid():
             return _("Choose the winner and the score."), None
         data = form.cleaned_data
         correct = may_correct and seen is not None and request.POST.get("correct") == "1"
-        write = services.correct_result if correct else services.record_result
+        write = correct_result if correct else record_result
         write(pairing, data["winner"], data["score"], data["key"], actor, seen=seen)
-    except services.StaleResult as error:
+    except StaleResult as error:
         offer = None
         if may_correct and error.live is not None and request.POST.get("void") != "1":
             form = ResultForm(request.POST)
@@ -583,7 +607,7 @@ def result(request, slug, tournament_id, pairing_id):
     error, stale = _save_result(request, pairing, _actor(request, t), may_correct)
     # Placement matches are listed on the latest round's page, whatever round made them.
     main = pairing.stage == Stage.MAIN and pairing.round
-    number = pairing.round.number if main else services.load_state(t).current.number
+    number = pairing.round.number if main else load_state(t).current.number
     if stale is not None:
         # The race lost: the round page again, the refusal and the stored result on the
         # row where the result was entered (and for organisers the one-tap correction).
@@ -608,11 +632,11 @@ def match_link(request, token):
         return gone_page(request, error)
     error = None
     if request.method == "POST":
-        error, _stale = _save_result(request, pairing, services.Actor(None, via_link=True), False)
+        error, _stale = _save_result(request, pairing, Actor(None, via_link=True), False)
         if error is None:
             page = reverse("match_link", kwargs={"token": token})
             return redirect(f"{page}?sent={request.POST.get('key', '')}")
-    state = services.load_state(pairing.tournament)
+    state = load_state(pairing.tournament)
     row = _pairing_rows(state, [pairing])[0]
     row["action"] = request.path
     result = row["result"]
@@ -624,7 +648,7 @@ def match_link(request, token):
             "row": row,
             "error": error,
             "thanks": result is not None and str(result.key) == request.GET.get("sent"),
-            "scores": services.SCORES[pairing.tournament.match_bummerl],
+            "scores": SCORES[pairing.tournament.match_bummerl],
             "key": uuid.uuid4(),
         },
         status=409 if error and result is not None else 200,
@@ -636,14 +660,14 @@ def match_link(request, token):
 def export(request, slug, tournament_id):
     t = tournament_for(request, slug, tournament_id)
     response = JsonResponse(
-        services.export(t), json_dumps_params={"ensure_ascii": False, "indent": 1}
+        tournament_json(t), json_dumps_params={"ensure_ascii": False, "indent": 1}
     )
     response["Content-Disposition"] = f'attachment; filename="preisschnapsen-{t.pk}.json"'
     return response
 
 
 def _bracket_context(t: Tournament):
-    state = services.load_state(t)
+    state = load_state(t)
     columns = []
     for round_, round_state in zip(state.rounds, state.round_states, strict=True):
         if round_.drawn_at is None:
@@ -725,8 +749,8 @@ def match_sheet(request, token):
     except PairingGone as error:
         return gone_page(request, error)
     try:
-        sheet = services.open_match_sheet(
-            pairing, services.Actor(request.user if request.user.is_authenticated else None)
+        sheet = open_match_sheet(
+            pairing, Actor(request.user if request.user.is_authenticated else None)
         )
     except RuleError as error:
         messages.error(request, rule_error_text(error))
@@ -785,6 +809,6 @@ def history(request, slug, tournament_id):
     """Who changed what in this tournament, and when (organisers)."""
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     entries = audit.history("tournament", t.pk)[:2000]
-    rows = audit.history_rows(entries, describe_change(services.load_state(t)))
+    rows = audit.history_rows(entries, describe_change(load_state(t)))
     back = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
     return render(request, "audit.html", {"title": t.name, "rows": rows, "back": back})
