@@ -402,7 +402,7 @@ def undo(request, slug, tournament_id, round_id):
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     desk = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
     if not _confirmed(request):
-        round_ = Round.objects.filter(tournament=t, pk=round_id, undone_at__isnull=True).first()
+        round_ = Round.objects.live().filter(tournament=t, pk=round_id).first()
         if round_ is None:
             raise Http404
         return _confirm(
@@ -775,9 +775,9 @@ def print_prizes(request, slug, tournament_id):
 
 
 def _drawn_round(t, number):
-    round_ = Round.objects.filter(
-        tournament=t, number=number, undone_at__isnull=True, drawn_at__isnull=False
-    ).first()
+    round_ = (
+        Round.objects.live().filter(tournament=t, number=number, drawn_at__isnull=False).first()
+    )
     if round_ is None:
         raise Http404
     return round_

@@ -66,7 +66,7 @@ def sell_cards(
                 if not same:
                     raise key_reused()
                 return earlier  # the same sale sent again
-        if Round.objects.filter(tournament=t, undone_at__isnull=True).exists():
+        if Round.objects.live().filter(tournament=t).exists():
             raise RuleError(
                 "tournament", gettext_noop("Round 1 is drawn: no more cards can be sold.")
             )
@@ -136,7 +136,7 @@ def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
     than half are in play already (nothing to lower: draw)."""
     with transaction.atomic():
         t = locked(tournament)
-        if Round.objects.filter(tournament=t, undone_at__isnull=True).exists():
+        if Round.objects.live().filter(tournament=t).exists():
             raise RuleError("cards", gettext_noop("Round 1 is drawn already."))
         sold = cards_in_play(t)
         offer = lower_offer(t, sold)
@@ -178,9 +178,9 @@ def withdraw_card(tournament: Tournament, card_id: int, actor: Actor) -> Card:
     """
     with transaction.atomic():
         lock_sheets_first(
-            Pairing.objects.filter(tournament_id=tournament.pk, voided_at__isnull=True).filter(
-                models.Q(left_id=card_id) | models.Q(right_id=card_id)
-            )
+            Pairing.objects.live()
+            .filter(tournament_id=tournament.pk)
+            .filter(models.Q(left_id=card_id) | models.Q(right_id=card_id))
         )
         t = locked(tournament)
         state = load_state(t)
@@ -251,7 +251,9 @@ def undo_withdrawal(tournament: Tournament, card_id: int, actor: Actor) -> Card:
     no result (they are made again). Its walkovers are open matches again."""
     with transaction.atomic():
         lock_sheets_first(
-            Pairing.objects.filter(tournament_id=tournament.pk, voided_at__isnull=True).filter(
+            Pairing.objects.live()
+            .filter(tournament_id=tournament.pk)
+            .filter(
                 models.Q(left_id=card_id)
                 | models.Q(right_id=card_id)
                 | models.Q(label__in=("5", "7"))

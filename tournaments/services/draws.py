@@ -316,7 +316,7 @@ def undo_last_pull(
         reopened = 0
         if round_.drawn_at is not None:
             _refuse_if_decided(state, round_)
-            made = Pairing.objects.filter(round=round_, voided_at__isnull=True)
+            made = Pairing.objects.live().filter(round=round_)
             for sheet_id in made.exclude(sheet=None).values_list("sheet_id", flat=True):
                 lock_sheet(sheet_id, "closed", SHEET_UNDONE)
             reopened = made.update(voided_at=timezone.now())

@@ -253,17 +253,15 @@ def _match(
 def load_state(tournament: Tournament) -> TournamentState:
     """Read the whole tournament: 4 queries, whatever its size."""
     cards = {c.pk: c for c in Card.objects.filter(tournament=tournament).select_related("player")}
-    rounds = list(Round.objects.filter(tournament=tournament, undone_at__isnull=True))
+    rounds = list(Round.objects.live().filter(tournament=tournament))
     all_pairings = list(
-        Pairing.objects.filter(tournament=tournament, voided_at__isnull=True).order_by(
-            "stage", "number"
-        )
+        Pairing.objects.live().filter(tournament=tournament).order_by("stage", "number")
     )
     results = {
         r.pairing_id: r
-        for r in Result.objects.filter(
-            pairing__tournament=tournament, voided_at__isnull=True
-        ).select_related("recorded_by")
+        for r in Result.objects.live()
+        .filter(pairing__tournament=tournament)
+        .select_related("recorded_by")
     }
     withdrawn = {pk: c.withdrawn_round for pk, c in cards.items() if c.withdrawn_round is not None}
     by_id = {r.pk: r for r in rounds}
@@ -306,7 +304,7 @@ def locked(tournament: Tournament) -> Tournament:
 def cards_in_play(tournament: Tournament) -> int:
     """Before round 1: the cards that will be drawn, i.e. sold minus withdrawn (RULES.md
     5.1, 5.7). The draw check, the lowering, the sale and the desk's offer all count these."""
-    return Card.objects.filter(tournament=tournament, withdrawn_round__isnull=True).count()
+    return Card.objects.not_withdrawn().filter(tournament=tournament).count()
 
 
 def lower_offer(tournament: Tournament, sold: int) -> int | None:
@@ -321,10 +319,11 @@ def lower_offer(tournament: Tournament, sold: int) -> int | None:
 
 def withdrawn_in(pairing: Pairing) -> list[Card]:
     """The withdrawn cards that make this pairing a walkover (RULES.md 5.7)."""
-    cards = Card.objects.filter(
-        pk__in=[c for c in (pairing.left_id, pairing.right_id) if c is not None],
-        withdrawn_round__isnull=False,
-    ).select_related("player")
+    cards = (
+        Card.objects.withdrawn()
+        .filter(pk__in=[c for c in (pairing.left_id, pairing.right_id) if c is not None])
+        .select_related("player")
+    )
     if pairing.stage == Stage.MAIN:
         return [c for c in cards if c.withdrawn_round == pairing.round.number]
     return list(cards)

@@ -37,9 +37,7 @@ def void_dependents(t: Tournament, pairing: Pairing) -> None:
     changes, they are made again (RULES.md 5.5); ``check_editable`` has made sure they
     have no result yet. Their score sheets take no more deals."""
     if pairing.label == "5-8":
-        dependents = Pairing.objects.filter(
-            tournament=t, label__in=("5", "7"), voided_at__isnull=True
-        )
+        dependents = Pairing.objects.live().filter(tournament=t, label__in=("5", "7"))
         for sheet_id in dependents.exclude(sheet=None).values_list("sheet_id", flat=True):
             lock_sheet(sheet_id, "closed", SHEET_REMADE)
         dependents.update(voided_at=timezone.now())
@@ -50,8 +48,8 @@ def _dependents(pairing: Pairing):
     for a "5-8" match the matches for 5 and 7."""
     query = Pairing.objects.filter(pk=pairing.pk)
     if pairing.label == "5-8":
-        query = query | Pairing.objects.filter(
-            tournament_id=pairing.tournament_id, label__in=("5", "7"), voided_at__isnull=True
+        query = query | Pairing.objects.live().filter(
+            tournament_id=pairing.tournament_id, label__in=("5", "7")
         )
     return query
 
@@ -72,9 +70,8 @@ def check_editable(t: Tournament, pairing: Pairing) -> None:
     """A result may change while nothing was built on it (RULES.md 5.4)."""
     if pairing.stage == Stage.MAIN:
         later = (
-            Round.objects.filter(
-                tournament=t, undone_at__isnull=True, number__gt=pairing.round.number
-            )
+            Round.objects.live()
+            .filter(tournament=t, number__gt=pairing.round.number)
             .order_by("number")
             .first()
         )
@@ -87,12 +84,9 @@ def check_editable(t: Tournament, pairing: Pairing) -> None:
         return
     if (
         pairing.label == "5-8"
-        and Result.objects.filter(
-            pairing__tournament=t,
-            pairing__label__in=("5", "7"),
-            pairing__voided_at__isnull=True,
-            voided_at__isnull=True,
-        ).exists()
+        and Result.objects.live()
+        .filter(pairing__in=Pairing.objects.live().filter(tournament=t, label__in=("5", "7")))
+        .exists()
     ):
         raise RuleError(
             "pairing",
@@ -158,11 +152,7 @@ def _write_result(pairing, winner, score, key, actor, correct, from_sheet, seen=
                     n=t.match_bummerl,
                     scores=" / ".join(SCORES[t.match_bummerl]),
                 )
-            live = (
-                Result.objects.filter(pairing=pairing, voided_at__isnull=True)
-                .select_related("recorded_by")
-                .first()
-            )
+            live = Result.objects.live_for(pairing)
             if live is not None and not correct and (live.winner_id, live.score) == (winner, score):
                 return live  # the same result sent again (or by two at once): nothing to do
             if seen is not NOT_CHECKED and (live.pk if live else None) != seen:
@@ -221,7 +211,7 @@ def _write_result(pairing, winner, score, key, actor, correct, from_sheet, seen=
         existing = Result.objects.filter(key=key).first()
         if existing is not None:
             return _repeated(existing, pairing, winner, score)
-        live = Result.objects.filter(pairing=pairing, voided_at__isnull=True).first()
+        live = Result.objects.live_for(pairing)
         raise StaleResult(live) from None
 
 
@@ -241,11 +231,7 @@ def void_result(pairing: Pairing, actor: Actor, seen=NOT_CHECKED) -> None:
         lock_sheets_first(_dependents(pairing))
         t = locked(pairing.tournament)
         pairing = Pairing.objects.select_related("round").get(pk=pairing.pk)
-        live = (
-            Result.objects.filter(pairing=pairing, voided_at__isnull=True)
-            .select_related("recorded_by")
-            .first()
-        )
+        live = Result.objects.live_for(pairing)
         if live is None:
             return  # voided meanwhile: what the user wanted
         if seen is not NOT_CHECKED and live.pk != seen:

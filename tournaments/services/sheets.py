@@ -89,11 +89,7 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
         if pairing.kind != Kind.MATCH:
             raise RuleError("pairing", gettext_noop("A bye or walkover has no result."))
         pairing.round = Round.objects.filter(pk=pairing.round_id).first()
-        live = (
-            Result.objects.filter(pairing=pairing, voided_at__isnull=True)
-            .select_related("recorded_by")
-            .first()
-        )
+        live = Result.objects.live_for(pairing)
         if live is not None:  # a result entered meanwhile: no sheet to change it
             raise RuleError("pairing", RESULT_STANDS[result_source(live)], **result_params(live))
         gone = withdrawn_in(pairing)
@@ -143,7 +139,7 @@ def follow_match_sheet(sender, sheet, state, key, **kwargs) -> None:
     score = "" if winner is None else f"{state.tally[1 - winner]}:{state.tally[winner]}"
     Pairing.objects.filter(pk=pairing.pk).update(sheet_winner_id=winner_card, sheet_score=score)
     pairing.sheet_winner_id, pairing.sheet_score = winner_card, score
-    live = Result.objects.filter(pairing=pairing, voided_at__isnull=True).first()
+    live = Result.objects.live_for(pairing)
     if live is not None and not live.from_sheet:
         return
     if winner is None:
