@@ -99,10 +99,10 @@ def test_round_one_byes_are_the_right_pots_leftovers_and_each_round_halves(db):
     assert sum(1 for p in pairings if p.kind == "bye") == 16 - 11
     rng = random.Random(1)
     decide_round(t, rng)
-    assert len(load_state(t).alive()) == 8
+    assert len(load_state(t).in_play()) == 8
     draw_round(t, ACTOR, seed=6)
     decide_round(t, rng)
-    assert len(load_state(t).alive()) == 4
+    assert len(load_state(t).in_play()) == 4
 
 
 def test_the_next_round_waits_for_every_match(db):
@@ -393,9 +393,9 @@ def test_every_stored_digital_draw_replays_from_its_seed(db):
     players = {pk: c.player_id for pk, c in state.cards.items()}
     previous: list = []
     for round_, round_state in zip(state.rounds, state.round_states, strict=True):
-        alive = bracket.cards_left(previous, sorted(state.cards))
+        in_play = bracket.cards_in_play(previous, sorted(state.cards))
         replayed = draw.digital_draw(
-            bracket.holders(players, alive), round_.pot_size, round_.seed, round_.number > 1
+            bracket.holders(players, in_play), round_.pot_size, round_.seed, round_.number > 1
         )
         stored = [(p.number, p.kind, p.left_id, p.right_id) for p in state.pairings[round_.pk]]
         assert [(p.number, str(p.kind), p.left, p.right) for p in replayed.pairings] == stored

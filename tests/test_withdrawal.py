@@ -17,7 +17,7 @@ from tournaments.export import export
 from tournaments.models import Card, Pairing, Result
 from tournaments.services.cards import lower_cards, sell_cards, undo_withdrawal, withdraw_card
 from tournaments.services.draws import draw_round, undo_draw
-from tournaments.services.reading import cards_in_play, load_state, lower_offer
+from tournaments.services.reading import count_in_play, load_state, lower_offer
 from tournaments.services.results import record_result, void_result
 from tournaments.services.sheets import open_match_sheet
 from tournaments.simulation import play_open_matches, simulate
@@ -67,11 +67,11 @@ def test_rule_5_7_a_withdrawn_card_is_not_drawn_in_the_next_round():
         2,
         (bracket.Match(1, "match", 1, 2, winner=1), bracket.Match(2, "match", 3, 4, winner=4)),
     )
-    assert bracket.cards_left([first], [1, 2, 3, 4], {4: 1}) == [1]
+    assert bracket.cards_in_play([first], [1, 2, 3, 4], {4: 1}) == [1]
     # Withdrawn before round 1 (round 0): not drawn in round 1.
-    assert bracket.cards_left([], [1, 2, 3, 4, 5], {3: 0}) == [1, 2, 4, 5]
+    assert bracket.cards_in_play([], [1, 2, 3, 4, 5], {3: 0}) == [1, 2, 4, 5]
     # Replaying round 2 of a card withdrawn during round 2: it was drawn in round 2.
-    assert bracket.cards_left([first], [1, 2, 3, 4], {4: 2}) == [1, 4]
+    assert bracket.cards_in_play([first], [1, 2, 3, 4], {4: 2}) == [1, 4]
 
 
 def test_rule_5_7_a_withdrawn_card_never_gets_a_bye():
@@ -80,11 +80,11 @@ def test_rule_5_7_a_withdrawn_card_never_gets_a_bye():
     first = bracket.RoundState(
         1, 4, tuple(bracket.Match(n, "match", n, n + 4, winner=n) for n in range(1, 5))
     )
-    alive = bracket.cards_left([first], sorted(players), {4: 1})
-    assert alive == [1, 2, 3]
-    assert bracket.next_pot_size([first], 8, len(alive)) == 2
+    in_play = bracket.cards_in_play([first], sorted(players), {4: 1})
+    assert in_play == [1, 2, 3]
+    assert bracket.next_pot_size([first], 8, len(in_play)) == 2
     for seed in range(30):
-        result = draw.digital_draw(bracket.holders(players, alive), 2, seed, later_round=True)
+        result = draw.digital_draw(bracket.holders(players, in_play), 2, seed, later_round=True)
         byes = [p.left for p in result.pairings if p.kind is draw.Kind.BYE]
         assert len(byes) == 1 and byes[0] != 4
         assert 4 not in {c for p in result.pairings for c in (p.left, p.right)}
@@ -132,7 +132,7 @@ def test_a_card_withdrawn_before_the_next_draw_is_not_drawn_and_is_listed(client
     draw_round(t, ACTOR, seed=1)
     play_open_matches(t, random.Random(1))
     state = load_state(t)
-    gone = state.cards[sorted(state.alive())[0]]
+    gone = state.cards[sorted(state.in_play())[0]]
     page = client.get(withdraw_url(t, gone))
     assert f"Karte {gone.number} ({gone.player.name}) zurückziehen?" in page.content.decode()
     response = client.post(withdraw_url(t, gone))
@@ -203,8 +203,8 @@ def test_a_withdrawn_card_with_a_bye_goes_nowhere(db):
     withdraw_card(t, bye.left_id, ACTOR)
     play_open_matches(t, random.Random(1))
     state = load_state(t)
-    assert bye.left_id not in state.alive()
-    assert len(state.alive()) == 3
+    assert bye.left_id not in state.in_play()
+    assert len(state.in_play()) == 3
     draw_round(t, ACTOR, seed=2)
     state = load_state(t)
     drawn = {c for p in state.pairings[state.rounds[1].pk] for c in (p.left_id, p.right_id)}
@@ -230,7 +230,7 @@ def test_both_cards_of_a_match_withdrawn_leave_no_one_to_advance(db):
     )
     play_open_matches(t, random.Random(2))
     state = load_state(t)
-    assert len(state.alive()) == 3 and state.next_pot_size() == 2
+    assert len(state.in_play()) == 3 and state.next_pot_size() == 2
 
 
 def test_a_card_that_is_out_or_withdrawn_cannot_be_withdrawn(db):
@@ -413,7 +413,7 @@ def test_a_withdrawal_after_lowering_offers_the_next_lowering_and_the_draw_start
         "Die Kartenzahl auf 2 senken.",
         2,
     )
-    assert lower_offer(t, cards_in_play(t)) == 2
+    assert lower_offer(t, count_in_play(t)) == 2
     lowered = client.post(desk_url(t, "lower_cards"), follow=True)
     assert [str(m) for m in lowered.context["messages"]] == ["Jetzt sind 2 Karten aufgelegt."]
     t.refresh_from_db()

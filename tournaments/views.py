@@ -113,7 +113,7 @@ def _round_one_refusal(tournament, state) -> tuple[str | None, int | None]:
     number of cards to lower to, when lowering helps (RULES.md 5.1)."""
     if state.rounds:
         return None, None
-    in_play = len(state.alive())  # sold minus withdrawn, as the draw counts (RULES.md 5.7)
+    in_play = len(state.in_play())  # sold minus withdrawn, as the draw counts (RULES.md 5.7)
     try:
         draw.check_can_draw_round_one(tournament.cards, in_play)
     except RuleError as error:
@@ -125,7 +125,7 @@ def _desk_context(request, tournament, state, sell_form=None):
     cards = sorted(state.cards.values(), key=lambda c: c.number)
     refusal, lower_to = _round_one_refusal(tournament, state)
     paid = sum(1 for c in cards if c.paid)
-    alive = set(state.alive())
+    alive = set(state.in_play())
     playing = state.still_playing() if state.rounds else alive
     checks = []
     for round_ in state.rounds:
@@ -680,7 +680,7 @@ def _bracket_context(t: Tournament):
             }
         )
     holdings: dict[int, list] = {}
-    for card_id in state.alive():
+    for card_id in state.in_play():
         card = state.cards[card_id]
         holdings.setdefault(card.player_id, []).append(card)
     still_in = sorted(

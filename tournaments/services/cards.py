@@ -14,7 +14,7 @@ from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import draw
 from tournaments.models import Card, Kind, Pairing, Round, Tournament
 from tournaments.services.draws import create_placement
-from tournaments.services.reading import CARD_COUNTS, cards_in_play, load_state, locked, lower_offer
+from tournaments.services.reading import CARD_COUNTS, count_in_play, load_state, locked, lower_offer
 from tournaments.services.results import check_editable, void_dependents
 from tournaments.services.sheets import (
     SHEET_WITHDRAWN,
@@ -81,7 +81,7 @@ def sell_cards(
                 max=t.max_cards,
             )
         sold = Card.objects.filter(tournament=t).count()  # card numbers go on after all sold
-        in_play = cards_in_play(t)  # a card withdrawn before round 1 frees its place (5.7)
+        in_play = count_in_play(t)  # a card withdrawn before round 1 frees its place (5.7)
         if in_play + count > t.cards:
             raise RuleError(
                 "count",
@@ -138,7 +138,7 @@ def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
         t = locked(tournament)
         if Round.objects.live().filter(tournament=t).exists():
             raise RuleError("cards", gettext_noop("Round 1 is drawn already."))
-        sold = cards_in_play(t)
+        sold = count_in_play(t)
         offer = lower_offer(t, sold)
         if offer is None:
             # Too few to draw at all (the message says how many to sell), or nothing to lower.
@@ -274,7 +274,7 @@ def undo_withdrawal(tournament: Tournament, card_id: int, actor: Actor) -> Card:
                 number=later[0],
                 card=card.number,
             )
-        if not state.rounds and cards_in_play(t) >= t.cards:
+        if not state.rounds and count_in_play(t) >= t.cards:
             raise RuleError(
                 "card",
                 gettext_noop(

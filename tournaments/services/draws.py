@@ -35,9 +35,9 @@ def _next_round_holders(
         )
     if state.in_progress is not None:
         raise RuleError("round", gettext_noop("A draw is being typed in: finish or undo it first."))
-    alive = state.alive()
+    in_play = state.in_play()
     if not state.rounds:
-        draw.check_can_draw_round_one(t.cards, len(alive))
+        draw.check_can_draw_round_one(t.cards, len(in_play))
     else:
         last = state.round_states[-1]
         if not last.decided:
@@ -48,16 +48,16 @@ def _next_round_holders(
                 open=last.open_matches,
             )
     pot_size = state.next_pot_size()
-    if pot_size is None and len(alive) < 2 and state.round_states[-1].pot_size > 1:
+    if pot_size is None and len(in_play) < 2 and state.round_states[-1].pot_size > 1:
         raise RuleError(
             "round",
             gettext_noop("No further round: %(count)s cards are left in (withdrawals)."),
-            count=len(alive),
+            count=len(in_play),
         )
     if pot_size is None:
         raise RuleError("round", gettext_noop("The final is drawn: there is no further round."))
     cards = {pk: c.player_id for pk, c in state.cards.items()}
-    return len(state.rounds) + 1, pot_size, bracket.holders(cards, alive)
+    return len(state.rounds) + 1, pot_size, bracket.holders(cards, in_play)
 
 
 def draw_round(

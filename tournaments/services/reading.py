@@ -65,9 +65,9 @@ class TournamentState:
     def complete_rounds(self) -> list[bracket.RoundState]:
         return [s for s, r in zip(self.round_states, self.rounds, strict=True) if r.drawn_at]
 
-    def alive(self) -> list[int]:
-        """The cards still in the main draw, withdrawn cards left out (RULES.md 5.7)."""
-        return bracket.cards_left(self.complete_rounds(), sorted(self.cards), self.withdrawn)
+    def in_play(self) -> list[int]:
+        """The cards in play in the main draw, withdrawn cards left out (RULES.md 5.7)."""
+        return bracket.cards_in_play(self.complete_rounds(), sorted(self.cards), self.withdrawn)
 
     def still_playing(self) -> set[int]:
         """The cards that still have a match ahead (main draw or placement)."""
@@ -91,8 +91,8 @@ class TournamentState:
         return bracket.shared_places(self.round_states, numbers)
 
     def next_pot_size(self) -> int | None:
-        left = len(self.alive()) if self.rounds else None
-        return bracket.next_pot_size(self.round_states, self.tournament.cards, left)
+        in_play = len(self.in_play()) if self.rounds else None
+        return bracket.next_pot_size(self.round_states, self.tournament.cards, in_play)
 
     def rows(self, pairings) -> list[dict]:
         """Pairings as pages and printouts show them: the cards (with players), the kind
@@ -301,7 +301,7 @@ def locked(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
-def cards_in_play(tournament: Tournament) -> int:
+def count_in_play(tournament: Tournament) -> int:
     """Before round 1: the cards that will be drawn, i.e. sold minus withdrawn (RULES.md
     5.1, 5.7). The draw check, the lowering, the sale and the desk's offer all count these."""
     return Card.objects.not_withdrawn().filter(tournament=tournament).count()
@@ -310,7 +310,7 @@ def cards_in_play(tournament: Tournament) -> int:
 def lower_offer(tournament: Tournament, sold: int) -> int | None:
     """The number of cards the desk offers to lower to before round 1 (RULES.md 5.1):
     ``draw.smallest_cards(sold)`` when the draw is refused for too few cards sold and
-    lowering makes it possible, else None. ``sold``: the cards in play (``cards_in_play``:
+    lowering makes it possible, else None. ``sold``: the cards in play (``count_in_play``:
     a card withdrawn before round 1 is not drawn, RULES.md 5.7)."""
     if sold < draw.LOWEST_CARDS or sold > tournament.cards // 2:
         return None
@@ -333,8 +333,8 @@ def physical_session(state: TournamentState, round_: Round) -> draw.DrawSession:
     """The draw session of a round being typed in, with its pulls so far replayed."""
     cards = {pk: c.player_id for pk, c in state.cards.items()}
     previous = [r for r in state.round_states if r.number < round_.number]
-    alive = bracket.cards_left(previous, sorted(state.cards), state.withdrawn)
-    order = draw.physical_order(bracket.holders(cards, alive), later_round=round_.number > 1)
+    in_play = bracket.cards_in_play(previous, sorted(state.cards), state.withdrawn)
+    order = draw.physical_order(bracket.holders(cards, in_play), later_round=round_.number > 1)
     session = draw.DrawSession(order, round_.pot_size)
     for pull in Pull.objects.live().filter(round=round_).order_by("index"):
         session.pull(pull.number)
