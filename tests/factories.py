@@ -68,7 +68,7 @@ def tournament(club_: Club, cards: int = 8, sold: int = 0, **fields):
     } | fields
     t = create_tournament(club_, services.Actor(), **settings)
     for i in range(sold):
-        sell_cards(t, f"P{i}", 1, True, services.Actor(), uuid.uuid4())
+        sell_cards(t, f"P{i}", 1, services.Actor(), uuid.uuid4(), paid=True)
     return t
 
 

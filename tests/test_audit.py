@@ -63,8 +63,8 @@ def test_sales_payments_draws_and_results_are_audited(client):
     )
     cards = []
     for i in range(6):
-        cards += sell_cards(t, f"P{i}", 1, False, actor, uuid.uuid4())
-    set_paid(cards[0], True, actor)
+        cards += sell_cards(t, f"P{i}", 1, actor, uuid.uuid4(), paid=False)
+    set_paid(cards[0], actor, paid=True)
     draw_round(t, actor, seed=4)
     pairing = (
         Pairing.objects.select_related("tournament").filter(tournament=t, kind="match").first()

@@ -43,7 +43,7 @@ def test_the_phone_that_loses_the_race_sees_the_stored_result_in_the_viewport(
         prizes=[],
     )
     for i in range(8):
-        sell_cards(t, f"Spieler {i}", 1, True, ACTOR, uuid.uuid4())
+        sell_cards(t, f"Spieler {i}", 1, ACTOR, uuid.uuid4(), paid=True)
     draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(tournament=t, kind="match").order_by("number").first()
     pairing.tournament = t

@@ -418,7 +418,7 @@ def test_undoing_a_draw_asks_first_and_works_without_javascript(client, organise
 def test_marking_paid_is_one_tap_and_taking_it_back_asks_first(client, organiser):
     t = new_tournament(organiser, cards=8)
     anna = sell(t, "Anna")[0]  # sold paid
-    ben = sell_cards(t, "Ben", 1, False, ACTOR, uuid.uuid4())[0]
+    ben = sell_cards(t, "Ben", 1, ACTOR, uuid.uuid4(), paid=False)[0]
     paid_url = url("mark_paid", t, card_id=anna.pk)
     html = client.get(url("tournament", t)).content.decode()
     assert f'<a href="{paid_url}?paid=0">ja</a>' in html

@@ -102,10 +102,10 @@ def test_a_tournaments_history_reads_cards_draws_pulls_and_results(client):
         one_prize_per_player=False,
         prizes=[],
     )
-    cards = sell_cards(t, "Anna Öhlinger", 2, False, actor, uuid.uuid4())
+    cards = sell_cards(t, "Anna Öhlinger", 2, actor, uuid.uuid4(), paid=False)
     for i in range(4):
-        cards += sell_cards(t, f"P{i}", 1, True, actor, uuid.uuid4())
-    set_paid(cards[0], True, actor)
+        cards += sell_cards(t, f"P{i}", 1, actor, uuid.uuid4(), paid=True)
+    set_paid(cards[0], actor, paid=True)
     round_ = start_physical_draw(t, actor)
     add_pull(t, round_.pk, 1, actor)
     pull = AuditEntry.objects.get(scope_id=t.pk, action="pull entered").after

@@ -51,7 +51,7 @@ def new_tournament(club, cards=8, max_cards=3, one_prize_per_player=False):
 
 
 def sell(t, name, count=1):
-    return sell_cards(t, name, count, True, ACTOR, uuid.uuid4())
+    return sell_cards(t, name, count, ACTOR, uuid.uuid4(), paid=True)
 
 
 def banner(response) -> list[str]:

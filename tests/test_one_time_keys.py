@@ -299,8 +299,8 @@ def new_tournament(club, cards=8):
 def test_a_sale_sent_twice_with_one_key_sells_once():
     t = new_tournament(factories.club())
     key = uuid.uuid4()
-    first = sell_cards(t, "Anna", 2, True, ACTOR, key)
-    again = sell_cards(t, "Anna", 2, True, ACTOR, key)
+    first = sell_cards(t, "Anna", 2, ACTOR, key, paid=True)
+    again = sell_cards(t, "Anna", 2, ACTOR, key, paid=True)
     assert [c.pk for c in again] == [c.pk for c in first]
     assert Card.objects.filter(tournament=t).count() == 2
 
@@ -309,9 +309,10 @@ def test_a_sale_sent_twice_with_one_key_sells_once():
 def test_a_key_that_sold_cards_does_not_sell_others(change):
     t = new_tournament(factories.club())
     key = uuid.uuid4()
-    sell_cards(t, "Anna", 2, True, ACTOR, key)
+    sell_cards(t, "Anna", 2, ACTOR, key, paid=True)
+    name, count, paid = change
     with pytest.raises(RuleError) as error:
-        sell_cards(t, *change, ACTOR, key)
+        sell_cards(t, name, count, ACTOR, key, paid=paid)
     assert error.value.field == "key"
     assert Card.objects.filter(tournament=t).count() == 2
 
@@ -333,7 +334,7 @@ def match(db):
     club = factories.club()
     t = new_tournament(club)
     for i in range(8):
-        sell_cards(t, f"P{i}", 1, True, ACTOR, uuid.uuid4())
+        sell_cards(t, f"P{i}", 1, ACTOR, uuid.uuid4(), paid=True)
     draw_round(t, ACTOR, seed=1)
     return Pairing.objects.filter(tournament=t, kind="match").order_by("number").first()
 

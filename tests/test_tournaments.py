@@ -34,7 +34,7 @@ def new_tournament(club, cards=16, **fields):
 
 
 def sell(t, name, count=1):
-    return sell_cards(t, name, count, True, ACTOR, uuid.uuid4())
+    return sell_cards(t, name, count, ACTOR, uuid.uuid4(), paid=True)
 
 
 def eight_sold(club):
@@ -60,8 +60,8 @@ def test_a_player_may_hold_at_most_max_cards(db):
 def test_a_repeated_sale_sells_once(db):
     t = new_tournament(factories.club())
     key = uuid.uuid4()
-    first = sell_cards(t, "Anna", 2, True, ACTOR, key)
-    again = sell_cards(t, "Anna", 2, True, ACTOR, key)
+    first = sell_cards(t, "Anna", 2, ACTOR, key, paid=True)
+    again = sell_cards(t, "Anna", 2, ACTOR, key, paid=True)
     assert [c.pk for c in first] == [c.pk for c in again]
     assert t.card_set.count() == 2
 

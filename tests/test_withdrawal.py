@@ -328,7 +328,7 @@ def test_a_card_withdrawn_before_round_one_is_not_drawn_and_not_counted_as_sold(
     assert refused.value.field == "cards"
     undo_withdrawal(t, gone.pk, ACTOR)
     withdraw_card(t, gone.pk, ACTOR)
-    sell_cards(t, "Neu", 1, True, ACTOR, uuid.uuid4())
+    sell_cards(t, "Neu", 1, ACTOR, uuid.uuid4(), paid=True)
     draw_round(t, ACTOR, seed=1)
     drawn = {c for p in Pairing.objects.filter(tournament=t) for c in (p.left_id, p.right_id)}
     assert gone.pk not in drawn
@@ -445,10 +445,10 @@ def test_a_card_withdrawn_before_round_one_frees_its_place_for_a_sale(db):
     t = night(factories.club(), cards=8, sold=8)
     gone = Card.objects.get(tournament=t, number=2)
     withdraw_card(t, gone.pk, ACTOR)
-    (sold,) = sell_cards(t, "Neu", 1, True, ACTOR, uuid.uuid4())
+    (sold,) = sell_cards(t, "Neu", 1, ACTOR, uuid.uuid4(), paid=True)
     assert sold.number == 9  # numbers go on after every card sold
     with pytest.raises(RuleError) as refused:
-        sell_cards(t, "Noch", 1, True, ACTOR, uuid.uuid4())
+        sell_cards(t, "Noch", 1, ACTOR, uuid.uuid4(), paid=True)
     assert refused.value.params == {"left": 0, "cards": 8}
     with pytest.raises(RuleError) as refused:  # its place is taken: it cannot come back
         undo_withdrawal(t, gone.pk, ACTOR)

@@ -68,7 +68,7 @@ def test_a_round_of_one_pairing_says_pairing_and_of_four_pairings(client):
     client.force_login(factories.user(club, "organiser"))
     final_only = unsold(club)
     for name in ("Anna", "Ben"):  # two of eight cards sold: lowered to 2, the final
-        sell_cards(final_only, name, 1, True, Actor(), uuid.uuid4())
+        sell_cards(final_only, name, 1, Actor(), uuid.uuid4(), paid=True)
     assert lower_cards(final_only) == 2
     full = night(club, cards=8)
     for t in (final_only, full):

@@ -67,12 +67,12 @@ def simulate(
     for player in names:
         if sold == target:
             break
-        sell_cards(tournament, player, 1, rng.random() < 0.9, actor, uuid.uuid4())
+        sell_cards(tournament, player, 1, actor, uuid.uuid4(), paid=rng.random() < 0.9)
         held[player] += 1
         sold += 1
     while sold < target:
         player = rng.choice([p for p, n in held.items() if n < max_cards])
-        sell_cards(tournament, player, 1, True, actor, uuid.uuid4())
+        sell_cards(tournament, player, 1, actor, uuid.uuid4(), paid=True)
         held[player] += 1
         sold += 1
     if tournament.cards > cards:

@@ -184,7 +184,7 @@ def sell(request, slug, tournament_id):
         data = form.cleaned_data
         try:
             cards = sell_cards(
-                t, data["name"], data["count"], data["paid"], _actor(request), data["key"]
+                t, data["name"], data["count"], _actor(request), data["key"], paid=data["paid"]
             )
         except RuleError as error:
             field = error.field if error.field in form.fields and error.field != "key" else None
@@ -259,7 +259,7 @@ def mark_paid(request, slug, tournament_id, card_id):
             [("paid", "0")],
         )
     if request.method == "POST":
-        set_paid(card, paid, _actor(request))
+        set_paid(card, _actor(request), paid=paid)
     return redirect(desk)
 
 

@@ -39,9 +39,10 @@ def sell_cards(
     tournament: Tournament,
     name: str,
     count: int,
-    paid: bool,
     actor: Actor,
     key: uuid.UUID | None = None,
+    *,
+    paid: bool,
 ) -> list[Card]:
     """Sell ``count`` cards to the player called ``name`` (added to the club if new).
 
@@ -112,7 +113,9 @@ def sell_cards(
         return cards
 
 
-def set_paid(card: Card, paid: bool, actor: Actor | None = None) -> None:
+def set_paid(card: Card, actor: Actor | None = None, *, paid: bool) -> None:
+    """Mark a card paid or not; nothing happens (and nothing is logged) when it is so
+    already."""
     with transaction.atomic():
         locked = Card.objects.select_for_update().select_related("tournament").get(pk=card.pk)
         if locked.paid == paid:

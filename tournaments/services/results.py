@@ -100,7 +100,8 @@ def record_result(
     score: str,
     key: uuid.UUID,
     actor: Actor,
-    from_sheet=False,
+    *,
+    from_sheet: bool = False,
     seen=NOT_CHECKED,
 ) -> Result:
     """Decide a match: ``winner`` is the winning card's id, ``score`` the Bummerl (2:0, 2:1;
@@ -110,7 +111,9 @@ def record_result(
     form was rendered with (None: no result); when another result stands now,
     ``StaleResult`` says which, who entered it and when. A different result for a decided
     match is refused (correct it instead), and so is a result for a withdrawal's walkover."""
-    return _write_result(pairing, winner, score, key, actor, False, from_sheet, seen)
+    return _write_result(
+        pairing, winner, score, key, actor, correct=False, from_sheet=from_sheet, seen=seen
+    )
 
 
 def correct_result(
@@ -119,16 +122,19 @@ def correct_result(
     score: str,
     key: uuid.UUID,
     actor: Actor,
-    from_sheet=False,
+    *,
+    from_sheet: bool = False,
     seen=NOT_CHECKED,
 ) -> Result:
     """Void the live result of the match and record this one; refused once the next
     round is drawn (the message says which draw to undo), and (``StaleResult``) when
     the result changed since the form showed ``seen``."""
-    return _write_result(pairing, winner, score, key, actor, True, from_sheet, seen)
+    return _write_result(
+        pairing, winner, score, key, actor, correct=True, from_sheet=from_sheet, seen=seen
+    )
 
 
-def _write_result(pairing, winner, score, key, actor, correct, from_sheet, seen=NOT_CHECKED):
+def _write_result(pairing, winner, score, key, actor, *, correct, from_sheet, seen=NOT_CHECKED):
     try:
         with transaction.atomic():
             lock_sheets_first(_dependents(pairing))
