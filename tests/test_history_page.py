@@ -141,6 +141,7 @@ def test_a_tournaments_history_reads_cards_draws_pulls_and_results(client):
             f"Runde 1: Karte {pull['card']} ({holder[pull['card']]}) zieht 1 aus dem Topf {pot}"
             + (", zurückgelegt" if pull["put_back"] else ""),
         ],
+        ["bob · Auslosung vor Ort begonnen", "Runde 1"],
         [
             "bob · Zahlung geändert",
             "Vorher: Karte 1 (Anna Öhlinger): nicht bezahlt",
@@ -151,6 +152,7 @@ def test_a_tournaments_history_reads_cards_draws_pulls_and_results(client):
         ["bob · Karten verkauft", "Karte 4 → P1, bezahlt"],
         ["bob · Karten verkauft", "Karte 3 → P0, bezahlt"],
         ["bob · Karten verkauft", "Karten 1, 2 → Anna Öhlinger, nicht bezahlt"],
+        ["bob · Turnier angelegt", "T: 8 Karten aufgelegt, höchstens 2 je Spieler"],
     ]
 
 

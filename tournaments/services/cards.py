@@ -27,12 +27,29 @@ from tournaments.services.sheets import (
 
 
 def create_tournament(club: Club, actor: Actor, **fields) -> Tournament:
-    """A new tournament; ``fields`` as the model's (checked by the form)."""
+    """A new tournament; ``fields`` as the model's (checked by the form). RuleError on
+    ``cards`` unless it is one of ``CARD_COUNTS`` (RULES.md 5.1)."""
     if fields.get("cards") not in CARD_COUNTS:
         raise RuleError("cards", gettext_noop("The number of cards is a power of two, 8 to 1024."))
-    return Tournament.objects.create(
-        club=club, created_by=actor.user if actor.user_id else None, **fields
-    )
+    with transaction.atomic():
+        t = Tournament.objects.create(
+            club=club, created_by=actor.user if actor.user_id else None, **fields
+        )
+        audit.record(
+            club.pk,
+            "tournament",
+            t.pk,
+            "tournament created",
+            actor,
+            None,
+            {
+                "name": t.name,
+                "cards": t.cards,
+                "max_cards": t.max_cards,
+                "match_bummerl": t.match_bummerl,
+            },
+        )
+        return t
 
 
 def sell_cards(

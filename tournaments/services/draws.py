@@ -173,7 +173,7 @@ def start_physical_draw(tournament: Tournament, actor: Actor, expected: int | No
             t = locked(tournament)
             state = load_state(t)
             number, pot_size, _holders = _next_round_holders(state, expected)
-            return Round.objects.create(
+            round_ = Round.objects.create(
                 tournament=t,
                 number=number,
                 pot_size=pot_size,
@@ -181,6 +181,10 @@ def start_physical_draw(tournament: Tournament, actor: Actor, expected: int | No
                 drawn_at=None,
                 drawn_by_id=actor.user_id,
             )
+            audit.record(
+                t.club_id, "tournament", t.pk, "draw started", actor, None, {"round": number}
+            )
+            return round_
     except IntegrityError:
         raise RuleError(
             "round", gettext_noop("This round was just drawn by someone else.")

@@ -10,11 +10,12 @@ import uuid
 from django.db import transaction
 from django.utils import timezone
 
+from clubs import audit
 from scoring import services as scoring
 from scoring.models import RuleSet, Sheet
 from scoring.rules.errors import RuleError, gettext_noop
 from scoring.services import Actor, key_reused
-from tournaments.models import Kind, Pairing, Result, Round
+from tournaments.models import Kind, Pairing, Result, Round, Stage
 from tournaments.services.reading import (
     RESULT_STANDS,
     locked,
@@ -117,6 +118,20 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
         sheet.save(update_fields=["reports_result"])
         pairing.sheet = sheet
         pairing.save(update_fields=["sheet"])
+        main = pairing.round is not None and pairing.stage == Stage.MAIN
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "match sheet opened",
+            actor,
+            None,
+            {
+                "pairing": pairing.label or pairing.number,
+                "round": pairing.round.number if main else None,
+                "sheet": sheet.pk,
+            },
+        )
         return sheet
 
 
