@@ -66,7 +66,7 @@ def names(pairing):
 
 def test_a_standing_result_makes_the_match_sheet_read_only_for_the_link(client):
     t, pairing, sheet = played_on_its_sheet(factories.club())
-    result = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    result = Result.objects.live().get(pairing=pairing)
     left, right = names(pairing)
     page = client.get(f"/e/{sheet.entry_token}/").content.decode()
     stands = (
@@ -87,7 +87,7 @@ def test_a_standing_result_makes_the_match_sheet_read_only_for_the_link(client):
     )
     assert recorded.status_code == 200
     assert Deal.objects.filter(sheet=sheet, voided_at__isnull=True).count() == 6
-    live = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    live = Result.objects.live().get(pairing=pairing)
     assert (live.pk, live.winner_id, live.score) == (result.pk, pairing.right_id, "2:0")
 
 
@@ -108,7 +108,7 @@ def test_a_scorer_cannot_change_the_sheet_of_a_standing_result_but_an_organiser_
     client.post(f"/tables/{sheet.pk}/deals/{last.pk}/void/")
     assert Deal.objects.get(pk=last.pk).voided_at is not None
     # The Partie is open again: the result the sheet made is voided, the link writes again.
-    assert not Result.objects.filter(pairing=pairing, voided_at__isnull=True).exists()
+    assert not Result.objects.live().filter(pairing=pairing).exists()
     assert Sheet.objects.get(pk=sheet.pk).locked_at is None
 
 
@@ -128,7 +128,7 @@ def test_a_result_entered_on_the_desk_locks_the_sheet_and_names_who_and_when(cli
     client.post(
         url, {"key": str(uuid.uuid4()), "winner": pairing.left_id, "score": "2:1", "seen": "none"}
     )
-    result = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    result = Result.objects.live().get(pairing=pairing)
     client.logout()
     left, _right = names(pairing)
     page = client.get(f"/e/{sheet.entry_token}/").content.decode()
@@ -151,7 +151,7 @@ def test_a_sheet_that_contradicts_the_result_is_flagged_on_the_round_page_and_th
     t, pairing, sheet = played_on_its_sheet(club)
     left, right = names(pairing)
     client.force_login(factories.user(club, "organiser"))
-    live = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    live = Result.objects.live().get(pairing=pairing)
     correct_result(pairing, pairing.left_id, "2:1", uuid.uuid4(), ACTOR, seen=live.pk)
     flag = f"Blatt sagt {right} 2:0, Ergebnis sagt {left} 2:1."
     round_page = client.get(
@@ -205,7 +205,7 @@ def test_a_sheet_of_a_placement_match_made_again_takes_nothing_more(db):
     factories.presets()
     t = simulate(factories.club(), cards=16, players=16, max_cards=1, seed=5, stop_after=3)
     for pairing in load_state(t).placement:
-        if pairing.label == "5-8" and not pairing.results.filter(voided_at__isnull=True).exists():
+        if pairing.label == "5-8" and not pairing.results.live().exists():
             pairing.tournament = t
             record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
     state = load_state(t)
@@ -280,10 +280,10 @@ def test_the_desk_that_loses_the_race_sees_the_phone_result_and_can_correct_in_o
     offer = f"Auf meine Eingabe korrigieren: {left} 2:0"
     assert offer in html
     assert f'name="seen" value="{phone.pk}"' in html
-    assert Result.objects.get(pairing=pairing, voided_at__isnull=True).pk == phone.pk
+    assert Result.objects.live().get(pairing=pairing).pk == phone.pk
     # The one tap: a correction from the state the refusal showed.
     _post_result(client, url, pairing, pairing.left_id, "2:0", phone.pk, correct="1")
-    live = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    live = Result.objects.live().get(pairing=pairing)
     assert (live.winner_id, live.score) == (pairing.left_id, "2:0")
     assert Result.objects.filter(pairing=pairing).count() == 2
 
@@ -323,13 +323,13 @@ def test_a_correction_or_void_from_an_older_state_is_refused(client):
     assert response.status_code == 409
     response = _post_result(client, url, pairing, pairing.right_id, "2:0", old.pk, correct="1")
     assert response.status_code == 409
-    live = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    live = Result.objects.live().get(pairing=pairing)
     assert (live.pk, live.score) == (new.pk, "2:1")
     # A form without its state is refused too.
     response = client.post(
         url, {"key": str(uuid.uuid4()), "winner": pairing.right_id, "score": "2:0"}
     )
-    assert Result.objects.get(pairing=pairing, voided_at__isnull=True).pk == new.pk
+    assert Result.objects.live().get(pairing=pairing).pk == new.pk
 
 
 def test_two_threads_sending_results_from_one_state_leave_one_and_name_it(transactional_db):
@@ -355,7 +355,7 @@ def test_two_threads_sending_results_from_one_state_leave_one_and_name_it(transa
         thread.start()
     for thread in threads:
         thread.join()
-    live = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    live = Result.objects.live().get(pairing=pairing)
     loser = pairing.right_id if live.winner_id == pairing.left_id else pairing.left_id
     assert outcomes == {live.winner_id: "ok", loser: live.winner_id}
 
@@ -429,7 +429,7 @@ def _deciding_deal_against_the_desk(club, seed):
     for thread in threads:
         thread.join()
     assert Result.objects.filter(pairing=pairing).count() == 1
-    return outcomes, Result.objects.get(pairing=pairing, voided_at__isnull=True), pairing
+    return outcomes, Result.objects.live().get(pairing=pairing), pairing
 
 
 def test_a_deciding_deal_and_a_desk_result_at_once_leave_one_result_and_one_refusal(
@@ -460,4 +460,4 @@ def test_a_draw_button_from_an_older_desk_page_draws_nothing(client):
     play_open_matches(t, random.Random(1))
     response = client.post(url, {"mode": "digital", "round": "1"}, follow=True)
     assert "Runde 1 ist schon ausgelost: diese Seite war veraltet." in response.content.decode()
-    assert t.rounds.filter(undone_at__isnull=True).count() == 1
+    assert t.rounds.live().count() == 1

@@ -378,7 +378,7 @@ def test_the_match_link_refuses_an_old_key_for_another_result(client, match):
         url, {"key": key, "winner": match.right_id, "score": "2:0", "seen": "none"}
     )
     assert REFUSED_DE in response.content.decode()
-    assert not Result.objects.filter(pairing=match, voided_at__isnull=True).exists()
+    assert not Result.objects.live().filter(pairing=match).exists()
 
 
 # -- clubs and invitations ------------------------------------------------------------------

@@ -136,13 +136,13 @@ def test_corrections_are_kept_and_refused_once_the_next_round_is_drawn(db):
     draw_round(t, ACTOR, seed=2)
     decide_round(t, random.Random(3))
     pairing = Pairing.objects.filter(tournament=t, kind="match").first()
-    first = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    first = Result.objects.live().get(pairing=pairing)
     loser = pairing.right_id if first.winner_id == pairing.left_id else pairing.left_id
     with pytest.raises(RuleError):  # a different result needs a correction
         record_result(pairing, loser, "2:1", uuid.uuid4(), ACTOR)
     correct_result(pairing, loser, "2:1", uuid.uuid4(), ACTOR)
     assert Result.objects.filter(pairing=pairing).count() == 2
-    assert Result.objects.get(pairing=pairing, voided_at__isnull=True).winner_id == loser
+    assert Result.objects.live().get(pairing=pairing).winner_id == loser
     draw_round(t, ACTOR, seed=4)
     with pytest.raises(RuleError) as error:
         correct_result(pairing, first.winner_id, "2:0", uuid.uuid4(), ACTOR)
@@ -225,7 +225,7 @@ def test_two_organisers_drawing_at_once_leave_one_draw(transactional_db):
         thread.start()
     for thread in threads:
         thread.join()
-    assert Round.objects.filter(tournament=t, undone_at__isnull=True).count() == 1
+    assert Round.objects.live().filter(tournament=t).count() == 1
     assert len(errors) == 2
 
 
@@ -255,7 +255,7 @@ def test_simultaneous_results_for_one_match_leave_one(transactional_db):
         thread.start()
     for thread in threads:
         thread.join()
-    assert Result.objects.filter(pairing=pairing, voided_at__isnull=True).count() == 1
+    assert Result.objects.live().filter(pairing=pairing).count() == 1
     assert "refused" in outcomes
 
 
@@ -356,7 +356,7 @@ def test_a_match_played_on_a_score_sheet_records_its_result(client):
     # Schneider, but in tournament play a Schneider counts one Bummerl, so 2:0.
     for entry in [QuickDeal(1, 3), QuickDeal(1, 3), QuickDeal(1, 1)] * 2:
         scoring.record_entry(sheet, entry, uuid.uuid4(), scoring.Actor())
-    result = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    result = Result.objects.live().get(pairing=pairing)
     assert (result.winner_id, result.score) == (pairing.right_id, "2:0")
 
 
@@ -377,11 +377,11 @@ def test_a_correction_on_the_match_sheet_changes_the_match_result(client):
     # Once the result stands only an organiser changes the sheet; the Partie is open again.
     organiser = scoring.Actor(factories.user(club, "organiser"), organiser=True)
     scoring.void_deal(sheet, last.pk, organiser)
-    assert not Result.objects.filter(pairing=pairing, voided_at__isnull=True).exists()
+    assert not Result.objects.live().filter(pairing=pairing).exists()
     # The left card now wins two Bummerl (the right one won the first): 2:1.
     for entry in [QuickDeal(0, 3), QuickDeal(0, 3), QuickDeal(0, 1)] * 2:
         scoring.record_entry(sheet, entry, uuid.uuid4(), scoring.Actor())
-    result = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    result = Result.objects.live().get(pairing=pairing)
     assert (result.winner_id, result.score) == (pairing.left_id, "2:1")
 
 
@@ -423,7 +423,7 @@ def _night_to_the_semi_final(club):
     matches for 5 and 7 exist, still open."""
     t = simulate(club, cards=16, players=16, max_cards=1, seed=5, stop_after=3)
     for pairing in load_state(t).placement:
-        if pairing.label == "5-8" and not pairing.results.filter(voided_at__isnull=True).exists():
+        if pairing.label == "5-8" and not pairing.results.live().exists():
             pairing.tournament = t
             record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
     return t
@@ -436,14 +436,12 @@ def test_voiding_a_5_to_8_result_makes_the_matches_for_5_and_7_again(db):
     assert {p.label for p in state.placement} >= {"5", "7"}
     first.tournament = t
     void_result(first, ACTOR)
-    assert not Pairing.objects.filter(
-        tournament=t, label__in=("5", "7"), voided_at__isnull=True
-    ).exists()
+    assert not Pairing.objects.live().filter(tournament=t, label__in=("5", "7")).exists()
     old = Result.objects.filter(pairing=first).order_by("-id").first()
     other = first.left_id if old.winner_id == first.right_id else first.right_id
     record_result(first, other, "2:1", uuid.uuid4(), ACTOR)
-    winner_second = Result.objects.get(pairing=second, voided_at__isnull=True).winner_id
-    five = Pairing.objects.get(tournament=t, label="5", voided_at__isnull=True)
+    winner_second = Result.objects.live().get(pairing=second).winner_id
+    five = Pairing.objects.live().get(tournament=t, label="5")
     assert {five.left_id, five.right_id} == {other, winner_second}
 
 
@@ -466,7 +464,7 @@ def test_a_link_holder_cannot_correct_and_a_member_cannot_print_the_links(client
             "seen": live.pk,
         },
     )
-    assert Result.objects.get(pairing=pairing, voided_at__isnull=True).winner_id == pairing.left_id
+    assert Result.objects.live().get(pairing=pairing).winner_id == pairing.left_id
     client.force_login(factories.user(club, "member"))
     sheets = reverse(
         "print_match_sheets", kwargs={"slug": club.slug, "tournament_id": t.pk, "number": 1}
