@@ -92,9 +92,7 @@ def test_three_cards_sold_of_eight_the_desk_offers_four_and_lowering_lays_out_fo
 
 @pytest.mark.parametrize("sold", [0, 1])
 def test_fewer_than_two_cards_sold_the_desk_says_how_many_to_sell(client, organiser, sold):
-    t = new_tournament(organiser, cards=8)
-    for i in range(sold):
-        sell(t, f"P{i}")
+    t = new_tournament(organiser, cards=8, sold=sold)
     html = client.get(url("tournament", t)).content.decode()
     assert (
         f"Verkaufte Karten: {sold}. Eine Auslosung braucht mindestens 2: "
@@ -108,9 +106,7 @@ def test_fewer_than_two_cards_sold_the_desk_says_how_many_to_sell(client, organi
 
 
 def test_lowering_is_refused_when_more_than_half_are_sold(db):
-    t = new_tournament(factories.club(), cards=8)
-    for i in range(5):
-        sell(t, f"P{i}")
+    t = new_tournament(factories.club(), cards=8, sold=5)
     with pytest.raises(RuleError) as error:
         lower_cards(t, ACTOR)
     assert error.value.params == {"sold": 5, "cards": 8}
@@ -224,10 +220,8 @@ def test_an_eight_card_night_with_a_bye_places_every_card_and_gives_every_prize(
 
 
 def five_sold(club):
-    t = new_tournament(club, cards=8)
-    for i in range(5):
-        sell(t, f"P{i}")  # cards 1 … 5; the venue calls P0 … P4 up in this order
-    return t
+    """Cards 1 … 5 sold to P0 … P4: the venue calls P0 … P4 up in this order."""
+    return new_tournament(club, cards=8, sold=5)
 
 
 def test_the_desk_offers_no_draw_while_a_draw_at_the_venue_is_typed_in(client, organiser):

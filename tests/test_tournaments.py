@@ -28,9 +28,10 @@ pytestmark = pytest.mark.django_db
 ACTOR = Actor()
 
 
-def new_tournament(club, cards=16, **fields):
+def new_tournament(club, cards=16, sold=0, **fields):
+    """``factories.tournament`` with eight prizes: ``sold`` cards sold, one each to P0, P1, …"""
     prizes = [{"place": i, "description": f"P{i}"} for i in range(1, 9)]
-    return factories.tournament(club, cards, **({"prizes": prizes} | fields))
+    return factories.tournament(club, cards, sold, **({"prizes": prizes} | fields))
 
 
 def sell(t, name, count=1):
@@ -39,10 +40,7 @@ def sell(t, name, count=1):
 
 def eight_sold(club):
     """An 8-card tournament with all eight cards sold, one each to P0 … P7."""
-    t = new_tournament(club, cards=8)
-    for i in range(8):
-        sell(t, f"P{i}")
-    return t
+    return new_tournament(club, cards=8, sold=8)
 
 
 def decide_round(t, rng):
@@ -67,9 +65,7 @@ def test_a_repeated_sale_sells_once(db):
 
 
 def test_the_draw_refuses_with_half_or_fewer_sold_and_lowering_fixes_it(db):
-    t = new_tournament(factories.club(), cards=32)
-    for i in range(16):
-        sell(t, f"P{i}")
+    t = new_tournament(factories.club(), cards=32, sold=16)
     with pytest.raises(RuleError) as error:
         draw_round(t, ACTOR)
     assert error.value.field == "cards"
@@ -80,18 +76,14 @@ def test_the_draw_refuses_with_half_or_fewer_sold_and_lowering_fixes_it(db):
 
 
 def test_no_card_is_sold_after_round_one_is_drawn(db):
-    t = new_tournament(factories.club(), cards=8)
-    for i in range(6):
-        sell(t, f"P{i}")
+    t = new_tournament(factories.club(), cards=8, sold=6)
     draw_round(t, ACTOR, seed=3)
     with pytest.raises(RuleError):
         sell(t, "Late")
 
 
 def test_round_one_byes_are_the_right_pots_leftovers_and_each_round_halves(db):
-    t = new_tournament(factories.club(), cards=16)
-    for i in range(11):
-        sell(t, f"P{i}")
+    t = new_tournament(factories.club(), cards=16, sold=11)
     draw_round(t, ACTOR, seed=5)
     state = load_state(t)
     pairings = state.pairings[state.current.pk]
@@ -106,67 +98,91 @@ def test_round_one_byes_are_the_right_pots_leftovers_and_each_round_halves(db):
 
 
 def test_the_next_round_waits_for_every_match(db):
-    t = new_tournament(factories.club(), cards=8)
-    for i in range(8):
-        sell(t, f"P{i}")
+    t = new_tournament(factories.club(), cards=8, sold=8)
     draw_round(t, ACTOR, seed=2)
     with pytest.raises(RuleError) as error:
         draw_round(t, ACTOR)
-    assert "4" in str(error.value)  # four open matches
+    assert (error.value.field, error.value.params) == ("round", {"number": 1, "open": 4})
 
 
-def test_a_result_is_refused_for_a_card_not_in_the_match_and_a_bad_score(db):
-    t = new_tournament(factories.club(), cards=8)
-    cards = [sell(t, f"P{i}")[0] for i in range(8)]
-    draw_round(t, ACTOR, seed=2)
-    pairing = Pairing.objects.filter(tournament=t, kind="match").first()
-    other = next(c for c in cards if c.pk not in (pairing.left_id, pairing.right_id))
+def first_match(seed=2):
+    """An 8-card night, all sold, round 1 drawn: the tournament and its first match."""
+    t = new_tournament(factories.club(), cards=8, sold=8)
+    draw_round(t, ACTOR, seed=seed)
+    return t, Pairing.objects.filter(tournament=t, kind="match").first()
+
+
+def test_a_result_is_refused_for_a_card_not_in_the_match(db):
+    t, pairing = first_match()
+    other = t.card_set.exclude(pk__in=(pairing.left_id, pairing.right_id)).first()
     with pytest.raises(RuleError) as error:
         record_result(pairing, other.pk, "2:0", uuid.uuid4(), ACTOR)
     assert error.value.field == "winner"
+
+
+def test_a_result_is_refused_with_a_score_its_match_cannot_end_with(db):
+    _t, pairing = first_match()
     with pytest.raises(RuleError) as error:
         record_result(pairing, pairing.left_id, "3:0", uuid.uuid4(), ACTOR)
-    assert error.value.field == "score"
+    assert (error.value.field, error.value.params) == ("score", {"n": 2, "scores": "2:0 / 2:1"})
 
 
-def test_corrections_are_kept_and_refused_once_the_next_round_is_drawn(db):
-    t = new_tournament(factories.club(), cards=8)
-    for i in range(8):
-        sell(t, f"P{i}")
-    draw_round(t, ACTOR, seed=2)
+def decided_first_match():
+    """``first_match`` with round 1 decided: the tournament, the match, its live result
+    and the card that lost it."""
+    t, pairing = first_match()
     decide_round(t, random.Random(3))
-    pairing = Pairing.objects.filter(tournament=t, kind="match").first()
     first = Result.objects.live().get(pairing=pairing)
     loser = pairing.right_id if first.winner_id == pairing.left_id else pairing.left_id
-    with pytest.raises(RuleError):  # a different result needs a correction
+    return t, pairing, first, loser
+
+
+def test_another_result_for_a_decided_match_is_refused(db):
+    _t, pairing, first, loser = decided_first_match()
+    with pytest.raises(RuleError) as error:  # a different result needs a correction
         record_result(pairing, loser, "2:1", uuid.uuid4(), ACTOR)
+    assert error.value.field == "pairing"
+    assert Result.objects.live().get(pairing=pairing).pk == first.pk
+
+
+def test_a_correction_voids_the_result_and_keeps_it(db):
+    _t, pairing, _first, loser = decided_first_match()
     correct_result(pairing, loser, "2:1", uuid.uuid4(), ACTOR)
     assert Result.objects.filter(pairing=pairing).count() == 2
     assert Result.objects.live().get(pairing=pairing).winner_id == loser
+
+
+def test_a_correction_is_refused_once_the_next_round_is_drawn(db):
+    t, pairing, first, loser = decided_first_match()
     draw_round(t, ACTOR, seed=4)
     with pytest.raises(RuleError) as error:
-        correct_result(pairing, first.winner_id, "2:0", uuid.uuid4(), ACTOR)
-    assert "2" in str(error.value)  # names round 2, whose draw must be undone
+        correct_result(pairing, loser, "2:0", uuid.uuid4(), ACTOR)
+    # names round 2, whose draw must be undone
+    assert (error.value.field, error.value.params) == ("pairing", {"number": 2})
+    assert Result.objects.live().get(pairing=pairing).pk == first.pk
 
 
 def test_a_draw_without_results_can_be_undone_and_stays_in_the_history(db):
-    t = new_tournament(factories.club(), cards=8)
-    for i in range(8):
-        sell(t, f"P{i}")
+    t = new_tournament(factories.club(), cards=8, sold=8)
     first = draw_round(t, ACTOR, seed=2)
     undo_draw(t, first.pk, ACTOR)
-    second = draw_round(t, ACTOR, seed=9)
+    draw_round(t, ACTOR, seed=9)
     assert Round.objects.filter(tournament=t).count() == 2
     assert Round.objects.get(pk=first.pk).undone_at is not None
+
+
+def test_a_draw_with_results_is_not_undone(db):
+    t = new_tournament(factories.club(), cards=8, sold=8)
+    round_ = draw_round(t, ACTOR, seed=9)
     decide_round(t, random.Random(1))
-    with pytest.raises(RuleError):
-        undo_draw(t, second.pk, ACTOR)
+    with pytest.raises(RuleError) as error:
+        undo_draw(t, round_.pk, ACTOR)
+    assert (error.value.field, error.value.params) == ("round", {"number": 1, "list": "1, 2, 3, 4"})
+    assert Round.objects.get(pk=round_.pk).undone_at is None
 
 
 def test_a_physical_draw_checks_every_pull(db):
-    t = new_tournament(factories.club(), cards=8)
-    for i in range(5):
-        sell(t, f"P{i}")
+    t = new_tournament(factories.club(), cards=8, sold=5)
     round_ = start_physical_draw(t, ACTOR)
     with pytest.raises(RuleError) as error:
         add_pull(t, round_.pk, 5, ACTOR)  # the left pot holds 1 to 4
@@ -207,9 +223,7 @@ def test_one_prize_per_player_passes_a_lower_prize_on(db):
 
 def test_two_organisers_drawing_at_once_leave_one_draw(transactional_db):
     club = factories.club()
-    t = new_tournament(club, cards=16)
-    for i in range(12):
-        sell(t, f"P{i}")
+    t = new_tournament(club, cards=16, sold=12)
     errors = []
 
     def draw():
@@ -259,11 +273,17 @@ def test_simultaneous_results_for_one_match_leave_one(transactional_db):
     assert "refused" in outcomes
 
 
-def test_a_start_time_that_does_not_exist_or_happens_twice_is_refused():
+def test_a_start_time_that_does_not_exist_is_refused():
     with pytest.raises(ValueError, match="missing"):
         local_datetime(datetime.date(2026, 3, 29), datetime.time(2, 30))
+
+
+def test_a_start_time_that_happens_twice_is_refused():
     with pytest.raises(ValueError, match="ambiguous"):
         local_datetime(datetime.date(2026, 10, 25), datetime.time(2, 30))
+
+
+def test_an_ordinary_start_time_on_the_day_the_clocks_change_is_taken():
     assert local_datetime(datetime.date(2026, 10, 25), datetime.time(19, 0)).hour == 19
 
 
