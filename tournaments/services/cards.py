@@ -158,18 +158,18 @@ def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
         t = locked(tournament)
         if Round.objects.live().filter(tournament=t).exists():
             raise RuleError("cards", gettext_noop("Round 1 is drawn already."))
-        sold = count_in_play(t)
-        offer = lower_offer(t, sold)
+        in_play = count_in_play(t)
+        offer = lower_offer(t, in_play)
         if offer is None:
             # Too few to draw at all (the message says how many to sell), or nothing to lower.
-            draw.check_can_draw_round_one(t.cards, sold)
+            draw.check_can_draw_round_one(t.cards, in_play)
             raise RuleError(
                 "cards",
                 gettext_noop(
                     "%(sold)s of %(cards)s cards are sold, more than half: the draw can start "
                     "without lowering."
                 ),
-                sold=sold,
+                sold=in_play,
                 cards=t.cards,
             )
         before = t.cards
@@ -181,8 +181,8 @@ def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
             t.pk,
             "cards lowered",
             actor,
-            {"cards": before, "sold": sold},
-            {"cards": t.cards, "sold": sold},
+            {"cards": before, "sold": in_play},
+            {"cards": t.cards, "sold": in_play},
         )
         return t.cards
 

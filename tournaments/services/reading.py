@@ -298,6 +298,8 @@ def load_state(tournament: Tournament) -> TournamentState:
 
 
 def locked(tournament: Tournament) -> Tournament:
+    """The tournament row, locked until the transaction ends: every writer takes it first,
+    so writes on one tournament are served one after the other."""
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
@@ -307,14 +309,14 @@ def count_in_play(tournament: Tournament) -> int:
     return Card.objects.not_withdrawn().filter(tournament=tournament).count()
 
 
-def lower_offer(tournament: Tournament, sold: int) -> int | None:
+def lower_offer(tournament: Tournament, in_play: int) -> int | None:
     """The number of cards the desk offers to lower to before round 1 (RULES.md 5.1):
-    ``draw.smallest_cards(sold)`` when the draw is refused for too few cards sold and
-    lowering makes it possible, else None. ``sold``: the cards in play (``count_in_play``:
-    a card withdrawn before round 1 is not drawn, RULES.md 5.7)."""
-    if sold < draw.LOWEST_CARDS or sold > tournament.cards // 2:
+    ``draw.smallest_cards(in_play)`` when the draw is refused for too few cards sold and
+    lowering makes it possible, else None. ``in_play``: how many cards are in play
+    (``count_in_play``: a card withdrawn before round 1 is not drawn, RULES.md 5.7)."""
+    if in_play < draw.LOWEST_CARDS or in_play > tournament.cards // 2:
         return None
-    return draw.smallest_cards(sold)
+    return draw.smallest_cards(in_play)
 
 
 def withdrawn_in(pairing: Pairing) -> list[Card]:
