@@ -24,7 +24,19 @@ from tournaments.services.reading import (
     withdrawn_in,
 )
 
-__all__ = ["Actor", "key_reused", "open_match_sheet", "follow_match_sheet"]
+__all__ = [  # Actor and key_reused are scoring's, passed on to the writers
+    "SHEET_REMADE",
+    "SHEET_UNDONE",
+    "SHEET_WITHDRAWN",
+    "Actor",
+    "follow_match_sheet",
+    "key_reused",
+    "lock_for_result",
+    "lock_sheet",
+    "lock_sheets_first",
+    "open_match_sheet",
+    "unlock_sheet",
+]
 
 
 SHEET_UNDONE = gettext_noop(
