@@ -299,12 +299,17 @@ def test_two_live_pulls_at_one_place_of_the_order_are_refused_by_the_database(db
         )
 
 
-def test_undoing_a_pull_needs_a_pull_of_the_latest_draw_at_the_venue(db):
+def test_undoing_a_pull_needs_a_pull_of_the_draw_at_the_venue(db):
     t = five_sold(factories.club())
     round_ = start_physical_draw(t, ACTOR)
     with pytest.raises(RuleError) as error:
         undo_last_pull(t, round_.pk, ACTOR)
-    assert error.value.template == "No number has been pulled yet."
+    assert (error.value.field, error.value.template) == ("round", "No number has been pulled yet.")
+
+
+def test_a_digital_draw_is_not_undone_pull_by_pull(db):
+    t = five_sold(factories.club())
+    round_ = start_physical_draw(t, ACTOR)
     undo_draw(t, round_.pk, ACTOR)
     digital = draw_round(t, ACTOR, seed=1)
     with pytest.raises(RuleError) as error:  # a digital draw is undone as a whole

@@ -233,12 +233,19 @@ def test_both_cards_of_a_match_withdrawn_leave_no_one_to_advance(db):
     assert len(state.in_play()) == 3 and state.next_pot_size() == 2
 
 
-def test_a_card_that_is_out_or_withdrawn_cannot_be_withdrawn(db):
-    t = night(factories.club(), cards=16, sold=16)  # round 1 is no quarter-final
+def first_match_decided(club):
+    """A 16-card night (round 1 is no quarter-final), all sold, round 1 drawn, its first
+    match won by the left card 2:0: the tournament and that match."""
+    t = night(club, cards=16, sold=16)
     draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(tournament=t, kind="match").order_by("number").first()
     pairing.tournament = t
     record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
+    return t, pairing
+
+
+def test_a_card_that_is_out_cannot_be_withdrawn(db):
+    t, pairing = first_match_decided(factories.club())
     loser = Card.objects.select_related("player").get(pk=pairing.right_id)
     with pytest.raises(RuleError) as refused:
         withdraw_card(t, loser.pk, ACTOR)
@@ -246,10 +253,15 @@ def test_a_card_that_is_out_or_withdrawn_cannot_be_withdrawn(db):
         "Card %(card)s (%(name)s) has no match ahead: it is out already."
     )
     assert refused.value.params == {"card": loser.number, "name": loser.player.name}
+
+
+def test_a_card_withdrawn_already_cannot_be_withdrawn_again(db):
+    t, pairing = first_match_decided(factories.club())
     withdraw_card(t, pairing.left_id, ACTOR)
     with pytest.raises(RuleError) as again:
         withdraw_card(t, pairing.left_id, ACTOR)
     assert again.value.template == "Card %(card)s is withdrawn already."
+    assert again.value.params == {"card": Card.objects.get(pk=pairing.left_id).number}
 
 
 def test_a_withdrawal_is_undone_while_no_round_was_drawn_after_it_and_both_are_in_history(
