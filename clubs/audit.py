@@ -48,6 +48,9 @@ ACTIONS = {
     "role changed": gettext_lazy("Role changed"),
     "member removed": gettext_lazy("Member removed"),
     "reset link issued": gettext_lazy("Password reset link issued"),
+    "tournament created": gettext_lazy("Tournament created"),
+    "draw started": gettext_lazy("Draw at the venue started"),
+    "match sheet opened": gettext_lazy("Score sheet of a match opened"),
 }
 """Action code -> label of the history page (German first, through gettext)."""
 

@@ -54,7 +54,7 @@ def tournament(club_: Club, cards: int = 8, sold: int = 0, **fields):
     ``sold`` cards sold and paid, one each to P0, P1, …"""
     from django.utils import timezone
 
-    from tournaments import services as tournament_services
+    from tournaments.services.cards import create_tournament, sell_cards
 
     settings = {
         "name": "Test",
@@ -66,9 +66,9 @@ def tournament(club_: Club, cards: int = 8, sold: int = 0, **fields):
         "one_prize_per_player": False,
         "prizes": [],
     } | fields
-    t = tournament_services.create_tournament(club_, services.Actor(), **settings)
+    t = create_tournament(club_, services.Actor(), **settings)
     for i in range(sold):
-        tournament_services.sell_cards(t, f"P{i}", 1, True, services.Actor(), uuid.uuid4())
+        sell_cards(t, f"P{i}", 1, services.Actor(), uuid.uuid4(), paid=True)
     return t
 
 

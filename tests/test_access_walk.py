@@ -9,8 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tests import factories
-from tournaments import services
 from tournaments.models import Pairing
+from tournaments.services.reading import load_state
 from tournaments.simulation import simulate
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +53,7 @@ def _player(club, name):
 
 def pages(club, sheet, t):
     slug = club.slug
-    state = services.load_state(t)
+    state = load_state(t)
     deal_free = {"pk": sheet.pk}
     pairing = Pairing.objects.filter(tournament=t).first()
     return [

@@ -10,9 +10,13 @@ from clubs.models import AuditEntry
 from scoring import services as scoring
 from scoring.models import Deal
 from scoring.rules import DreierDeal
+from scoring.services import Actor
 from tests import factories
-from tournaments import services
 from tournaments.models import Pairing
+from tournaments.services.cards import create_tournament, sell_cards, set_paid
+from tournaments.services.draws import draw_round, start_physical_draw
+from tournaments.services.results import correct_result, record_result
+from tournaments.services.sheets import open_match_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -45,8 +49,8 @@ def test_deals_recorded_corrected_and_struck_out_are_audited(client):
 def test_sales_payments_draws_and_results_are_audited(client):
     club = factories.club()
     bob = factories.user(club, "organiser")
-    actor = services.Actor(bob)
-    t = services.create_tournament(
+    actor = Actor(bob)
+    t = create_tournament(
         club,
         actor,
         name="T",
@@ -60,20 +64,20 @@ def test_sales_payments_draws_and_results_are_audited(client):
     )
     cards = []
     for i in range(6):
-        cards += services.sell_cards(t, f"P{i}", 1, False, actor, uuid.uuid4())
-    services.set_paid(cards[0], True, actor)
-    services.draw_round(t, actor, seed=4)
+        cards += sell_cards(t, f"P{i}", 1, actor, uuid.uuid4(), paid=False)
+    set_paid(cards[0], actor, paid=True)
+    draw_round(t, actor, seed=4)
     pairing = (
         Pairing.objects.select_related("tournament").filter(tournament=t, kind="match").first()
     )
-    services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), actor)
-    services.correct_result(pairing, pairing.right_id, "2:1", uuid.uuid4(), actor)
+    record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), actor)
+    correct_result(pairing, pairing.right_id, "2:1", uuid.uuid4(), actor)
     actions = list(
         AuditEntry.objects.filter(scope="tournament", scope_id=t.pk)
         .order_by("at", "id")
         .values_list("action", flat=True)
     )
-    assert actions == ["cards sold"] * 6 + [
+    assert actions == ["tournament created"] + ["cards sold"] * 6 + [
         "card paid",
         "round drawn",
         "result recorded",
@@ -88,3 +92,31 @@ def test_sales_payments_draws_and_results_are_audited(client):
         reverse("tournament_history", kwargs={"slug": club.slug, "tournament_id": t.pk})
     )
     assert page.status_code == 200 and "Ergebnis korrigiert" in page.content.decode()
+
+
+def test_a_tournament_created_is_audited_with_its_cards(db):
+    club = factories.club()
+    t = factories.tournament(club, cards=16, max_cards=2)
+    (entry,) = AuditEntry.objects.filter(scope="tournament", scope_id=t.pk)
+    assert (entry.action, entry.before) == ("tournament created", None)
+    assert entry.after == {"name": "Test", "cards": 16, "max_cards": 2, "match_bummerl": 2}
+
+
+def test_a_draw_started_at_the_venue_is_audited_with_its_round(db):
+    club = factories.club()
+    t = factories.tournament(club, cards=8, sold=5)
+    start_physical_draw(t, Actor(factories.user(club)))
+    entry = AuditEntry.objects.filter(scope="tournament", scope_id=t.pk).latest("id")
+    assert (entry.action, entry.after) == ("draw started", {"round": 1})
+
+
+def test_a_match_sheet_is_audited_once_when_it_is_opened(db):
+    factories.presets()
+    club = factories.club()
+    t = factories.tournament(club, cards=8, sold=8)
+    round_ = draw_round(t, Actor(), seed=1)
+    pairing = Pairing.objects.filter(round=round_, kind="match").first()
+    sheet = open_match_sheet(pairing, Actor(factories.user(club)))
+    assert open_match_sheet(pairing, Actor()).pk == sheet.pk  # made once: nothing written
+    (entry,) = AuditEntry.objects.filter(scope_id=t.pk, action="match sheet opened")
+    assert entry.after == {"pairing": pairing.number, "round": 1, "sheet": sheet.pk}

@@ -28,8 +28,8 @@ from clubs.models import Club
 from scoring import services as scoring_services
 from scoring.rules import Redeal
 from tests import factories
-from tournaments import services as tournament_services
 from tournaments.models import Card
+from tournaments.services.cards import sell_cards
 from tournaments.simulation import simulate
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -303,9 +303,7 @@ def test_restore_replaces_data_and_keeps_the_data_before(folder):
     # the data moves on after the backup: a new club, a player renamed, a sale
     factories.club("Später")
     club.players.filter(name="Anna").update(name="Anna Maria")
-    tournament_services.sell_cards(
-        factories.tournament(club), "Neu", 1, True, scoring_services.Actor()
-    )
+    sell_cards(factories.tournament(club), "Neu", 1, scoring_services.Actor(), paid=True)
     later = rows()
     assert later != saved
     users = dict(User.objects.values_list("username", "pk"))
@@ -373,9 +371,7 @@ def test_backup_under_writes_is_one_state_and_restores_exactly(folder):
         try:
             for step in iter(asked.get, None):
                 if step % 2:
-                    tournament_services.sell_cards(
-                        fair, f"Gast {step}", 1, True, scoring_services.Actor()
-                    )
+                    sell_cards(fair, f"Gast {step}", 1, scoring_services.Actor(), paid=True)
                 else:
                     scoring_services.record_entry(
                         sheet, Redeal(), uuid.uuid4(), scoring_services.Actor()
@@ -421,5 +417,5 @@ def test_backup_under_writes_is_one_state_and_restores_exactly(folder):
     call_command("restore", str(path), stdout=io.StringIO())
     assert rows() == at_start
     # new rows get ids after the restored ones (the sequences were set past them)
-    tournament_services.sell_cards(fair, "Nachher", 1, True, scoring_services.Actor())
+    sell_cards(fair, "Nachher", 1, scoring_services.Actor(), paid=True)
     factories.club("Nachher")

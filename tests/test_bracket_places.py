@@ -193,7 +193,7 @@ def play_night(cards: int, owners: dict[int, int], rng: random.Random):
                     placement.append(decide(number, kind, left, right, label))
 
     while (pot := bracket.next_pot_size(rounds, cards)) is not None:
-        holders = bracket.holders(owners, bracket.cards_left(rounds, sold))
+        holders = bracket.holders(owners, bracket.cards_in_play(rounds, sold))
         result = draw.digital_draw(holders, pot, rng.getrandbits(32), bool(rounds))
         matches = tuple(decide(p.number, str(p.kind), p.left, p.right) for p in result.pairings)
         rounds.append(RoundState(len(rounds) + 1, pot, matches))

@@ -10,12 +10,15 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from scoring.services import Actor
 from tests import factories
-from tournaments import services
 from tournaments.models import Pairing, Result
+from tournaments.services.cards import create_tournament, sell_cards
+from tournaments.services.draws import draw_round
+from tournaments.services.results import record_result
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-ACTOR = services.Actor()
+ACTOR = Actor()
 
 
 @pytest.fixture
@@ -27,7 +30,7 @@ def test_the_phone_that_loses_the_race_sees_the_stored_result_in_the_viewport(
     live_server, page: Page
 ):
     club = factories.club()
-    t = services.create_tournament(
+    t = create_tournament(
         club,
         ACTOR,
         name="Herbstschnapsen",
@@ -40,19 +43,19 @@ def test_the_phone_that_loses_the_race_sees_the_stored_result_in_the_viewport(
         prizes=[],
     )
     for i in range(8):
-        services.sell_cards(t, f"Spieler {i}", 1, True, ACTOR, uuid.uuid4())
-    services.draw_round(t, ACTOR, seed=1)
+        sell_cards(t, f"Spieler {i}", 1, ACTOR, uuid.uuid4(), paid=True)
+    draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(tournament=t, kind="match").order_by("number").first()
     pairing.tournament = t
     left = pairing.left.player.name
     page.goto(live_server.url + reverse("match_link", kwargs={"token": pairing.token}))
     organiser = factories.user(club, "organiser", username="kassa")
-    desk = services.record_result(
+    desk = record_result(
         pairing,
         pairing.left_id,
         "2:0",
         uuid.uuid4(),
-        services.Actor(organiser, organiser=True),
+        Actor(organiser, organiser=True),
         seen=None,
     )
     time = timezone.localtime(desk.recorded_at).strftime("%H:%M")

@@ -12,8 +12,18 @@ from clubs.models import AuditEntry
 from scoring.rules import RuleError
 from tests import factories
 from tests.test_tournaments import ACTOR, new_tournament, sell
-from tournaments import services
+from tournaments.export import export
 from tournaments.models import Card, Pairing, Pull, Round
+from tournaments.services.cards import lower_cards, sell_cards
+from tournaments.services.draws import (
+    add_pull,
+    draw_round,
+    start_physical_draw,
+    undo_draw,
+    undo_last_pull,
+)
+from tournaments.services.reading import load_state, physical_session
+from tournaments.services.results import record_result
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +31,7 @@ pytestmark = pytest.mark.django_db
 def left_wins(t):
     """Decide every open match (main and placement, as they become due): the left card wins 2:0."""
     while True:
-        state = services.load_state(t)
+        state = load_state(t)
         pairings = list(state.placement)
         if state.current is not None:
             pairings += state.pairings[state.current.pk]
@@ -30,7 +40,7 @@ def left_wins(t):
             return
         for pairing in open_:
             pairing.tournament = t
-            services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
+            record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
 
 
 def numbered(state, places):
@@ -82,9 +92,7 @@ def test_three_cards_sold_of_eight_the_desk_offers_four_and_lowering_lays_out_fo
 
 @pytest.mark.parametrize("sold", [0, 1])
 def test_fewer_than_two_cards_sold_the_desk_says_how_many_to_sell(client, organiser, sold):
-    t = new_tournament(organiser, cards=8)
-    for i in range(sold):
-        sell(t, f"P{i}")
+    t = new_tournament(organiser, cards=8, sold=sold)
     html = client.get(url("tournament", t)).content.decode()
     assert (
         f"Verkaufte Karten: {sold}. Eine Auslosung braucht mindestens 2: "
@@ -93,16 +101,14 @@ def test_fewer_than_two_cards_sold_the_desk_says_how_many_to_sell(client, organi
     assert "senken" not in html
     assert "Runde 1 auslosen" not in html
     with pytest.raises(RuleError) as error:
-        services.lower_cards(t, ACTOR)
+        lower_cards(t, ACTOR)
     assert error.value.params["more"] == 2 - sold
 
 
 def test_lowering_is_refused_when_more_than_half_are_sold(db):
-    t = new_tournament(factories.club(), cards=8)
-    for i in range(5):
-        sell(t, f"P{i}")
+    t = new_tournament(factories.club(), cards=8, sold=5)
     with pytest.raises(RuleError) as error:
-        services.lower_cards(t, ACTOR)
+        lower_cards(t, ACTOR)
     assert error.value.params == {"sold": 5, "cards": 8}
     t.refresh_from_db()
     assert t.cards == 8
@@ -112,13 +118,13 @@ def test_a_four_card_night_of_three_cards_places_all_three_and_gives_three_prize
     t = new_tournament(factories.club(), cards=8)
     for name in ("Anna", "Ben", "Clara"):
         sell(t, name)
-    assert services.lower_cards(t, ACTOR) == 4
+    assert lower_cards(t, ACTOR) == 4
     t.refresh_from_db()
-    services.draw_round(t, ACTOR, seed=1)  # semi-final: Ben #2 - Anna #1, Clara #3 bye
+    draw_round(t, ACTOR, seed=1)  # semi-final: Ben #2 - Anna #1, Clara #3 bye
     left_wins(t)
-    services.draw_round(t, ACTOR, seed=2)  # final: Ben #2 - Clara #3
+    draw_round(t, ACTOR, seed=2)  # final: Ben #2 - Clara #3
     left_wins(t)
-    state = services.load_state(t)
+    state = load_state(t)
     assert [r.pot_size for r in state.rounds] == [2, 1]
     assert state.placement == []  # one semi-final loser: 3rd without a match
     assert numbered(state, state.places()) == {1: 2, 2: 3, 3: 1}
@@ -129,11 +135,11 @@ def test_a_two_card_night_is_its_final(db):
     t = new_tournament(factories.club(), cards=8)
     sell(t, "Anna")
     sell(t, "Ben")
-    assert services.lower_cards(t, ACTOR) == 2
+    assert lower_cards(t, ACTOR) == 2
     t.refresh_from_db()
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     left_wins(t)
-    state = services.load_state(t)
+    state = load_state(t)
     final = state.pairings[state.current.pk]
     assert [(p.kind, state.cards[p.left_id].number) for p in final] == [("match", 2)]
     assert numbered(state, state.places()) == {1: 2, 2: 1}
@@ -176,13 +182,13 @@ def test_an_eight_card_night_with_a_bye_places_every_card_and_gives_every_prize(
     sell(t, "Anna", 2)  # cards 1 and 2
     for name in ("Ben", "Clara", "Dora", "Emil", "Franz"):
         sell(t, name)
-    services.draw_round(t, ACTOR, seed=1)  # 5-6, 3 bye, 7-1, 4-2: losers 6, 1, 2
+    draw_round(t, ACTOR, seed=1)  # 5-6, 3 bye, 7-1, 4-2: losers 6, 1, 2
     left_wins(t)
-    services.draw_round(t, ACTOR, seed=2)
+    draw_round(t, ACTOR, seed=2)
     left_wins(t)
-    services.draw_round(t, ACTOR, seed=3)
+    draw_round(t, ACTOR, seed=3)
     left_wins(t)
-    state = services.load_state(t)
+    state = load_state(t)
     n = {c.pk: c.number for c in state.cards.values()}
     # Three quarter-final losers: the draw gives one of Anna's cards the bye (she does
     # not meet herself); left wins, so she meets herself for 5/6 (a walkover).
@@ -214,17 +220,15 @@ def test_an_eight_card_night_with_a_bye_places_every_card_and_gives_every_prize(
 
 
 def five_sold(club):
-    t = new_tournament(club, cards=8)
-    for i in range(5):
-        sell(t, f"P{i}")  # cards 1 … 5; the venue calls P0 … P4 up in this order
-    return t
+    """Cards 1 … 5 sold to P0 … P4: the venue calls P0 … P4 up in this order."""
+    return new_tournament(club, cards=8, sold=5)
 
 
 def test_the_desk_offers_no_draw_while_a_draw_at_the_venue_is_typed_in(client, organiser):
     t = five_sold(organiser)
     client.post(url("draw_next", t), {"mode": "physical"})
     round_ = Round.objects.get(tournament=t)
-    services.add_pull(t, round_.pk, 3, ACTOR)
+    add_pull(t, round_.pk, 3, ACTOR)
     html = client.get(url("tournament", t)).content.decode()
     assert "Runde 1 wird vor Ort ausgelost." in html
     physical = url("physical_draw", t)
@@ -232,15 +236,15 @@ def test_the_desk_offers_no_draw_while_a_draw_at_the_venue_is_typed_in(client, o
     for offer in ("Runde 1 auslosen", "Runde 2 auslosen", "Auslosung vor Ort eintragen"):
         assert offer not in html
     with pytest.raises(RuleError):  # the service refuses as the page does
-        services.draw_round(t, ACTOR)
+        draw_round(t, ACTOR)
 
 
 def test_the_last_pull_is_undone_kept_and_the_same_card_pulls_again(db):
     t = five_sold(factories.club())
-    round_ = services.start_physical_draw(t, ACTOR)
-    services.add_pull(t, round_.pk, 1, ACTOR)  # P0 left 1
-    services.add_pull(t, round_.pk, 2, ACTOR)  # P1 left 2: typed wrongly, 4 was pulled
-    undone = services.undo_last_pull(t, round_.pk, ACTOR)
+    round_ = start_physical_draw(t, ACTOR)
+    add_pull(t, round_.pk, 1, ACTOR)  # P0 left 1
+    add_pull(t, round_.pk, 2, ACTOR)  # P1 left 2: typed wrongly, 4 was pulled
+    undone = undo_last_pull(t, round_.pk, ACTOR)
     assert (undone.index, undone.number, undone.undone_at is not None) == (1, 2, True)
     entry = AuditEntry.objects.get(scope="tournament", scope_id=t.pk, action="pull undone")
     assert entry.before == {
@@ -252,14 +256,14 @@ def test_the_last_pull_is_undone_kept_and_the_same_card_pulls_again(db):
         "number": 2,
         "put_back": False,
     }
-    state = services.load_state(t)
-    session = services.physical_session(state, state.in_progress)
+    state = load_state(t)
+    session = physical_session(state, state.in_progress)
     assert [p.number for p in session.pulls] == [1]
     assert state.cards[session.next_turn()[1]].number == 2  # P1 pulls again
     assert session.allowed() == [2, 3, 4]
     for number in (4, 2, 3, 1):  # P1 L4, P2 L2, P3 L3, P4 right 1
-        services.add_pull(t, round_.pk, number, ACTOR)
-    state = services.load_state(t)
+        add_pull(t, round_.pk, number, ACTOR)
+    state = load_state(t)
     n = {c.pk: c.number for c in state.cards.values()}
     assert [
         (p.number, p.kind, n[p.left_id], p.right_id and n[p.right_id])
@@ -274,7 +278,7 @@ def test_the_last_pull_is_undone_kept_and_the_same_card_pulls_again(db):
         (3, 3, False),
         (4, 1, False),
     ]
-    exported = services.export(t)["rounds"][0]["pulls"]
+    exported = export(t)["rounds"][0]["pulls"]
     assert [(p["card"], p["pot"], p["number"]) for p in exported] == [
         (1, "left", 1),
         (2, "left", 4),
@@ -286,8 +290,8 @@ def test_the_last_pull_is_undone_kept_and_the_same_card_pulls_again(db):
 
 def test_two_live_pulls_at_one_place_of_the_order_are_refused_by_the_database(db):
     t = five_sold(factories.club())
-    round_ = services.start_physical_draw(t, ACTOR)
-    first = services.add_pull(t, round_.pk, 1, ACTOR)
+    round_ = start_physical_draw(t, ACTOR)
+    first = add_pull(t, round_.pk, 1, ACTOR)
     card = Card.objects.get(pk=first.card)
     with pytest.raises(IntegrityError), transaction.atomic():
         Pull.objects.create(
@@ -295,34 +299,39 @@ def test_two_live_pulls_at_one_place_of_the_order_are_refused_by_the_database(db
         )
 
 
-def test_undoing_a_pull_needs_a_pull_of_the_latest_draw_at_the_venue(db):
+def test_undoing_a_pull_needs_a_pull_of_the_draw_at_the_venue(db):
     t = five_sold(factories.club())
-    round_ = services.start_physical_draw(t, ACTOR)
+    round_ = start_physical_draw(t, ACTOR)
     with pytest.raises(RuleError) as error:
-        services.undo_last_pull(t, round_.pk, ACTOR)
-    assert error.value.template == "No number has been pulled yet."
-    services.undo_draw(t, round_.pk, ACTOR)
-    digital = services.draw_round(t, ACTOR, seed=1)
+        undo_last_pull(t, round_.pk, ACTOR)
+    assert (error.value.field, error.value.template) == ("round", "No number has been pulled yet.")
+
+
+def test_a_digital_draw_is_not_undone_pull_by_pull(db):
+    t = five_sold(factories.club())
+    round_ = start_physical_draw(t, ACTOR)
+    undo_draw(t, round_.pk, ACTOR)
+    digital = draw_round(t, ACTOR, seed=1)
     with pytest.raises(RuleError) as error:  # a digital draw is undone as a whole
-        services.undo_last_pull(t, digital.pk, ACTOR)
+        undo_last_pull(t, digital.pk, ACTOR)
     assert error.value.template == "Only the latest draw at the venue can be undone pull by pull."
 
 
 def test_undoing_the_pull_that_completed_the_draw_opens_the_draw_again(db):
     t = five_sold(factories.club())
-    round_ = services.start_physical_draw(t, ACTOR)
+    round_ = start_physical_draw(t, ACTOR)
     for number in (1, 2, 3, 4, 1):  # P4 right 1: typed wrongly, 3 was pulled
-        services.add_pull(t, round_.pk, number, ACTOR)
+        add_pull(t, round_.pk, number, ACTOR)
     made = list(Pairing.objects.filter(round=round_))
-    services.undo_last_pull(t, round_.pk, ACTOR)
-    state = services.load_state(t)
+    undo_last_pull(t, round_.pk, ACTOR)
+    state = load_state(t)
     assert state.in_progress.pk == round_.pk
     assert state.pairings[round_.pk] == []
     assert all(p.voided_at for p in Pairing.objects.filter(pk__in=[p.pk for p in made]))
     entry = AuditEntry.objects.get(scope="tournament", scope_id=t.pk, action="pull undone")
     assert entry.after == {"draw_reopened": True, "pairings_undone": 4}
-    services.add_pull(t, round_.pk, 3, ACTOR)
-    state = services.load_state(t)
+    add_pull(t, round_.pk, 3, ACTOR)
+    state = load_state(t)
     n = {c.pk: c.number for c in state.cards.values()}
     assert [
         (p.number, p.kind, n[p.left_id], p.right_id and n[p.right_id])
@@ -332,22 +341,22 @@ def test_undoing_the_pull_that_completed_the_draw_opens_the_draw_again(db):
 
 def test_a_result_on_the_completed_draw_keeps_its_last_pull(db):
     t = five_sold(factories.club())
-    round_ = services.start_physical_draw(t, ACTOR)
+    round_ = start_physical_draw(t, ACTOR)
     for number in (1, 2, 3, 4, 1):
-        services.add_pull(t, round_.pk, number, ACTOR)
+        add_pull(t, round_.pk, number, ACTOR)
     match = Pairing.objects.select_related("tournament").get(round=round_, kind="match")
-    services.record_result(match, match.left_id, "2:0", uuid.uuid4(), ACTOR)
+    record_result(match, match.left_id, "2:0", uuid.uuid4(), ACTOR)
     with pytest.raises(RuleError) as error:
-        services.undo_last_pull(t, round_.pk, ACTOR)
+        undo_last_pull(t, round_.pk, ACTOR)
     assert error.value.params == {"number": 1, "list": "1"}
     assert Pull.objects.live().filter(round=round_).count() == 5
 
 
 def test_the_physical_draw_page_undoes_the_last_pull_after_a_confirmation(client, organiser):
     t = five_sold(organiser)
-    round_ = services.start_physical_draw(t, ACTOR)
-    services.add_pull(t, round_.pk, 1, ACTOR)
-    services.add_pull(t, round_.pk, 2, ACTOR)
+    round_ = start_physical_draw(t, ACTOR)
+    add_pull(t, round_.pk, 1, ACTOR)
+    add_pull(t, round_.pk, 2, ACTOR)
     undo = url("undo_pull", t, round_id=round_.pk)
     page = client.get(url("physical_draw", t)).content.decode()
     assert f'<a href="{undo}">Letzte Ziehung zurücknehmen</a>' in page
@@ -369,9 +378,9 @@ def test_the_physical_draw_page_undoes_the_last_pull_after_a_confirmation(client
 
 def test_the_desk_offers_to_undo_the_pull_that_completed_a_draw_at_the_venue(client, organiser):
     t = five_sold(organiser)
-    round_ = services.start_physical_draw(t, ACTOR)
+    round_ = start_physical_draw(t, ACTOR)
     for number in (1, 2, 3, 4, 1):
-        services.add_pull(t, round_.pk, number, ACTOR)
+        add_pull(t, round_.pk, number, ACTOR)
     undo = url("undo_pull", t, round_id=round_.pk)
     html = client.get(url("tournament", t)).content.decode()
     assert f'<a href="{undo}">Letzte Ziehung zurücknehmen</a>' in html
@@ -390,7 +399,7 @@ def test_the_desk_offers_to_undo_the_pull_that_completed_a_draw_at_the_venue(cli
 
 def test_undoing_a_draw_asks_first_and_works_without_javascript(client, organiser):
     t = five_sold(organiser)
-    round_ = services.draw_round(t, ACTOR, seed=1)
+    round_ = draw_round(t, ACTOR, seed=1)
     undo = url("undo_draw", t, round_id=round_.pk)
     html = client.get(url("tournament", t)).content.decode()
     assert f'<a href="{undo}">Diese Auslosung zurücknehmen</a>' in html
@@ -408,7 +417,7 @@ def test_undoing_a_draw_asks_first_and_works_without_javascript(client, organise
 def test_marking_paid_is_one_tap_and_taking_it_back_asks_first(client, organiser):
     t = new_tournament(organiser, cards=8)
     anna = sell(t, "Anna")[0]  # sold paid
-    ben = services.sell_cards(t, "Ben", 1, False, ACTOR, uuid.uuid4())[0]
+    ben = sell_cards(t, "Ben", 1, ACTOR, uuid.uuid4(), paid=False)[0]
     paid_url = url("mark_paid", t, card_id=anna.pk)
     html = client.get(url("tournament", t)).content.decode()
     assert f'<a href="{paid_url}?paid=0">ja</a>' in html
@@ -444,19 +453,19 @@ def test_a_four_card_night_prints_its_bracket_prizes_and_a_draw_list_without_und
     t = new_tournament(organiser, cards=8)
     for name in ("Anna", "Ben", "Clara"):
         sell(t, name)
-    services.lower_cards(t, ACTOR)
+    lower_cards(t, ACTOR)
     t.refresh_from_db()
-    round_ = services.start_physical_draw(t, ACTOR)
-    services.add_pull(t, round_.pk, 2, ACTOR)  # Anna left 2
-    services.add_pull(t, round_.pk, 1, ACTOR)  # Ben left 1
-    services.add_pull(t, round_.pk, 1, ACTOR)  # Clara right 1, typed wrongly: 2 was pulled
-    assert services.load_state(t).current.drawn_at is not None  # Clara's pull completed it
-    services.undo_last_pull(t, round_.pk, ACTOR)
-    services.add_pull(t, round_.pk, 2, ACTOR)  # Clara right 2: Anna - Clara, Ben bye
+    round_ = start_physical_draw(t, ACTOR)
+    add_pull(t, round_.pk, 2, ACTOR)  # Anna left 2
+    add_pull(t, round_.pk, 1, ACTOR)  # Ben left 1
+    add_pull(t, round_.pk, 1, ACTOR)  # Clara right 1, typed wrongly: 2 was pulled
+    assert load_state(t).current.drawn_at is not None  # Clara's pull completed it
+    undo_last_pull(t, round_.pk, ACTOR)
+    add_pull(t, round_.pk, 2, ACTOR)  # Clara right 2: Anna - Clara, Ben bye
     left_wins(t)
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     left_wins(t)
-    places = numbered(services.load_state(t), services.load_state(t).places())
+    places = numbered(load_state(t), load_state(t).places())
     assert (sorted(places), {places[1], places[2]}, places[3]) == ([1, 2, 3], {1, 2}, 3)
     draw_list = text_of(pdf_of(client.get(url("print_draw", t, number=1))))
     assert draw_list.count("Clara") == 2  # the pull and the pairing; the undone pull is gone
@@ -474,13 +483,13 @@ def test_every_card_is_ranked_and_one_prize_each_reaches_into_the_shared_range(d
     t = simulate(factories.club(), cards=16, players=5, max_cards=3, seed=1)
     Tournament.objects.filter(pk=t.pk).update(one_prize_per_player=True)
     t.refresh_from_db()
-    exported = services.export(t)
+    exported = export(t)
     ranking = [(r["place"], r["to"]) for r in exported["ranking"]]
     assert ranking == [(p, p) for p in range(1, 9)] + [(9, 10), (9, 10)]
     assert sorted(r["card"] for r in exported["ranking"]) == list(range(1, 11))
     shared = [r for r in exported["ranking"] if r["place"] == 9]
     assert shared[0]["card"] < shared[1]["card"]  # card order within a shared range
-    state = services.load_state(t)
+    state = load_state(t)
     awards = state.awards()
     assert [a.place for a in awards] == [1, 2, 3, 4, 5]
     assert {a.player for a in awards} == {c.player_id for c in state.cards.values()}
@@ -498,8 +507,8 @@ def test_every_card_is_ranked_and_one_prize_each_reaches_into_the_shared_range(d
 def test_the_confirmation_pages_are_for_organisers(client, role, code):
     club = factories.club()
     t = five_sold(club)
-    round_ = services.start_physical_draw(t, ACTOR)
-    services.add_pull(t, round_.pk, 1, ACTOR)
+    round_ = start_physical_draw(t, ACTOR)
+    add_pull(t, round_.pk, 1, ACTOR)
     card = Card.objects.get(tournament=t, number=1)  # sold paid
     client.force_login(factories.user(club, role))
     pages = [
@@ -524,9 +533,9 @@ def venue_night(club, pulled):
     t = new_tournament(club, cards=8)
     for name in NAMES:
         sell(t, name)
-    round_ = services.start_physical_draw(t, ACTOR)
+    round_ = start_physical_draw(t, ACTOR)
     for number in pulled:
-        services.add_pull(t, round_.pk, number, ACTOR)
+        add_pull(t, round_.pk, number, ACTOR)
     return t, round_
 
 
@@ -567,8 +576,8 @@ def test_an_old_undo_confirmation_undoes_no_pull_typed_in_since(client, organise
     t, round_ = venue_night(organiser, [1, 2, 3, 4])
     undo = url("undo_pull", t, round_id=round_.pk)
     fourth = Pull.objects.live().get(round=round_, index=3)
-    services.undo_last_pull(t, round_.pk, ACTOR, pull=fourth.pk)  # the other screen
-    services.add_pull(t, round_.pk, 4, ACTOR)  # Dominik's 4 typed in again: a new pull 4
+    undo_last_pull(t, round_.pk, ACTOR, pull=fourth.pk)  # the other screen
+    add_pull(t, round_.pk, 4, ACTOR)  # Dominik's 4 typed in again: a new pull 4
     response = client.post(undo, {"confirm": "1", "pull": fourth.pk}, follow=True)
     assert messages_of(response) == [
         "Ziehung 4 ist schon zurückgenommen; die letzte ist jetzt Ziehung 4 (Dominik, Karte 4: 4)."
@@ -586,9 +595,9 @@ def test_an_old_undo_confirmation_undoes_no_pull_typed_in_since(client, organise
 def test_undoing_a_pull_undone_already_says_so_when_no_pull_is_left(db):
     t, round_ = venue_night(factories.club(), [1])
     first = Pull.objects.live().get(round=round_)
-    services.undo_last_pull(t, round_.pk, ACTOR, pull=first.pk)
+    undo_last_pull(t, round_.pk, ACTOR, pull=first.pk)
     with pytest.raises(RuleError) as error:
-        services.undo_last_pull(t, round_.pk, ACTOR, pull=first.pk)
+        undo_last_pull(t, round_.pk, ACTOR, pull=first.pk)
     assert (error.value.template, error.value.params) == (
         "Pull %(asked)s is undone already; no pull is left.",
         {"asked": 1},
@@ -628,7 +637,7 @@ def test_a_pull_typed_after_another_screen_undid_the_last_is_refused(client, org
     t, round_ = venue_night(organiser, [1, 2, 3])
     physical = url("physical_draw", t)
     third = Pull.objects.live().get(round=round_, index=2)
-    services.undo_last_pull(t, round_.pk, ACTOR, pull=third.pk)  # the other screen
+    undo_last_pull(t, round_.pk, ACTOR, pull=third.pk)  # the other screen
     response = client.post(physical, {"number": 4, "seen": third.pk})
     assert (
         "Inzwischen wurde Ziehung 3 (Clara, Karte 3: 3) zurückgenommen; "
@@ -641,16 +650,14 @@ def test_a_pull_typed_after_another_screen_undid_the_last_is_refused(client, org
         in missing.content.decode()
     )
     assert live_pulls(round_) == [(1, 1, "left", 1), (2, 2, "left", 2)]
-    services.add_pull(
-        t, round_.pk, 3, ACTOR, seen=Pull.objects.live().get(round=round_, index=1).pk
-    )
+    add_pull(t, round_.pk, 3, ACTOR, seen=Pull.objects.live().get(round=round_, index=1).pk)
     assert live_pulls(round_)[-1] == (3, 3, "left", 3)
 
 
 def test_a_pull_typed_after_the_draw_was_completed_elsewhere_is_not_recorded(client, organiser):
     t, round_ = venue_night(organiser, [1, 2, 3, 4])
     fourth = Pull.objects.live().get(round=round_, index=3)
-    services.add_pull(t, round_.pk, 1, ACTOR, seen=fourth.pk)  # Emil right 1: complete
+    add_pull(t, round_.pk, 1, ACTOR, seen=fourth.pk)  # Emil right 1: complete
     response = client.post(url("physical_draw", t), {"number": 2, "seen": fourth.pk}, follow=True)
     assert response.redirect_chain == [(url("tournament", t), 302)]
     assert messages_of(response) == [
@@ -662,7 +669,7 @@ def test_a_pull_typed_after_the_draw_was_completed_elsewhere_is_not_recorded(cli
 def test_the_service_refuses_a_pull_from_a_page_that_showed_no_pull_yet(db):
     t, round_ = venue_night(factories.club(), [1])
     with pytest.raises(RuleError) as error:
-        services.add_pull(t, round_.pk, 2, ACTOR, seen=0)
+        add_pull(t, round_.pk, 2, ACTOR, seen=0)
     assert error.value.field == "number"
     assert error.value.params == {
         "pull": 1,

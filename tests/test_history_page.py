@@ -18,9 +18,13 @@ from clubs.models import AuditEntry
 from scoring import services as scoring
 from scoring.models import Deal
 from scoring.rules import DreierDeal, EndedDeal
+from scoring.services import Actor
 from tests import factories
-from tournaments import services
 from tournaments.models import Pairing
+from tournaments.services.cards import create_tournament, sell_cards, set_paid
+from tournaments.services.draws import add_pull, draw_round, start_physical_draw, undo_draw
+from tournaments.services.reading import load_state
+from tournaments.services.results import correct_result, record_result
 
 pytestmark = pytest.mark.django_db
 
@@ -85,8 +89,8 @@ def test_a_two_player_deal_and_an_import_read_as_lines(client):
 def test_a_tournaments_history_reads_cards_draws_pulls_and_results(client):
     club = factories.club()
     bob = factories.user(club, "organiser", username="bob")
-    actor = services.Actor(bob)
-    t = services.create_tournament(
+    actor = Actor(bob)
+    t = create_tournament(
         club,
         actor,
         name="T",
@@ -98,19 +102,19 @@ def test_a_tournaments_history_reads_cards_draws_pulls_and_results(client):
         one_prize_per_player=False,
         prizes=[],
     )
-    cards = services.sell_cards(t, "Anna Öhlinger", 2, False, actor, uuid.uuid4())
+    cards = sell_cards(t, "Anna Öhlinger", 2, actor, uuid.uuid4(), paid=False)
     for i in range(4):
-        cards += services.sell_cards(t, f"P{i}", 1, True, actor, uuid.uuid4())
-    services.set_paid(cards[0], True, actor)
-    round_ = services.start_physical_draw(t, actor)
-    services.add_pull(t, round_.pk, 1, actor)
+        cards += sell_cards(t, f"P{i}", 1, actor, uuid.uuid4(), paid=True)
+    set_paid(cards[0], actor, paid=True)
+    round_ = start_physical_draw(t, actor)
+    add_pull(t, round_.pk, 1, actor)
     pull = AuditEntry.objects.get(scope_id=t.pk, action="pull entered").after
-    services.undo_draw(t, round_.pk, actor)
-    services.draw_round(t, actor, seed=4)
+    undo_draw(t, round_.pk, actor)
+    draw_round(t, actor, seed=4)
     pairing = Pairing.objects.select_related("tournament").filter(tournament=t, kind="match")[0]
-    services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), actor)
-    services.correct_result(pairing, pairing.right_id, "2:1", uuid.uuid4(), actor)
-    state = services.load_state(t)
+    record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), actor)
+    correct_result(pairing, pairing.right_id, "2:1", uuid.uuid4(), actor)
+    state = load_state(t)
     left, right = state.cards[pairing.left_id], state.cards[pairing.right_id]
     holder = {c.number: c.player.name for c in state.cards.values()}
     pot = {"left": "links", "right": "rechts"}[pull["pot"]]
@@ -137,6 +141,7 @@ def test_a_tournaments_history_reads_cards_draws_pulls_and_results(client):
             f"Runde 1: Karte {pull['card']} ({holder[pull['card']]}) zieht 1 aus dem Topf {pot}"
             + (", zurückgelegt" if pull["put_back"] else ""),
         ],
+        ["bob · Auslosung vor Ort begonnen", "Runde 1"],
         [
             "bob · Zahlung geändert",
             "Vorher: Karte 1 (Anna Öhlinger): nicht bezahlt",
@@ -147,6 +152,7 @@ def test_a_tournaments_history_reads_cards_draws_pulls_and_results(client):
         ["bob · Karten verkauft", "Karte 4 → P1, bezahlt"],
         ["bob · Karten verkauft", "Karte 3 → P0, bezahlt"],
         ["bob · Karten verkauft", "Karten 1, 2 → Anna Öhlinger, nicht bezahlt"],
+        ["bob · Turnier angelegt", "T: 8 Karten aufgelegt, höchstens 2 je Spieler"],
     ]
 
 

@@ -28,16 +28,17 @@ SLOW = settings(max_examples=40, deadline=None, suppress_health_check=list(Healt
 def world(db):
     """One club for all examples of a test (hypothesis reuses it: the function-scoped
     fixture check is suppressed on purpose; the examples only add to it)."""
-    from tournaments import services
+    from scoring.services import Actor
+    from tournaments.services.cards import create_tournament
 
     factories.presets()
     club = factories.club()
     sheet = factories.sheet(club)
     two = factories.sheet(club, names=("Xaver", "Yvonne"))
     user = factories.user(club, "owner")
-    t = services.create_tournament(
+    t = create_tournament(
         club,
-        services.Actor(user),
+        Actor(user),
         name="F",
         starts_at="2026-12-01T19:00:00+01:00",
         cards=8,

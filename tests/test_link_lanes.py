@@ -14,13 +14,17 @@ from django.utils import timezone
 from scoring import services as scoring
 from scoring.models import Deal, Sheet
 from scoring.rules import QuickDeal
+from scoring.services import Actor
 from tests import factories
-from tournaments import services
 from tournaments.models import Pairing, Result
+from tournaments.services.draws import draw_round, undo_draw
+from tournaments.services.reading import StaleResult, load_state
+from tournaments.services.results import correct_result, record_result, void_result
+from tournaments.services.sheets import SHEET_REMADE, open_match_sheet
 from tournaments.simulation import play_open_matches, simulate
 
 pytestmark = pytest.mark.django_db
-ACTOR = services.Actor()
+ACTOR = Actor()
 LINK = scoring.Actor(None, via_link=True)
 # Seat 1 (the right card) wins 7 points twice: two Bummerl, a Partie of 2:0.
 RIGHT_WINS = [QuickDeal(1, 3), QuickDeal(1, 3), QuickDeal(1, 1)] * 2
@@ -44,9 +48,9 @@ def played_on_its_sheet(club):
     """Round 1 drawn; the first match played to 2:0 for the right card on its sheet."""
     factories.presets()
     t = night(club)
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     pairing = first_match(t)
-    sheet = services.open_match_sheet(pairing, ACTOR)
+    sheet = open_match_sheet(pairing, ACTOR)
     for entry in RIGHT_WINS:
         scoring.record_entry(sheet, entry, uuid.uuid4(), LINK)
     pairing.refresh_from_db()
@@ -62,7 +66,7 @@ def names(pairing):
 
 def test_a_standing_result_makes_the_match_sheet_read_only_for_the_link(client):
     t, pairing, sheet = played_on_its_sheet(factories.club())
-    result = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    result = Result.objects.live().get(pairing=pairing)
     left, right = names(pairing)
     page = client.get(f"/e/{sheet.entry_token}/").content.decode()
     stands = (
@@ -83,7 +87,7 @@ def test_a_standing_result_makes_the_match_sheet_read_only_for_the_link(client):
     )
     assert recorded.status_code == 200
     assert Deal.objects.filter(sheet=sheet, voided_at__isnull=True).count() == 6
-    live = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    live = Result.objects.live().get(pairing=pairing)
     assert (live.pk, live.winner_id, live.score) == (result.pk, pairing.right_id, "2:0")
 
 
@@ -104,7 +108,7 @@ def test_a_scorer_cannot_change_the_sheet_of_a_standing_result_but_an_organiser_
     client.post(f"/tables/{sheet.pk}/deals/{last.pk}/void/")
     assert Deal.objects.get(pk=last.pk).voided_at is not None
     # The Partie is open again: the result the sheet made is voided, the link writes again.
-    assert not Result.objects.filter(pairing=pairing, voided_at__isnull=True).exists()
+    assert not Result.objects.live().filter(pairing=pairing).exists()
     assert Sheet.objects.get(pk=sheet.pk).locked_at is None
 
 
@@ -112,9 +116,9 @@ def test_a_result_entered_on_the_desk_locks_the_sheet_and_names_who_and_when(cli
     club = factories.club()
     factories.presets()
     t = night(club)
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     pairing = first_match(t)
-    sheet = services.open_match_sheet(pairing, ACTOR)
+    sheet = open_match_sheet(pairing, ACTOR)
     scoring.record_entry(sheet, QuickDeal(0, 3), uuid.uuid4(), LINK)
     desk = factories.user(club, "organiser", username="anna.desk")
     client.force_login(desk)
@@ -124,7 +128,7 @@ def test_a_result_entered_on_the_desk_locks_the_sheet_and_names_who_and_when(cli
     client.post(
         url, {"key": str(uuid.uuid4()), "winner": pairing.left_id, "score": "2:1", "seen": "none"}
     )
-    result = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    result = Result.objects.live().get(pairing=pairing)
     client.logout()
     left, _right = names(pairing)
     page = client.get(f"/e/{sheet.entry_token}/").content.decode()
@@ -137,7 +141,7 @@ def test_a_result_entered_on_the_desk_locks_the_sheet_and_names_who_and_when(cli
     assert refused.value.field == "sheet"
     assert Deal.objects.filter(sheet=sheet).count() == 1
     # Voiding the result on the desk opens the sheet again.
-    services.void_result(pairing, ACTOR)
+    void_result(pairing, ACTOR)
     scoring.record_entry(sheet, QuickDeal(0, 3), uuid.uuid4(), LINK)
     assert Deal.objects.filter(sheet=sheet).count() == 2
 
@@ -147,8 +151,8 @@ def test_a_sheet_that_contradicts_the_result_is_flagged_on_the_round_page_and_th
     t, pairing, sheet = played_on_its_sheet(club)
     left, right = names(pairing)
     client.force_login(factories.user(club, "organiser"))
-    live = Result.objects.get(pairing=pairing, voided_at__isnull=True)
-    services.correct_result(pairing, pairing.left_id, "2:1", uuid.uuid4(), ACTOR, seen=live.pk)
+    live = Result.objects.live().get(pairing=pairing)
+    correct_result(pairing, pairing.left_id, "2:1", uuid.uuid4(), ACTOR, seen=live.pk)
     flag = f"Blatt sagt {right} 2:0, Ergebnis sagt {left} 2:1."
     round_page = client.get(
         reverse("round", kwargs={"slug": club.slug, "tournament_id": t.pk, "number": 1})
@@ -157,11 +161,11 @@ def test_a_sheet_that_contradicts_the_result_is_flagged_on_the_round_page_and_th
     desk = client.get(reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk}))
     assert flag in desk.content.decode()
     # Voided on the desk: the sheet still says who won, and the desk says so.
-    services.void_result(pairing, ACTOR)
+    void_result(pairing, ACTOR)
     desk = client.get(reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk}))
     assert f"Blatt sagt {right} 2:0, es steht kein Ergebnis." in desk.content.decode()
     # A sheet that agrees with the result is not flagged.
-    services.record_result(pairing, pairing.right_id, "2:0", uuid.uuid4(), ACTOR)
+    record_result(pairing, pairing.right_id, "2:0", uuid.uuid4(), ACTOR)
     desk = client.get(reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk}))
     assert "Blatt sagt" not in desk.content.decode()
 
@@ -172,13 +176,13 @@ def test_a_sheet_that_contradicts_the_result_is_flagged_on_the_round_page_and_th
 def test_a_match_sheet_of_an_undone_draw_says_so_and_takes_nothing_more(client):
     factories.presets()
     t = night(factories.club())
-    round_ = services.draw_round(t, ACTOR, seed=1)
+    round_ = draw_round(t, ACTOR, seed=1)
     pairing = first_match(t)
-    sheet = services.open_match_sheet(pairing, ACTOR)
+    sheet = open_match_sheet(pairing, ACTOR)
     scoring.record_entry(sheet, QuickDeal(0, 3), uuid.uuid4(), LINK)
     page = client.get(f"/e/{sheet.entry_token}/")  # opened before the undo
     assert 'name="kind"' in page.content.decode()
-    services.undo_draw(t, round_.pk, ACTOR)
+    undo_draw(t, round_.pk, ACTOR)
     undone = (
         "Diese Auslosung wurde zurückgenommen: die Partie gibt es nicht mehr, dieses Blatt "
         "nimmt keine Spiele mehr an."
@@ -200,20 +204,20 @@ def test_a_match_sheet_of_an_undone_draw_says_so_and_takes_nothing_more(client):
 def test_a_sheet_of_a_placement_match_made_again_takes_nothing_more(db):
     factories.presets()
     t = simulate(factories.club(), cards=16, players=16, max_cards=1, seed=5, stop_after=3)
-    for pairing in services.load_state(t).placement:
-        if pairing.label == "5-8" and not pairing.results.filter(voided_at__isnull=True).exists():
+    for pairing in load_state(t).placement:
+        if pairing.label == "5-8" and not pairing.results.live().exists():
             pairing.tournament = t
-            services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
-    state = services.load_state(t)
+            record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
+    state = load_state(t)
     five = next(p for p in state.placement if p.label == "5")
     five.tournament = t
-    sheet = services.open_match_sheet(five, ACTOR)
+    sheet = open_match_sheet(five, ACTOR)
     first = next(p for p in state.placement if p.label == "5-8")
     first.tournament = t
-    services.void_result(first, ACTOR)
+    void_result(first, ACTOR)
     with pytest.raises(scoring.RuleError) as refused:
         scoring.record_entry(sheet, QuickDeal(0, 3), uuid.uuid4(), LINK)
-    assert refused.value.template == services.SHEET_REMADE
+    assert refused.value.template == SHEET_REMADE
 
 
 # -- 3. the desk and a phone at the same moment -----------------------------------------
@@ -227,19 +231,19 @@ def _post_result(client, url, pairing, winner, score, seen, **extra):
 def test_the_phone_that_loses_the_race_sees_the_desk_result_with_who_and_when(client):
     club = factories.club()
     t = night(club)
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     pairing = first_match(t)
     left, right = names(pairing)
     link = reverse("match_link", kwargs={"token": pairing.token})
     phone_page = client.get(link)  # rendered with no result
     assert 'name="seen" value="none"' in phone_page.content.decode()
     desk_user = factories.user(club, "organiser", username="kassa")
-    desk = services.record_result(
+    desk = record_result(
         pairing,
         pairing.left_id,
         "2:0",
         uuid.uuid4(),
-        services.Actor(desk_user, organiser=True),
+        Actor(desk_user, organiser=True),
         seen=None,
     )
     response = _post_result(client, link, pairing, pairing.right_id, "2:1", "none")
@@ -259,7 +263,7 @@ def test_the_phone_that_loses_the_race_sees_the_desk_result_with_who_and_when(cl
 def test_the_desk_that_loses_the_race_sees_the_phone_result_and_can_correct_in_one_tap(client):
     club = factories.club()
     t = night(club)
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     pairing = first_match(t)
     left, right = names(pairing)
     client.force_login(factories.user(club, "organiser"))
@@ -268,7 +272,7 @@ def test_the_desk_that_loses_the_race_sees_the_phone_result_and_can_correct_in_o
     )
     round_url = reverse("round", kwargs={"slug": club.slug, "tournament_id": t.pk, "number": 1})
     assert 'name="seen" value="none"' in client.get(round_url).content.decode()
-    phone = services.record_result(pairing, pairing.right_id, "2:1", uuid.uuid4(), LINK, seen=None)
+    phone = record_result(pairing, pairing.right_id, "2:1", uuid.uuid4(), LINK, seen=None)
     response = _post_result(client, url, pairing, pairing.left_id, "2:0", "none")
     html = response.content.decode()
     assert response.status_code == 409
@@ -276,10 +280,10 @@ def test_the_desk_that_loses_the_race_sees_the_phone_result_and_can_correct_in_o
     offer = f"Auf meine Eingabe korrigieren: {left} 2:0"
     assert offer in html
     assert f'name="seen" value="{phone.pk}"' in html
-    assert Result.objects.get(pairing=pairing, voided_at__isnull=True).pk == phone.pk
+    assert Result.objects.live().get(pairing=pairing).pk == phone.pk
     # The one tap: a correction from the state the refusal showed.
     _post_result(client, url, pairing, pairing.left_id, "2:0", phone.pk, correct="1")
-    live = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    live = Result.objects.live().get(pairing=pairing)
     assert (live.winner_id, live.score) == (pairing.left_id, "2:0")
     assert Result.objects.filter(pairing=pairing).count() == 2
 
@@ -287,7 +291,7 @@ def test_the_desk_that_loses_the_race_sees_the_phone_result_and_can_correct_in_o
 def test_two_posts_from_one_rendered_state_leave_the_first_and_refuse_the_second(client):
     club = factories.club()
     t = night(club)
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     pairing = first_match(t)
     client.force_login(factories.user(club, "organiser"))
     url = reverse(
@@ -307,39 +311,39 @@ def test_two_posts_from_one_rendered_state_leave_the_first_and_refuse_the_second
 def test_a_correction_or_void_from_an_older_state_is_refused(client):
     club = factories.club()
     t = night(club)
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     pairing = first_match(t)
     client.force_login(factories.user(club, "organiser"))
     url = reverse(
         "result", kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk}
     )
-    old = services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
-    new = services.correct_result(pairing, pairing.left_id, "2:1", uuid.uuid4(), ACTOR, seen=old.pk)
+    old = record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
+    new = correct_result(pairing, pairing.left_id, "2:1", uuid.uuid4(), ACTOR, seen=old.pk)
     response = client.post(url, {"void": "1", "seen": old.pk})
     assert response.status_code == 409
     response = _post_result(client, url, pairing, pairing.right_id, "2:0", old.pk, correct="1")
     assert response.status_code == 409
-    live = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    live = Result.objects.live().get(pairing=pairing)
     assert (live.pk, live.score) == (new.pk, "2:1")
     # A form without its state is refused too.
     response = client.post(
         url, {"key": str(uuid.uuid4()), "winner": pairing.right_id, "score": "2:0"}
     )
-    assert Result.objects.get(pairing=pairing, voided_at__isnull=True).pk == new.pk
+    assert Result.objects.live().get(pairing=pairing).pk == new.pk
 
 
 def test_two_threads_sending_results_from_one_state_leave_one_and_name_it(transactional_db):
     club = factories.club()
     t = night(club)
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     pairing = first_match(t)
     outcomes = {}
 
     def send(winner):
         try:
-            services.record_result(pairing, winner, "2:0", uuid.uuid4(), ACTOR, seen=None)
+            record_result(pairing, winner, "2:0", uuid.uuid4(), ACTOR, seen=None)
             outcomes[winner] = "ok"
-        except services.StaleResult as error:
+        except StaleResult as error:
             outcomes[winner] = error.live.winner_id
         finally:
             connection.close()
@@ -351,7 +355,7 @@ def test_two_threads_sending_results_from_one_state_leave_one_and_name_it(transa
         thread.start()
     for thread in threads:
         thread.join()
-    live = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    live = Result.objects.live().get(pairing=pairing)
     loser = pairing.right_id if live.winner_id == pairing.left_id else pairing.left_id
     assert outcomes == {live.winner_id: "ok", loser: live.winner_id}
 
@@ -360,11 +364,11 @@ def test_a_deal_on_the_sheet_after_a_desk_result_is_refused_with_that_result(db)
     factories.presets()
     club = factories.club()
     t = night(club)
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     pairing = first_match(t)
-    sheet = services.open_match_sheet(pairing, ACTOR)
+    sheet = open_match_sheet(pairing, ACTOR)
     page_access = Sheet.objects.get(pk=sheet.pk)  # the phone's page, rendered before
-    desk = services.record_result(pairing, pairing.right_id, "2:1", uuid.uuid4(), ACTOR, seen=None)
+    desk = record_result(pairing, pairing.right_id, "2:1", uuid.uuid4(), ACTOR, seen=None)
     with pytest.raises(scoring.RuleError) as refused:
         scoring.record_entry(page_access, QuickDeal(0, 3), uuid.uuid4(), LINK)
     _left, right = names(pairing)
@@ -375,9 +379,9 @@ def test_a_deal_on_the_sheet_after_a_desk_result_is_refused_with_that_result(db)
 def test_no_new_sheet_opens_for_a_match_whose_result_stands(client):
     factories.presets()
     t = night(factories.club())
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     pairing = first_match(t)
-    desk = services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
+    desk = record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
     response = client.post(reverse("match_sheet", kwargs={"token": pairing.token}), follow=True)
     left, _right = names(pairing)
     assert (
@@ -391,9 +395,9 @@ def _deciding_deal_against_the_desk(club, seed):
     """One race: the phone sends the deal that decides the Partie on the match's sheet
     while the desk enters another result by hand; (outcomes, live result, pairing)."""
     t = night(club)
-    services.draw_round(t, ACTOR, seed=seed)
+    draw_round(t, ACTOR, seed=seed)
     pairing = first_match(t)
-    sheet = services.open_match_sheet(pairing, ACTOR)
+    sheet = open_match_sheet(pairing, ACTOR)
     for entry in RIGHT_WINS[:-1]:
         scoring.record_entry(sheet, entry, uuid.uuid4(), LINK)
     barrier = threading.Barrier(2)
@@ -412,9 +416,9 @@ def _deciding_deal_against_the_desk(club, seed):
     def desk():
         barrier.wait()
         try:
-            services.record_result(pairing, pairing.left_id, "2:1", uuid.uuid4(), ACTOR, seen=None)
+            record_result(pairing, pairing.left_id, "2:1", uuid.uuid4(), ACTOR, seen=None)
             outcomes["desk"] = "ok"
-        except services.StaleResult as error:
+        except StaleResult as error:
             outcomes["desk"] = error.field
         finally:
             connection.close()
@@ -425,7 +429,7 @@ def _deciding_deal_against_the_desk(club, seed):
     for thread in threads:
         thread.join()
     assert Result.objects.filter(pairing=pairing).count() == 1
-    return outcomes, Result.objects.get(pairing=pairing, voided_at__isnull=True), pairing
+    return outcomes, Result.objects.live().get(pairing=pairing), pairing
 
 
 def test_a_deciding_deal_and_a_desk_result_at_once_leave_one_result_and_one_refusal(
@@ -456,4 +460,4 @@ def test_a_draw_button_from_an_older_desk_page_draws_nothing(client):
     play_open_matches(t, random.Random(1))
     response = client.post(url, {"mode": "digital", "round": "1"}, follow=True)
     assert "Runde 1 ist schon ausgelost: diese Seite war veraltet." in response.content.decode()
-    assert t.rounds.filter(undone_at__isnull=True).count() == 1
+    assert t.rounds.live().count() == 1

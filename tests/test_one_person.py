@@ -19,13 +19,17 @@ from clubs.models import AuditEntry, Player
 from scoring import services as scoring
 from scoring.models import Seat, Sheet
 from scoring.rules import RuleError
+from scoring.services import Actor
 from tests import factories
-from tournaments import services
+from tournaments.export import export
 from tournaments.models import Card, Kind, Pull
+from tournaments.services.cards import sell_cards
+from tournaments.services.draws import draw_round
+from tournaments.services.reading import load_state
 from tournaments.simulation import play_open_matches
 
 pytestmark = pytest.mark.django_db
-ACTOR = services.Actor()
+ACTOR = Actor()
 
 
 @pytest.fixture
@@ -47,7 +51,7 @@ def new_tournament(club, cards=8, max_cards=3, one_prize_per_player=False):
 
 
 def sell(t, name, count=1):
-    return services.sell_cards(t, name, count, True, ACTOR, uuid.uuid4())
+    return sell_cards(t, name, count, ACTOR, uuid.uuid4(), paid=True)
 
 
 def banner(response) -> list[str]:
@@ -235,7 +239,7 @@ def test_a_player_meeting_himself_under_another_case_is_a_walkover(club):
     for typed in ("Ben", "ben", "BEN"):
         sell(t, typed)
     assert Player.objects.filter(club=club).count() == 2
-    services.draw_round(t, ACTOR, seed=7)
+    draw_round(t, ACTOR, seed=7)
     pairings = list(t.pairings.select_related("left", "right"))
     # Five cards of one person in four pairings: at least one meets himself.
     same = [p for p in pairings if p.left and p.right and p.left.player_id == p.right.player_id]
@@ -250,11 +254,11 @@ def test_one_prize_per_player_holds_for_cards_sold_in_other_cases(club):
         sell(t, typed)
     assert Player.objects.filter(club=club).count() == 5
     rng = random.Random(5)
-    while services.load_state(t).next_pot_size() is not None:
-        services.draw_round(t, ACTOR, seed=rng.getrandbits(32))
+    while load_state(t).next_pot_size() is not None:
+        draw_round(t, ACTOR, seed=rng.getrandbits(32))
         play_open_matches(t, rng)
     play_open_matches(t, rng)
-    state = services.load_state(t)
+    state = load_state(t)
     winners = [state.cards[a.card].player_id for a in state.awards()]
     assert sorted(winners) == sorted(Player.objects.filter(club=club).values_list("pk", flat=True))
 
@@ -302,7 +306,7 @@ def test_the_tournament_export_lists_players_in_german_order(club):
     t = new_tournament(club)
     for name in ("Zita", "anna", "Ömer", "Ole", "Otto"):
         sell(t, name)
-    assert [p["name"] for p in services.export(t)["players"]] == [
+    assert [p["name"] for p in export(t)["players"]] == [
         "anna",
         "Ole",
         "Ömer",
@@ -372,7 +376,7 @@ def test_merging_moves_seats_cards_and_pulls_and_is_in_the_history(club, client)
     sell(t, "Anna Östereicher", 2)
     for name in ("Ben", "Clara", "Dora", "Emil"):
         sell(t, name)
-    services.draw_round(t, ACTOR, seed=3)
+    draw_round(t, ACTOR, seed=3)
     typo_pulls = Pull.objects.filter(player=typo).count()
     assert typo_pulls == 2
 

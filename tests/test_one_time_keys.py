@@ -16,8 +16,11 @@ from scoring import services
 from scoring.models import Deal, RuleSet, Sheet
 from scoring.rules import DreierDeal, RuleError
 from tests import factories
-from tournaments import services as tournament_services
 from tournaments.models import Card, Pairing, Result
+from tournaments.services import results
+from tournaments.services.cards import sell_cards
+from tournaments.services.draws import draw_round
+from tournaments.services.results import record_result, void_result
 
 pytestmark = pytest.mark.django_db
 ACTOR = services.Actor()
@@ -296,8 +299,8 @@ def new_tournament(club, cards=8):
 def test_a_sale_sent_twice_with_one_key_sells_once():
     t = new_tournament(factories.club())
     key = uuid.uuid4()
-    first = tournament_services.sell_cards(t, "Anna", 2, True, ACTOR, key)
-    again = tournament_services.sell_cards(t, "Anna", 2, True, ACTOR, key)
+    first = sell_cards(t, "Anna", 2, ACTOR, key, paid=True)
+    again = sell_cards(t, "Anna", 2, ACTOR, key, paid=True)
     assert [c.pk for c in again] == [c.pk for c in first]
     assert Card.objects.filter(tournament=t).count() == 2
 
@@ -306,9 +309,10 @@ def test_a_sale_sent_twice_with_one_key_sells_once():
 def test_a_key_that_sold_cards_does_not_sell_others(change):
     t = new_tournament(factories.club())
     key = uuid.uuid4()
-    tournament_services.sell_cards(t, "Anna", 2, True, ACTOR, key)
+    sell_cards(t, "Anna", 2, ACTOR, key, paid=True)
+    name, count, paid = change
     with pytest.raises(RuleError) as error:
-        tournament_services.sell_cards(t, *change, ACTOR, key)
+        sell_cards(t, name, count, ACTOR, key, paid=paid)
     assert error.value.field == "key"
     assert Card.objects.filter(tournament=t).count() == 2
 
@@ -330,15 +334,15 @@ def match(db):
     club = factories.club()
     t = new_tournament(club)
     for i in range(8):
-        tournament_services.sell_cards(t, f"P{i}", 1, True, ACTOR, uuid.uuid4())
-    tournament_services.draw_round(t, ACTOR, seed=1)
+        sell_cards(t, f"P{i}", 1, ACTOR, uuid.uuid4(), paid=True)
+    draw_round(t, ACTOR, seed=1)
     return Pairing.objects.filter(tournament=t, kind="match").order_by("number").first()
 
 
 def test_a_result_sent_twice_with_one_key_is_recorded_once(match):
     key = uuid.uuid4()
-    first = tournament_services.record_result(match, match.left_id, "2:1", key, ACTOR)
-    again = tournament_services.record_result(match, match.left_id, "2:1", key, ACTOR)
+    first = record_result(match, match.left_id, "2:1", key, ACTOR)
+    again = record_result(match, match.left_id, "2:1", key, ACTOR)
     assert again.pk == first.pk
     assert Result.objects.filter(pairing=match).count() == 1
 
@@ -346,9 +350,9 @@ def test_a_result_sent_twice_with_one_key_is_recorded_once(match):
 @pytest.mark.parametrize("write", ["record_result", "correct_result"])
 def test_a_key_that_recorded_a_result_does_not_record_another(match, write):
     key = uuid.uuid4()
-    tournament_services.record_result(match, match.left_id, "2:1", key, ACTOR)
+    record_result(match, match.left_id, "2:1", key, ACTOR)
     with pytest.raises(RuleError) as error:
-        getattr(tournament_services, write)(match, match.right_id, "2:0", key, ACTOR)
+        getattr(results, write)(match, match.right_id, "2:0", key, ACTOR)
     assert error.value.field == "key"
     (result,) = Result.objects.filter(pairing=match)
     assert (result.winner_id, result.score, result.voided_at) == (match.left_id, "2:1", None)
@@ -356,10 +360,10 @@ def test_a_key_that_recorded_a_result_does_not_record_another(match, write):
 
 def test_a_key_of_one_match_does_not_decide_another(match):
     key = uuid.uuid4()
-    tournament_services.record_result(match, match.left_id, "2:1", key, ACTOR)
+    record_result(match, match.left_id, "2:1", key, ACTOR)
     other = Pairing.objects.filter(tournament=match.tournament, kind="match").last()
     with pytest.raises(RuleError) as error:
-        tournament_services.record_result(other, other.left_id, "2:1", key, ACTOR)
+        record_result(other, other.left_id, "2:1", key, ACTOR)
     assert error.value.field == "key"
     assert not Result.objects.filter(pairing=other).exists()
 
@@ -368,13 +372,13 @@ def test_the_match_link_refuses_an_old_key_for_another_result(client, match):
     url = reverse("match_link", kwargs={"token": match.token})
     key = factories.key()
     client.post(url, {"key": key, "winner": match.left_id, "score": "2:1", "seen": "none"})
-    tournament_services.void_result(match, ACTOR)  # the organiser voids it meanwhile
+    void_result(match, ACTOR)  # the organiser voids it meanwhile
     # The old page again: it was rendered without a result, as the match is again now.
     response = client.post(
         url, {"key": key, "winner": match.right_id, "score": "2:0", "seen": "none"}
     )
     assert REFUSED_DE in response.content.decode()
-    assert not Result.objects.filter(pairing=match, voided_at__isnull=True).exists()
+    assert not Result.objects.live().filter(pairing=match).exists()
 
 
 # -- clubs and invitations ------------------------------------------------------------------

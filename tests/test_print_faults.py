@@ -18,8 +18,10 @@ from clubs.models import Player
 from clubs.text import unprintable
 from scoring import services as scoring
 from scoring.rules import DreierDeal, QuickDeal
+from scoring.services import Actor
 from tests import factories
-from tournaments import services
+from tournaments.services.cards import create_tournament
+from tournaments.services.reading import load_state
 from tournaments.simulation import simulate
 
 NAMES = [
@@ -126,7 +128,7 @@ def test_every_tournament_printout_prints_the_names_as_typed(client, organiser):
     draw = text_of(pdf_of(client.get(reverse("print_draw", kwargs=kwargs | {"number": 1}))))
     assert all(name in draw for name in NAMES)
     prizes = text_of(pdf_of(client.get(reverse("print_prizes", kwargs=kwargs))))
-    state = services.load_state(done)
+    state = load_state(done)
     winners = {state.cards[a.card].player.name for a in state.awards()}
     assert len(winners) >= 3 and all(name in prizes for name in winners)
 
@@ -178,9 +180,9 @@ def test_a_player_with_cjk_characters_is_added_with_a_warning(client, organiser)
 
 
 def test_a_card_sold_to_a_cjk_name_warns_and_sells(client, organiser):
-    t = services.create_tournament(
+    t = create_tournament(
         organiser,
-        services.Actor(),
+        Actor(),
         name="Preisschnapsen 漢",
         starts_at="2026-12-01T19:00:00+01:00",
         cards=8,
@@ -193,7 +195,7 @@ def test_a_card_sold_to_a_cjk_name_warns_and_sells(client, organiser):
     url = reverse("sell", kwargs={"slug": organiser.slug, "tournament_id": t.pk})
     data = {"key": str(uuid.uuid4()), "name": "Kim 김민준", "count": 1, "paid": "on"}
     response = client.post(url, data, follow=True)
-    assert [c.player.name for c in services.load_state(t).cards.values()] == ["Kim 김민준"]
+    assert [c.player.name for c in load_state(t).cards.values()] == ["Kim 김민준"]
     assert warnings_of(response) == [
         "Im Ausdruck fehlen: 김 민 준 — der Name wird trotzdem gespeichert."
     ]

@@ -10,8 +10,10 @@ from pypdf import PdfReader
 
 from scoring import services as scoring
 from scoring.rules import DreierDeal
+from scoring.services import Actor
 from tests import factories
-from tournaments import services
+from tournaments.services.cards import create_tournament
+from tournaments.services.reading import load_state
 from tournaments.simulation import simulate
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +58,7 @@ def organiser(client):
 
 
 def tournament_names(t):
-    state = services.load_state(t)
+    state = load_state(t)
     return state, {c.player.name for c in state.cards.values()}
 
 
@@ -107,9 +109,9 @@ def test_a_128_card_bracket_continues_over_labelled_pages(client, organiser):
 
 
 def test_a_blank_bracket_before_round_one(client, organiser):
-    t = services.create_tournament(
+    t = create_tournament(
         organiser,
-        services.Actor(),
+        Actor(),
         name="Leer",
         starts_at="2026-12-01T19:00:00+01:00",
         cards=32,
@@ -132,7 +134,7 @@ def test_match_sheets_are_four_to_a_page_with_both_names(client, organiser):
         "print_match_sheets", kwargs={"slug": organiser.slug, "tournament_id": t.pk, "number": 1}
     )
     reader = pdf_of(client.get(url))
-    state = services.load_state(t)
+    state = load_state(t)
     matches = [p for p in state.pairings[state.current.pk] if p.kind == "match"]
     assert len(reader.pages) == -(-len(matches) // 4)
     text = text_of(reader)
@@ -148,7 +150,7 @@ def test_the_draw_list_has_every_pairing_and_every_pull(client, organiser):
     t = simulate(organiser, cards=16, players=11, max_cards=2, seed=8, stop_after=1)
     url = reverse("print_draw", kwargs={"slug": organiser.slug, "tournament_id": t.pk, "number": 1})
     text = text_of(pdf_of(client.get(url)))
-    state = services.load_state(t)
+    state = load_state(t)
     assert text.count("Freilos") == sum(
         1 for p in state.pairings[state.current.pk] if p.kind == "bye"
     )
@@ -164,7 +166,7 @@ def test_the_prize_list_names_the_winners(client, organiser):
             )
         )
     )
-    state = services.load_state(t)
+    state = load_state(t)
     for award in state.awards():
         assert f"{award.description}" in text and state.cards[award.card].player.name in text
 

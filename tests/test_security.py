@@ -12,7 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tests import factories
-from tournaments import services
+from tournaments.export import export
+from tournaments.models import Pairing, Tournament
 from tournaments.simulation import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,7 +78,7 @@ def test_backup_and_restore_round_trip_a_club_with_a_finished_tournament(tmp_pat
     factories.user(club, "owner")
     t = simulate(club, cards=16, players=10, max_cards=3, seed=3)
     sheet = factories.sheet(club, names=("Xaver", "Yvonne", "Zenzi"))
-    before = (json.dumps(services.export(t), sort_keys=True), sheet.pk)
+    before = (json.dumps(export(t), sort_keys=True), sheet.pk)
     backup = tmp_path / "backup.json.gz"
     call_command(
         "dumpdata",
@@ -98,10 +99,10 @@ def test_backup_and_restore_round_trip_a_club_with_a_finished_tournament(tmp_pat
         verbosity=0,
     )
     call_command("flush", "--noinput", verbosity=0)
-    assert not services.Tournament.objects.exists()
+    assert not Tournament.objects.exists()
     call_command("loaddata", str(backup), verbosity=0)
-    restored = services.Tournament.objects.get(pk=t.pk)
-    assert (json.dumps(services.export(restored), sort_keys=True), sheet.pk) == before
+    restored = Tournament.objects.get(pk=t.pk)
+    assert (json.dumps(export(restored), sort_keys=True), sheet.pk) == before
 
 
 @pytest.mark.django_db
@@ -121,10 +122,10 @@ def test_private_links_expire_a_set_time_after_the_event(client, settings):
     )
     assert client.get(url).status_code == 404
     t = simulate(club, cards=8, players=6, max_cards=2, seed=1, stop_after=1)
-    pairing = services.Pairing.objects.filter(tournament=t, kind="match").first()
+    pairing = Pairing.objects.filter(tournament=t, kind="match").first()
     match = reverse("match_link", kwargs={"token": pairing.token})
     assert client.get(match).status_code == 200
-    services.Tournament.objects.filter(pk=t.pk).update(
+    Tournament.objects.filter(pk=t.pk).update(
         starts_at=timezone.now() - datetime.timedelta(days=settings.LINK_DAYS, hours=1)
     )
     assert client.get(match).status_code == 404

@@ -13,32 +13,37 @@ from django.urls import reverse
 
 from scoring.models import Sheet
 from scoring.rules import RuleError
+from scoring.services import Actor
 from tests import factories
-from tournaments import printing, services
+from tournaments import printing
+from tournaments.export import export
 from tournaments.forms import local_datetime
 from tournaments.models import Pairing, Result, Round, Tournament
 from tournaments.prizes import Place
+from tournaments.services.cards import lower_cards, sell_cards
+from tournaments.services.draws import add_pull, draw_round, start_physical_draw, undo_draw
+from tournaments.services.reading import load_state
+from tournaments.services.results import correct_result, record_result, void_result
+from tournaments.services.sheets import open_match_sheet
 from tournaments.simulation import play_open_matches, simulate
 
 pytestmark = pytest.mark.django_db
-ACTOR = services.Actor()
+ACTOR = Actor()
 
 
-def new_tournament(club, cards=16, **fields):
+def new_tournament(club, cards=16, sold=0, **fields):
+    """``factories.tournament`` with eight prizes: ``sold`` cards sold, one each to P0, P1, …"""
     prizes = [{"place": i, "description": f"P{i}"} for i in range(1, 9)]
-    return factories.tournament(club, cards, **({"prizes": prizes} | fields))
+    return factories.tournament(club, cards, sold, **({"prizes": prizes} | fields))
 
 
 def sell(t, name, count=1):
-    return services.sell_cards(t, name, count, True, ACTOR, uuid.uuid4())
+    return sell_cards(t, name, count, ACTOR, uuid.uuid4(), paid=True)
 
 
 def eight_sold(club):
     """An 8-card tournament with all eight cards sold, one each to P0 … P7."""
-    t = new_tournament(club, cards=8)
-    for i in range(8):
-        sell(t, f"P{i}")
-    return t
+    return new_tournament(club, cards=8, sold=8)
 
 
 def decide_round(t, rng):
@@ -56,120 +61,138 @@ def test_a_player_may_hold_at_most_max_cards(db):
 def test_a_repeated_sale_sells_once(db):
     t = new_tournament(factories.club())
     key = uuid.uuid4()
-    first = services.sell_cards(t, "Anna", 2, True, ACTOR, key)
-    again = services.sell_cards(t, "Anna", 2, True, ACTOR, key)
+    first = sell_cards(t, "Anna", 2, ACTOR, key, paid=True)
+    again = sell_cards(t, "Anna", 2, ACTOR, key, paid=True)
     assert [c.pk for c in first] == [c.pk for c in again]
     assert t.card_set.count() == 2
 
 
 def test_the_draw_refuses_with_half_or_fewer_sold_and_lowering_fixes_it(db):
-    t = new_tournament(factories.club(), cards=32)
-    for i in range(16):
-        sell(t, f"P{i}")
+    t = new_tournament(factories.club(), cards=32, sold=16)
     with pytest.raises(RuleError) as error:
-        services.draw_round(t, ACTOR)
+        draw_round(t, ACTOR)
     assert error.value.field == "cards"
-    assert services.lower_cards(t) == 16
+    assert lower_cards(t) == 16
     t.refresh_from_db()
-    round_ = services.draw_round(t, ACTOR, seed=1)
+    round_ = draw_round(t, ACTOR, seed=1)
     assert round_.pot_size == 8
 
 
 def test_no_card_is_sold_after_round_one_is_drawn(db):
-    t = new_tournament(factories.club(), cards=8)
-    for i in range(6):
-        sell(t, f"P{i}")
-    services.draw_round(t, ACTOR, seed=3)
+    t = new_tournament(factories.club(), cards=8, sold=6)
+    draw_round(t, ACTOR, seed=3)
     with pytest.raises(RuleError):
         sell(t, "Late")
 
 
 def test_round_one_byes_are_the_right_pots_leftovers_and_each_round_halves(db):
-    t = new_tournament(factories.club(), cards=16)
-    for i in range(11):
-        sell(t, f"P{i}")
-    services.draw_round(t, ACTOR, seed=5)
-    state = services.load_state(t)
+    t = new_tournament(factories.club(), cards=16, sold=11)
+    draw_round(t, ACTOR, seed=5)
+    state = load_state(t)
     pairings = state.pairings[state.current.pk]
     assert len(pairings) == 8
     assert sum(1 for p in pairings if p.kind == "bye") == 16 - 11
     rng = random.Random(1)
     decide_round(t, rng)
-    assert len(services.load_state(t).alive()) == 8
-    services.draw_round(t, ACTOR, seed=6)
+    assert len(load_state(t).in_play()) == 8
+    draw_round(t, ACTOR, seed=6)
     decide_round(t, rng)
-    assert len(services.load_state(t).alive()) == 4
+    assert len(load_state(t).in_play()) == 4
 
 
 def test_the_next_round_waits_for_every_match(db):
-    t = new_tournament(factories.club(), cards=8)
-    for i in range(8):
-        sell(t, f"P{i}")
-    services.draw_round(t, ACTOR, seed=2)
+    t = new_tournament(factories.club(), cards=8, sold=8)
+    draw_round(t, ACTOR, seed=2)
     with pytest.raises(RuleError) as error:
-        services.draw_round(t, ACTOR)
-    assert "4" in str(error.value)  # four open matches
+        draw_round(t, ACTOR)
+    assert (error.value.field, error.value.params) == ("round", {"number": 1, "open": 4})
 
 
-def test_a_result_is_refused_for_a_card_not_in_the_match_and_a_bad_score(db):
-    t = new_tournament(factories.club(), cards=8)
-    cards = [sell(t, f"P{i}")[0] for i in range(8)]
-    services.draw_round(t, ACTOR, seed=2)
-    pairing = Pairing.objects.filter(tournament=t, kind="match").first()
-    other = next(c for c in cards if c.pk not in (pairing.left_id, pairing.right_id))
+def first_match(seed=2):
+    """An 8-card night, all sold, round 1 drawn: the tournament and its first match."""
+    t = new_tournament(factories.club(), cards=8, sold=8)
+    draw_round(t, ACTOR, seed=seed)
+    return t, Pairing.objects.filter(tournament=t, kind="match").first()
+
+
+def test_a_result_is_refused_for_a_card_not_in_the_match(db):
+    t, pairing = first_match()
+    other = t.card_set.exclude(pk__in=(pairing.left_id, pairing.right_id)).first()
     with pytest.raises(RuleError) as error:
-        services.record_result(pairing, other.pk, "2:0", uuid.uuid4(), ACTOR)
+        record_result(pairing, other.pk, "2:0", uuid.uuid4(), ACTOR)
     assert error.value.field == "winner"
+
+
+def test_a_result_is_refused_with_a_score_its_match_cannot_end_with(db):
+    _t, pairing = first_match()
     with pytest.raises(RuleError) as error:
-        services.record_result(pairing, pairing.left_id, "3:0", uuid.uuid4(), ACTOR)
-    assert error.value.field == "score"
+        record_result(pairing, pairing.left_id, "3:0", uuid.uuid4(), ACTOR)
+    assert (error.value.field, error.value.params) == ("score", {"n": 2, "scores": "2:0 / 2:1"})
 
 
-def test_corrections_are_kept_and_refused_once_the_next_round_is_drawn(db):
-    t = new_tournament(factories.club(), cards=8)
-    for i in range(8):
-        sell(t, f"P{i}")
-    services.draw_round(t, ACTOR, seed=2)
+def decided_first_match():
+    """``first_match`` with round 1 decided: the tournament, the match, its live result
+    and the card that lost it."""
+    t, pairing = first_match()
     decide_round(t, random.Random(3))
-    pairing = Pairing.objects.filter(tournament=t, kind="match").first()
-    first = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    first = Result.objects.live().get(pairing=pairing)
     loser = pairing.right_id if first.winner_id == pairing.left_id else pairing.left_id
-    with pytest.raises(RuleError):  # a different result needs a correction
-        services.record_result(pairing, loser, "2:1", uuid.uuid4(), ACTOR)
-    services.correct_result(pairing, loser, "2:1", uuid.uuid4(), ACTOR)
+    return t, pairing, first, loser
+
+
+def test_another_result_for_a_decided_match_is_refused(db):
+    _t, pairing, first, loser = decided_first_match()
+    with pytest.raises(RuleError) as error:  # a different result needs a correction
+        record_result(pairing, loser, "2:1", uuid.uuid4(), ACTOR)
+    assert error.value.field == "pairing"
+    assert Result.objects.live().get(pairing=pairing).pk == first.pk
+
+
+def test_a_correction_voids_the_result_and_keeps_it(db):
+    _t, pairing, _first, loser = decided_first_match()
+    correct_result(pairing, loser, "2:1", uuid.uuid4(), ACTOR)
     assert Result.objects.filter(pairing=pairing).count() == 2
-    assert Result.objects.get(pairing=pairing, voided_at__isnull=True).winner_id == loser
-    services.draw_round(t, ACTOR, seed=4)
+    assert Result.objects.live().get(pairing=pairing).winner_id == loser
+
+
+def test_a_correction_is_refused_once_the_next_round_is_drawn(db):
+    t, pairing, first, loser = decided_first_match()
+    draw_round(t, ACTOR, seed=4)
     with pytest.raises(RuleError) as error:
-        services.correct_result(pairing, first.winner_id, "2:0", uuid.uuid4(), ACTOR)
-    assert "2" in str(error.value)  # names round 2, whose draw must be undone
+        correct_result(pairing, loser, "2:0", uuid.uuid4(), ACTOR)
+    # names round 2, whose draw must be undone
+    assert (error.value.field, error.value.params) == ("pairing", {"number": 2})
+    assert Result.objects.live().get(pairing=pairing).pk == first.pk
 
 
 def test_a_draw_without_results_can_be_undone_and_stays_in_the_history(db):
-    t = new_tournament(factories.club(), cards=8)
-    for i in range(8):
-        sell(t, f"P{i}")
-    first = services.draw_round(t, ACTOR, seed=2)
-    services.undo_draw(t, first.pk, ACTOR)
-    second = services.draw_round(t, ACTOR, seed=9)
+    t = new_tournament(factories.club(), cards=8, sold=8)
+    first = draw_round(t, ACTOR, seed=2)
+    undo_draw(t, first.pk, ACTOR)
+    draw_round(t, ACTOR, seed=9)
     assert Round.objects.filter(tournament=t).count() == 2
     assert Round.objects.get(pk=first.pk).undone_at is not None
+
+
+def test_a_draw_with_results_is_not_undone(db):
+    t = new_tournament(factories.club(), cards=8, sold=8)
+    round_ = draw_round(t, ACTOR, seed=9)
     decide_round(t, random.Random(1))
-    with pytest.raises(RuleError):
-        services.undo_draw(t, second.pk, ACTOR)
+    with pytest.raises(RuleError) as error:
+        undo_draw(t, round_.pk, ACTOR)
+    assert (error.value.field, error.value.params) == ("round", {"number": 1, "list": "1, 2, 3, 4"})
+    assert Round.objects.get(pk=round_.pk).undone_at is None
 
 
 def test_a_physical_draw_checks_every_pull(db):
-    t = new_tournament(factories.club(), cards=8)
-    for i in range(5):
-        sell(t, f"P{i}")
-    round_ = services.start_physical_draw(t, ACTOR)
+    t = new_tournament(factories.club(), cards=8, sold=5)
+    round_ = start_physical_draw(t, ACTOR)
     with pytest.raises(RuleError) as error:
-        services.add_pull(t, round_.pk, 5, ACTOR)  # the left pot holds 1 to 4
+        add_pull(t, round_.pk, 5, ACTOR)  # the left pot holds 1 to 4
     assert error.value.field == "number"
     for number in (1, 2, 3, 4, 1):
-        services.add_pull(t, round_.pk, number, ACTOR)
-    state = services.load_state(t)
+        add_pull(t, round_.pk, number, ACTOR)
+    state = load_state(t)
     assert state.in_progress is None
     kinds = sorted(p.kind for p in state.pairings[round_.pk])
     assert kinds == ["bye", "bye", "bye", "match"]
@@ -178,14 +201,14 @@ def test_a_physical_draw_checks_every_pull(db):
 def test_a_whole_night_gives_eight_places_and_prizes(db):
     club = factories.club()
     t = simulate(club, cards=16, players=9, max_cards=3, seed=11)
-    state = services.load_state(t)
+    state = load_state(t)
     places = state.places()
     assert sorted(places) == [1, 2, 3, 4, 5, 6, 7, 8]
     assert len(set(places.values())) == 8
     assert [a.place for a in state.awards()] == [1, 2, 3, 4, 5, 6, 7, 8]
-    export = services.export(t)
-    assert [r["pot_size"] for r in export["rounds"]] == [8, 4, 2, 1]
-    assert all(p["winner_card"] for r in export["rounds"] for p in r["pairings"])
+    exported = export(t)
+    assert [r["pot_size"] for r in exported["rounds"]] == [8, 4, 2, 1]
+    assert all(p["winner_card"] for r in exported["rounds"] for p in r["pairings"])
 
 
 def test_one_prize_per_player_passes_a_lower_prize_on(db):
@@ -194,7 +217,7 @@ def test_one_prize_per_player_passes_a_lower_prize_on(db):
     t = simulate(club, cards=8, players=3, max_cards=3, seed=2)
     Tournament.objects.filter(pk=t.pk).update(one_prize_per_player=True)
     t.refresh_from_db()
-    state = services.load_state(t)
+    state = load_state(t)
     awards = state.awards()
     players = [state.cards[a.card].player_id for a in awards]
     assert len(players) == len(set(players))
@@ -203,14 +226,12 @@ def test_one_prize_per_player_passes_a_lower_prize_on(db):
 
 def test_two_organisers_drawing_at_once_leave_one_draw(transactional_db):
     club = factories.club()
-    t = new_tournament(club, cards=16)
-    for i in range(12):
-        sell(t, f"P{i}")
+    t = new_tournament(club, cards=16, sold=12)
     errors = []
 
     def draw():
         try:
-            services.draw_round(t, ACTOR)
+            draw_round(t, ACTOR)
         except RuleError as error:
             errors.append(error)
         finally:
@@ -221,14 +242,14 @@ def test_two_organisers_drawing_at_once_leave_one_draw(transactional_db):
         thread.start()
     for thread in threads:
         thread.join()
-    assert Round.objects.filter(tournament=t, undone_at__isnull=True).count() == 1
+    assert Round.objects.live().filter(tournament=t).count() == 1
     assert len(errors) == 2
 
 
 def test_simultaneous_results_for_one_match_leave_one(transactional_db):
     club = factories.club()
     t = eight_sold(club)
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     pairing = (
         Pairing.objects.select_related("tournament").filter(tournament=t, kind="match").first()
     )
@@ -236,7 +257,7 @@ def test_simultaneous_results_for_one_match_leave_one(transactional_db):
 
     def enter(winner):
         try:
-            services.record_result(pairing, winner, "2:0", uuid.uuid4(), ACTOR)
+            record_result(pairing, winner, "2:0", uuid.uuid4(), ACTOR)
             outcomes.append("ok")
         except RuleError:
             outcomes.append("refused")
@@ -251,15 +272,21 @@ def test_simultaneous_results_for_one_match_leave_one(transactional_db):
         thread.start()
     for thread in threads:
         thread.join()
-    assert Result.objects.filter(pairing=pairing, voided_at__isnull=True).count() == 1
+    assert Result.objects.live().filter(pairing=pairing).count() == 1
     assert "refused" in outcomes
 
 
-def test_a_start_time_that_does_not_exist_or_happens_twice_is_refused():
+def test_a_start_time_that_does_not_exist_is_refused():
     with pytest.raises(ValueError, match="missing"):
         local_datetime(datetime.date(2026, 3, 29), datetime.time(2, 30))
+
+
+def test_a_start_time_that_happens_twice_is_refused():
     with pytest.raises(ValueError, match="ambiguous"):
         local_datetime(datetime.date(2026, 10, 25), datetime.time(2, 30))
+
+
+def test_an_ordinary_start_time_on_the_day_the_clocks_change_is_taken():
     assert local_datetime(datetime.date(2026, 10, 25), datetime.time(19, 0)).hour == 19
 
 
@@ -303,7 +330,7 @@ def test_the_live_bracket_is_public_and_flat_in_queries(client):
 def test_the_match_link_records_a_result_without_an_account(client):
     club = factories.club()
     t = eight_sold(club)
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(tournament=t, kind="match").first()
     url = reverse("match_link", kwargs={"token": pairing.token})
     assert client.get(url).status_code == 200
@@ -339,7 +366,7 @@ def test_the_organiser_desk_sells_and_draws(client):
 def test_head_on_the_live_bracket_and_the_desk_answers_like_get(client):
     club = factories.club()
     t = eight_sold(club)
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     bracket = reverse("bracket", kwargs={"token": t.public_token})
     client.force_login(factories.user(club, "member"))
     desk = reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk})
@@ -378,7 +405,7 @@ def test_the_printed_bracket_before_the_draw_is_blank_down_to_the_final(db):
 def test_the_desk_cash_counts_cards_sold_paid_and_open_in_euros(client):
     club = factories.club()
     t = factories.tournament(club, 8, sold=3, entry_fee=Decimal("12.50"))
-    services.sell_cards(t, "Unbezahlt", 2, False, ACTOR, uuid.uuid4())
+    sell_cards(t, "Unbezahlt", 2, ACTOR, uuid.uuid4(), paid=False)
     client.force_login(factories.user(club, "member"))
     desk = client.get(reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk}))
     cash = desk.context["cash"]
@@ -394,7 +421,7 @@ def test_a_match_played_on_a_score_sheet_records_its_result(client):
     factories.presets()
     club = factories.club()
     t = eight_sold(club)
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(tournament=t, kind="match").first()
     response = client.post(reverse("match_sheet", kwargs={"token": pairing.token}))
     sheet = Pairing.objects.get(pk=pairing.pk).sheet
@@ -403,7 +430,7 @@ def test_a_match_played_on_a_score_sheet_records_its_result(client):
     # Schneider, but in tournament play a Schneider counts one Bummerl, so 2:0.
     for entry in [QuickDeal(1, 3), QuickDeal(1, 3), QuickDeal(1, 1)] * 2:
         scoring.record_entry(sheet, entry, uuid.uuid4(), scoring.Actor())
-    result = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    result = Result.objects.live().get(pairing=pairing)
     assert (result.winner_id, result.score) == (pairing.right_id, "2:0")
 
 
@@ -415,20 +442,20 @@ def test_a_correction_on_the_match_sheet_changes_the_match_result(client):
     factories.presets()
     club = factories.club()
     t = eight_sold(club)
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(tournament=t, kind="match").first()
-    sheet = services.open_match_sheet(pairing, ACTOR)
+    sheet = open_match_sheet(pairing, ACTOR)
     for entry in [QuickDeal(1, 3), QuickDeal(1, 3), QuickDeal(1, 1)] * 2:
         scoring.record_entry(sheet, entry, uuid.uuid4(), scoring.Actor())
     last = Deal.objects.filter(sheet=sheet).order_by("-position").first()
     # Once the result stands only an organiser changes the sheet; the Partie is open again.
     organiser = scoring.Actor(factories.user(club, "organiser"), organiser=True)
     scoring.void_deal(sheet, last.pk, organiser)
-    assert not Result.objects.filter(pairing=pairing, voided_at__isnull=True).exists()
+    assert not Result.objects.live().filter(pairing=pairing).exists()
     # The left card now wins two Bummerl (the right one won the first): 2:1.
     for entry in [QuickDeal(0, 3), QuickDeal(0, 3), QuickDeal(0, 1)] * 2:
         scoring.record_entry(sheet, entry, uuid.uuid4(), scoring.Actor())
-    result = Result.objects.get(pairing=pairing, voided_at__isnull=True)
+    result = Result.objects.live().get(pairing=pairing)
     assert (result.winner_id, result.score) == (pairing.left_id, "2:1")
 
 
@@ -436,13 +463,13 @@ def test_every_stored_digital_draw_replays_from_its_seed(db):
     from tournaments import bracket, draw
 
     t = simulate(factories.club(), cards=32, players=14, max_cards=3, seed=21)
-    state = services.load_state(t)
+    state = load_state(t)
     players = {pk: c.player_id for pk, c in state.cards.items()}
     previous: list = []
     for round_, round_state in zip(state.rounds, state.round_states, strict=True):
-        alive = bracket.cards_left(previous, sorted(state.cards))
+        in_play = bracket.cards_in_play(previous, sorted(state.cards))
         replayed = draw.digital_draw(
-            bracket.holders(players, alive), round_.pot_size, round_.seed, round_.number > 1
+            bracket.holders(players, in_play), round_.pot_size, round_.seed, round_.number > 1
         )
         stored = [(p.number, p.kind, p.left_id, p.right_id) for p in state.pairings[round_.pk]]
         assert [(p.number, str(p.kind), p.left, p.right) for p in replayed.pairings] == stored
@@ -455,7 +482,7 @@ def test_where_do_i_play_finds_a_name_without_umlauts(client):
     t = new_tournament(club, cards=8)
     for name in ("Jürgen Öller", "Anna", "Ben", "Clara", "Dora", "Emil"):
         sell(t, name)
-    services.draw_round(t, ACTOR, seed=3)
+    draw_round(t, ACTOR, seed=3)
     url = reverse("round", kwargs={"slug": club.slug, "tournament_id": t.pk, "number": 1})
     rows = client.get(url, {"player": "jurgen oller"}).context["rows"]
     assert len(rows) == 1
@@ -469,39 +496,37 @@ def _night_to_the_semi_final(club):
     """16 cards, 16 players, drawn to the semi-final; both "5-8" matches decided, so the
     matches for 5 and 7 exist, still open."""
     t = simulate(club, cards=16, players=16, max_cards=1, seed=5, stop_after=3)
-    for pairing in services.load_state(t).placement:
-        if pairing.label == "5-8" and not pairing.results.filter(voided_at__isnull=True).exists():
+    for pairing in load_state(t).placement:
+        if pairing.label == "5-8" and not pairing.results.live().exists():
             pairing.tournament = t
-            services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
+            record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
     return t
 
 
 def test_voiding_a_5_to_8_result_makes_the_matches_for_5_and_7_again(db):
     t = _night_to_the_semi_final(factories.club())
-    state = services.load_state(t)
+    state = load_state(t)
     first, second = [p for p in state.placement if p.label == "5-8"]
     assert {p.label for p in state.placement} >= {"5", "7"}
     first.tournament = t
-    services.void_result(first, ACTOR)
-    assert not Pairing.objects.filter(
-        tournament=t, label__in=("5", "7"), voided_at__isnull=True
-    ).exists()
+    void_result(first, ACTOR)
+    assert not Pairing.objects.live().filter(tournament=t, label__in=("5", "7")).exists()
     old = Result.objects.filter(pairing=first).order_by("-id").first()
     other = first.left_id if old.winner_id == first.right_id else first.right_id
-    services.record_result(first, other, "2:1", uuid.uuid4(), ACTOR)
-    winner_second = Result.objects.get(pairing=second, voided_at__isnull=True).winner_id
-    five = Pairing.objects.get(tournament=t, label="5", voided_at__isnull=True)
+    record_result(first, other, "2:1", uuid.uuid4(), ACTOR)
+    winner_second = Result.objects.live().get(pairing=second).winner_id
+    five = Pairing.objects.live().get(tournament=t, label="5")
     assert {five.left_id, five.right_id} == {other, winner_second}
 
 
 def test_a_link_holder_cannot_correct_and_a_member_cannot_print_the_links(client):
     club = factories.club()
     t = eight_sold(club)
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     pairing = (
         Pairing.objects.select_related("tournament").filter(tournament=t, kind="match").first()
     )
-    live = services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
+    live = record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
     url = reverse("match_link", kwargs={"token": pairing.token})
     client.post(
         url,
@@ -513,7 +538,7 @@ def test_a_link_holder_cannot_correct_and_a_member_cannot_print_the_links(client
             "seen": live.pk,
         },
     )
-    assert Result.objects.get(pairing=pairing, voided_at__isnull=True).winner_id == pairing.left_id
+    assert Result.objects.live().get(pairing=pairing).winner_id == pairing.left_id
     client.force_login(factories.user(club, "member"))
     sheets = reverse(
         "print_match_sheets", kwargs={"slug": club.slug, "tournament_id": t.pk, "number": 1}
@@ -525,27 +550,27 @@ def test_an_organiser_can_void_a_result_so_a_draw_can_be_undone(client):
     club = factories.club()
     client.force_login(factories.user(club, "organiser"))
     t = eight_sold(club)
-    services.draw_round(t, ACTOR, seed=1)
+    draw_round(t, ACTOR, seed=1)
     decide_round(t, random.Random(2))
-    second = services.draw_round(t, ACTOR, seed=3)
+    second = draw_round(t, ACTOR, seed=3)
     pairing = Pairing.objects.filter(round=second, kind="match").first()
-    live = services.record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
+    live = record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
     with pytest.raises(RuleError):
-        services.undo_draw(t, second.pk, ACTOR)
+        undo_draw(t, second.pk, ACTOR)
     url = reverse(
         "result", kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk}
     )
     client.post(url, {"void": "1", "seen": live.pk})
-    services.undo_draw(t, second.pk, ACTOR)
+    undo_draw(t, second.pk, ACTOR)
     assert Round.objects.get(pk=second.pk).undone_at is not None
 
 
 def test_a_match_link_of_an_undone_draw_opens_nothing(client):
     club = factories.club()
     t = eight_sold(club)
-    round_ = services.draw_round(t, ACTOR, seed=1)
+    round_ = draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(round=round_, kind="match").first()
-    services.undo_draw(t, round_.pk, ACTOR)
+    undo_draw(t, round_.pk, ACTOR)
     opened = client.post(reverse("match_sheet", kwargs={"token": pairing.token}))
     assert opened.status_code == 410
     assert pairing.sheet_id is None and Sheet.objects.count() == 0

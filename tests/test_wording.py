@@ -9,9 +9,12 @@ from django.urls import reverse
 from clubs.models import Membership
 from scoring import services as scoring
 from scoring.rules import QuickDeal
+from scoring.services import Actor
 from tests import factories
 from tests.test_link_lanes import LINK, RIGHT_WINS, first_match, night
-from tournaments import services
+from tournaments.services.cards import lower_cards, sell_cards
+from tournaments.services.draws import draw_round
+from tournaments.services.sheets import open_match_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -43,8 +46,8 @@ def test_the_new_tournament_form_is_offered_only_to_who_may_use_it(client, role,
 def test_the_deal_that_decides_a_match_offers_no_undo_to_the_link(client):
     factories.presets()
     t = night(factories.club())
-    services.draw_round(t, services.Actor(), seed=1)
-    sheet = services.open_match_sheet(first_match(t), services.Actor())
+    draw_round(t, Actor(), seed=1)
+    sheet = open_match_sheet(first_match(t), Actor())
     for entry in RIGHT_WINS[:-1]:
         scoring.record_entry(sheet, entry, uuid.uuid4(), LINK)
     url = reverse("entry:record", kwargs={"token": sheet.entry_token})
@@ -65,11 +68,11 @@ def test_a_round_of_one_pairing_says_pairing_and_of_four_pairings(client):
     client.force_login(factories.user(club, "organiser"))
     final_only = unsold(club)
     for name in ("Anna", "Ben"):  # two of eight cards sold: lowered to 2, the final
-        services.sell_cards(final_only, name, 1, True, services.Actor(), uuid.uuid4())
-    assert services.lower_cards(final_only) == 2
+        sell_cards(final_only, name, 1, Actor(), uuid.uuid4(), paid=True)
+    assert lower_cards(final_only) == 2
     full = night(club, cards=8)
     for t in (final_only, full):
-        services.draw_round(t, services.Actor(), seed=1)
+        draw_round(t, Actor(), seed=1)
 
     def heading(t):
         url = reverse("round", kwargs={"slug": club.slug, "tournament_id": t.pk, "number": 1})

@@ -1,5 +1,5 @@
 """The admin of Preisschnapsen nights: all of it is history written by
-``tournaments.services`` (sales, draws, pulls, results), read-only here; the desk is
+``tournaments.services`` (cards, draws, pulls, results), read-only here; the desk is
 where a night is run."""
 
 from django.contrib import admin

@@ -8,6 +8,6 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         from scoring.signals import sheet_changed
-        from tournaments.services import follow_match_sheet
+        from tournaments.services.sheets import follow_match_sheet
 
         sheet_changed.connect(follow_match_sheet, dispatch_uid="tournament-match-sheet")

@@ -1,6 +1,6 @@
 """Where a Preisschnapsen stands, from its pairings and results (RULES.md 5.3-5.5, 5.7, 5.8).
 
-Pure Python over plain values: which cards are still in, whether a round is decided,
+Pure Python over plain values: which cards are in play, whether a round is decided,
 who draws the next round with which cards, which placement matches are due, who holds
 places 1 to 8 and which place range the cards out before them share. Card and player
 ids are ints; the services feed it database rows.
@@ -129,40 +129,40 @@ def holders(cards: dict[int, int], in_play: list[int]) -> list[Holder]:
     return [Holder(player, tuple(held)) for player, held in by_player.items()]
 
 
-def cards_left(
+def cards_in_play(
     rounds: list[RoundState], sold: list[int], withdrawn: Mapping[int, int] | None = None
 ) -> list[int]:
-    """The cards still in: all sold cards before round 1, else the advancing cards of the
-    last round (a match still open keeps both its cards in); without the cards withdrawn
+    """The cards in play: all sold cards before round 1, else the advancing cards of the
+    last round (a match still open keeps both its cards in play); without the cards withdrawn
     (card -> round, 0 before round 1) in these rounds (RULES.md 5.7: a withdrawn card is
     not drawn again; one withdrawn in a later round was still drawn in these)."""
     out = {c for c, r in (withdrawn or {}).items() if r <= len(rounds)}
     if not rounds:
         return [c for c in sold if c not in out]
     last = rounds[-1]
-    alive = []
+    in_play = []
     for match in last.matches:
         if match.decided:
             if match.advancing is not None:
-                alive.append(match.advancing)
+                in_play.append(match.advancing)
         else:
-            alive.extend(c for c in (match.left, match.right) if c is not None)
-    return [c for c in alive if c not in out]
+            in_play.extend(c for c in (match.left, match.right) if c is not None)
+    return [c for c in in_play if c not in out]
 
 
-def next_pot_size(rounds: list[RoundState], cards: int, left: int | None = None) -> int | None:
+def next_pot_size(rounds: list[RoundState], cards: int, in_play: int | None = None) -> int | None:
     """Pot size of the next round: N/2 for round 1, then halves; None after the final.
-    With ``left`` (the cards still in) given, a later pot halves again until the cards
+    With ``in_play`` (how many cards are in play) given, a later pot halves again until the cards
     are more than its size (withdrawals, RULES.md 5.7), and None when fewer than two are."""
     if not rounds:
         return cards // 2
     last = rounds[-1].pot_size
     pot = last // 2 if last > 1 else None
-    if left is None or pot is None:
+    if in_play is None or pot is None:
         return pot
-    if left < 2:
+    if in_play < 2:
         return None
-    while left <= pot:
+    while in_play <= pot:
         pot //= 2
     return pot
 
@@ -231,11 +231,11 @@ def still_playing(
     withdrawn: Mapping[int, int] | None = None,
 ) -> set[int]:
     """The cards that still have a match ahead (the cards a withdrawal can take out,
-    RULES.md 5.7): the cards still in the main draw (none once the final is decided), the
+    RULES.md 5.7): the cards in play in the main draw (none once the final is decided), the
     cards of open placement matches and those a placement match will still be made for
     (quarter- and semi-final losers without their place yet)."""
     finished = bool(rounds) and rounds[-1].pot_size == 1 and rounds[-1].decided
-    out = set() if finished else set(cards_left(rounds, sold, withdrawn))
+    out = set() if finished else set(cards_in_play(rounds, sold, withdrawn))
     for match in placement:
         if not match.decided:
             out.update(c for c in (match.left, match.right) if c is not None)

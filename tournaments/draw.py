@@ -47,7 +47,7 @@ Where RULES.md is silent, this module decides:
   ``pot_size + 1`` to ``2 * pot_size``; later rounds bring exactly ``2 * pot_size``
   (each round halves the cards), so they have no byes, unless cards were withdrawn
   (RULES.md 5.7): the withdrawn cards are not among the holders, so the numbers they
-  would have drawn become byes of cards still in, and a withdrawn card never gets one.
+  would have drawn become byes of cards in play, and a withdrawn card never gets one.
 - The four quarter-final losers are paired by drawing one of the three possible
   pairings uniformly; given the owners of the cards, only among the pairings with the
   fewest players meeting themselves. Three quarter-final losers (round 1 of an 8-card

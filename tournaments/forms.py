@@ -8,7 +8,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.services import CARD_COUNTS
+from tournaments.services.reading import CARD_COUNTS
 
 VIENNA = zoneinfo.ZoneInfo(settings.TIME_ZONE)
 

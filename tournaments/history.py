@@ -57,6 +57,19 @@ def describe_change(state):
                     "pot": _("left") if value["pot"] == "left" else _("right"),
                 }
                 return text + (", " + _("put back") if value["put_back"] else "")
+            if action == "tournament created":
+                return _("%(name)s: %(cards)s cards laid out, at most %(max)s per player") % {
+                    "name": value["name"],
+                    "cards": value["cards"],
+                    "max": value["max_cards"],
+                }
+            if action == "match sheet opened":
+                if value["round"] is not None:
+                    return _("Round %(n)s, match %(m)s") % {
+                        "n": value["round"],
+                        "m": value["pairing"],
+                    }
+                return _("Placement match %(label)s") % {"label": value["pairing"]}
             if set(value) == {"round"}:
                 return _("Round %(n)s") % {"n": value["round"]}
             if {"pairing", "round", "winner_card", "score"} <= set(value):

@@ -51,6 +51,16 @@ class Tournament(models.Model):
         return self.name
 
 
+class CardQuerySet(models.QuerySet):
+    def not_withdrawn(self):
+        """The cards no withdrawal took out (RULES.md 5.7); before round 1 these are the
+        cards in play."""
+        return self.filter(withdrawn_round__isnull=True)
+
+    def withdrawn(self):
+        return self.filter(withdrawn_round__isnull=False)
+
+
 class Card(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="card_set")
     number = models.PositiveIntegerField(_("card number"))
@@ -72,6 +82,8 @@ class Card(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
 
+    objects = CardQuerySet.as_manager()
+
     class Meta:
         verbose_name = _("participation card")
         verbose_name_plural = _("participation cards")
@@ -82,6 +94,12 @@ class Card(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.number}"
+
+
+class RoundQuerySet(models.QuerySet):
+    def live(self):
+        """The draws that count: not undone (an undone draw is kept in the history)."""
+        return self.filter(undone_at__isnull=True)
 
 
 class Round(models.Model):
@@ -100,6 +118,8 @@ class Round(models.Model):
     undone_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+
+    objects = RoundQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("round")
@@ -169,6 +189,13 @@ class Kind(models.TextChoices):
     WALKOVER = "walkover", _("walkover")
 
 
+class PairingQuerySet(models.QuerySet):
+    def live(self):
+        """The pairings that count: not voided (an undone draw or a placement match made
+        again voids its pairings, and keeps them)."""
+        return self.filter(voided_at__isnull=True)
+
+
 class Pairing(models.Model):
     """A pairing of a round (``stage`` main), or a placement match (``label`` names the
     places it decides: "3" for 3/4, "5-8" for the two drawn quarter-final-loser matches,
@@ -204,6 +231,8 @@ class Pairing(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     voided_at = models.DateTimeField(null=True, blank=True)
 
+    objects = PairingQuerySet.as_manager()
+
     class Meta:
         verbose_name = _("pairing")
         verbose_name_plural = _("pairings")
@@ -211,6 +240,16 @@ class Pairing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round or self.label} #{self.number}"
+
+
+class ResultQuerySet(models.QuerySet):
+    def live(self):
+        """The results that stand: not voided (a correction voids a result, and keeps it)."""
+        return self.filter(voided_at__isnull=True)
+
+    def live_for(self, pairing) -> "Result | None":
+        """The result that stands for ``pairing`` (with who recorded it), or None."""
+        return self.live().filter(pairing=pairing).select_related("recorded_by").first()
 
 
 class Result(models.Model):
@@ -228,6 +267,8 @@ class Result(models.Model):
     voided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+
+    objects = ResultQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("result")

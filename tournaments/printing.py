@@ -7,10 +7,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from bummerl.printing import qr_svg
-from tournaments import services
 from tournaments.models import Card, Pull, Round, Tournament
 from tournaments.prizes import Place
 from tournaments.rows import Row, SheetRow, bracket_columns, rows
+from tournaments.services.reading import load_state
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ ONE_PAGE_CARDS = 64
 
 def bracket_context(t: Tournament) -> dict:
     """Every round as a column; before round 1 a blank bracket to fill in by hand."""
-    state = services.load_state(t)
+    state = load_state(t)
     return {
         "tournament": t,
         "columns": bracket_columns(state, blank_for=t.cards),
@@ -39,7 +39,7 @@ def bracket_context(t: Tournament) -> dict:
 
 
 def draw_context(t: Tournament, round_: Round) -> dict:
-    state = services.load_state(t)
+    state = load_state(t)
     pulls = (
         Pull.objects.live().filter(round=round_).select_related("player", "card").order_by("index")
     )
@@ -53,7 +53,7 @@ def draw_context(t: Tournament, round_: Round) -> dict:
 
 def match_sheets_context(t: Tournament, round_: Round, build_url) -> dict:
     """One A6 sheet per match of the round (and the open placement matches with it)."""
-    state = services.load_state(t)
+    state = load_state(t)
     pairings = list(state.pairings.get(round_.pk, []))
     if round_ == state.current:
         pairings += state.placement
@@ -77,7 +77,7 @@ def match_sheets_context(t: Tournament, round_: Round, build_url) -> dict:
 
 
 def prizes_context(t: Tournament) -> dict:
-    state = services.load_state(t)
+    state = load_state(t)
     awarded = {a.place: state.cards[a.card] for a in state.awards()}
     prizes = [
         PrizeLine(int(p["place"]), p["description"], awarded.get(int(p["place"])))

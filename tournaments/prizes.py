@@ -135,7 +135,7 @@ class StillIn:
 
 def still_in(cards: Iterable) -> list[StillIn]:
     """The players holding the ``cards`` still in play (anything with ``player_id`` and
-    ``player``, e.g. the cards of ``State.alive()``), most cards first, then by name
+    ``player``, e.g. the cards of ``TournamentState.in_play()``), most cards first, then by name
     (``player.name_key``); ``len`` of it is the number of players in."""
     holdings: dict[int, list] = {}
     for card in cards:

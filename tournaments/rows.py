@@ -108,7 +108,7 @@ def rows(state, pairings: Iterable[Pairing]) -> list[Row]:
 
 
 def bracket_columns(state, blank_for: int | None = None) -> list[Column]:
-    """The bracket of ``state`` (``services.load_state``): a column per drawn round (a
+    """The bracket of ``state`` (``load_state``): a column per drawn round (a
     draw being entered at the venue is left out), then, with ``blank_for`` (the cards
     laid out), the rounds still to come as blank boxes (halving down to the final),
     then the placement matches, if any."""

@@ -8,8 +8,12 @@ import uuid
 from django.utils import timezone
 
 from clubs.models import Club
-from tournaments import services
 from tournaments.models import Tournament
+from tournaments.services.cards import create_tournament, lower_cards, sell_cards
+from tournaments.services.draws import draw_round
+from tournaments.services.reading import SCORES, load_state
+from tournaments.services.results import record_result
+from tournaments.services.sheets import Actor
 
 PRIZES = [
     {"place": 1, "description": "Geschenkkorb"},
@@ -39,8 +43,8 @@ def simulate(
     three of its matches still open. ``cards`` below 8 (4 or 2) lays out 8 and lowers
     to ``cards`` once sold, as the desk does (RULES.md 5.1)."""
     rng = random.Random(seed)
-    actor = services.Actor()
-    tournament = services.create_tournament(
+    actor = Actor()
+    tournament = create_tournament(
         club,
         actor,
         name=name,
@@ -63,20 +67,20 @@ def simulate(
     for player in names:
         if sold == target:
             break
-        services.sell_cards(tournament, player, 1, rng.random() < 0.9, actor, uuid.uuid4())
+        sell_cards(tournament, player, 1, actor, uuid.uuid4(), paid=rng.random() < 0.9)
         held[player] += 1
         sold += 1
     while sold < target:
         player = rng.choice([p for p, n in held.items() if n < max_cards])
-        services.sell_cards(tournament, player, 1, True, actor, uuid.uuid4())
+        sell_cards(tournament, player, 1, actor, uuid.uuid4(), paid=True)
         held[player] += 1
         sold += 1
     if tournament.cards > cards:
-        services.lower_cards(tournament, actor)
+        lower_cards(tournament, actor)
         tournament.refresh_from_db()
     rounds = 0
-    while services.load_state(tournament).next_pot_size() is not None:
-        services.draw_round(tournament, actor, seed=rng.getrandbits(32))
+    while load_state(tournament).next_pot_size() is not None:
+        draw_round(tournament, actor, seed=rng.getrandbits(32))
         rounds += 1
         if stop_after is not None and rounds >= stop_after:
             play_open_matches(tournament, rng, leave_open=3)  # a night still running
@@ -88,10 +92,10 @@ def simulate(
 
 def play_open_matches(tournament: Tournament, rng: random.Random, leave_open: int = 0) -> None:
     """Decide open matches (main and placement, as they become due) at random."""
-    actor = services.Actor()
-    scores = services.SCORES[tournament.match_bummerl]
+    actor = Actor()
+    scores = SCORES[tournament.match_bummerl]
     while True:
-        state = services.load_state(tournament)
+        state = load_state(tournament)
         pairings = list(state.placement)
         if state.current is not None:
             pairings += state.pairings[state.current.pk]
@@ -102,6 +106,6 @@ def play_open_matches(tournament: Tournament, rng: random.Random, leave_open: in
         for pairing in open_[: len(open_) - leave_open]:
             pairing.tournament = tournament
             winner = rng.choice([pairing.left_id, pairing.right_id])
-            services.record_result(pairing, winner, rng.choice(scores), uuid.uuid4(), actor)
+            record_result(pairing, winner, rng.choice(scores), uuid.uuid4(), actor)
         if leave_open:
             return

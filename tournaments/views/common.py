@@ -7,9 +7,9 @@ from django.shortcuts import render
 from clubs.access import Access, access_for
 from clubs.models import Role
 from clubs.text import german_key
-from tournaments import services
 from tournaments.models import Tournament
 from tournaments.rows import Row, rows
+from tournaments.services.sheets import Actor
 
 
 def tournament_for(request, slug, tournament_id, role=Role.MEMBER) -> tuple[Tournament, Access]:
@@ -29,7 +29,7 @@ def actor(request, access: Access | None = None):
     """The signed-in user as the actor of a change; an organiser when ``access`` is
     given and allows managing."""
     organiser = access is not None and access.can_manage
-    return services.Actor(request.user, organiser=organiser)
+    return Actor(request.user, organiser=organiser)
 
 
 def confirm(request, t, question, details, yes, back, fields=()):

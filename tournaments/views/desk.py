@@ -19,11 +19,20 @@ from clubs.models import Role
 from clubs.text import clean_name, warn_unprintable
 from scoring.rules import RuleError
 from scoring.views import renew_key, rule_error_text
-from tournaments import draw, services
+from tournaments import draw
 from tournaments.forms import SellForm, TournamentForm
 from tournaments.models import Tournament
 from tournaments.prizes import cash, still_in
 from tournaments.rows import Row, rows
+from tournaments.services.cards import (
+    create_tournament,
+    lower_cards,
+    sell_cards,
+    set_paid,
+    undo_withdrawal,
+    withdraw_card,
+)
+from tournaments.services.reading import load_state, lower_offer
 from tournaments.views.common import actor, confirm, confirmed, tournament_for
 
 
@@ -35,7 +44,7 @@ def tournament_list(request, slug):
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        tournament = services.create_tournament(
+        tournament = create_tournament(
             club,
             actor(request),
             name=data["name"],
@@ -64,11 +73,11 @@ def _round_one_refusal(tournament, state) -> tuple[str | None, int | None]:
     number of cards to lower to, when lowering helps (RULES.md 5.1)."""
     if state.rounds:
         return None, None
-    in_play = len(state.alive())  # sold minus withdrawn, as the draw counts (RULES.md 5.7)
+    in_play = len(state.in_play())  # sold minus withdrawn, as the draw counts (RULES.md 5.7)
     try:
         draw.check_can_draw_round_one(tournament.cards, in_play)
     except RuleError as error:
-        return rule_error_text(error), services.lower_offer(tournament, in_play)
+        return rule_error_text(error), lower_offer(tournament, in_play)
     return None, None
 
 
@@ -99,18 +108,18 @@ def _checks(state) -> list[Check]:
 def _desk_context(request, tournament, access, state, sell_form=None):
     cards = sorted(state.cards.values(), key=lambda c: c.number)
     refusal, lower_to = _round_one_refusal(tournament, state)
-    alive = set(state.alive())
-    playing = state.still_playing() if state.rounds else alive
+    in_play = set(state.in_play())
+    playing = state.still_playing() if state.rounds else in_play
     return {
         "club": tournament.club,
         "tournament": tournament,
         "state": state,
         "cards": cards,
         "cash": cash(tournament.entry_fee, cards),
-        "alive": alive,
+        "in_play": in_play,
         "playing": playing,
         "checks": _checks(state),
-        "players_in": len(still_in(state.cards[card_id] for card_id in alive)),
+        "players_in": len(still_in(state.cards[card_id] for card_id in in_play)),
         "sell_form": sell_form or SellForm(initial={"key": uuid.uuid4()}),
         "access": access,
         "next_pot": state.next_pot_size(),
@@ -129,7 +138,7 @@ def _desk_context(request, tournament, access, state, sell_form=None):
 def tournament(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id)
     return render(
-        request, "tournaments/desk.html", _desk_context(request, t, access, services.load_state(t))
+        request, "tournaments/desk.html", _desk_context(request, t, access, load_state(t))
     )
 
 
@@ -141,8 +150,8 @@ def sell(request, slug, tournament_id):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            cards = services.sell_cards(
-                t, data["name"], data["count"], data["paid"], actor(request), data["key"]
+            cards = sell_cards(
+                t, data["name"], data["count"], actor(request), data["key"], paid=data["paid"]
             )
         except RuleError as error:
             field = error.field if error.field in form.fields and error.field != "key" else None
@@ -164,7 +173,7 @@ def sell(request, slug, tournament_id):
             if cards:
                 warn_unprintable(request, name)
             return redirect("tournament", slug=slug, tournament_id=t.pk)
-    context = _desk_context(request, t, access, services.load_state(t), sell_form=form)
+    context = _desk_context(request, t, access, load_state(t), sell_form=form)
     return render(request, "tournaments/desk.html", context)
 
 
@@ -194,7 +203,7 @@ def mark_paid(request, slug, tournament_id, card_id):
             [("paid", "0")],
         )
     if request.method == "POST":
-        services.set_paid(card, paid, actor(request))
+        set_paid(card, actor(request), paid=paid)
     return redirect(desk)
 
 
@@ -204,7 +213,7 @@ def withdraw(request, slug, tournament_id, card_id):
     """Withdraw a card whose holder went home, or take that back (RULES.md 5.7): a page
     that says what will happen, and its confirmation (organisers)."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
-    state = services.load_state(t)
+    state = load_state(t)
     card = state.cards.get(card_id)
     if card is None:
         raise Http404
@@ -213,10 +222,10 @@ def withdraw(request, slug, tournament_id, card_id):
     if request.method == "POST":
         try:
             if undo:
-                services.undo_withdrawal(t, card_id, actor(request, access))
+                undo_withdrawal(t, card_id, actor(request, access))
                 messages.success(request, _("The withdrawal is undone."))
             else:
-                services.withdraw_card(t, card_id, actor(request, access))
+                withdraw_card(t, card_id, actor(request, access))
                 messages.success(
                     request,
                     _("Card %(card)s (%(name)s) is withdrawn.")
@@ -256,7 +265,7 @@ def withdraw(request, slug, tournament_id, card_id):
 def lower(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     try:
-        cards = services.lower_cards(t, actor(request))
+        cards = lower_cards(t, actor(request))
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     else:

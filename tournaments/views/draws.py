@@ -11,9 +11,16 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs.models import Player, Role
 from scoring.rules import RuleError
 from scoring.views import rule_error_text
-from tournaments import services
 from tournaments.forms import PullForm
 from tournaments.models import Round
+from tournaments.services.draws import (
+    add_pull,
+    draw_round,
+    start_physical_draw,
+    undo_draw,
+    undo_last_pull,
+)
+from tournaments.services.reading import latest_pull, load_state, physical_session
 from tournaments.views.common import actor, confirm, confirmed, tournament_for
 
 
@@ -25,9 +32,9 @@ def draw_next(request, slug, tournament_id):
     expected = int(shown) if shown.isdigit() else None  # the round the desk offered
     try:
         if request.POST.get("mode") == "physical":
-            services.start_physical_draw(t, actor(request), expected)
+            start_physical_draw(t, actor(request), expected)
             return redirect("physical_draw", slug=slug, tournament_id=t.pk)
-        round_ = services.draw_round(t, actor(request, access), expected=expected)
+        round_ = draw_round(t, actor(request, access), expected=expected)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
         return redirect("tournament", slug=slug, tournament_id=t.pk)
@@ -38,7 +45,7 @@ def draw_next(request, slug, tournament_id):
 @require_http_methods(["GET", "POST"])
 def physical_draw(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
-    state = services.load_state(t)
+    state = load_state(t)
     round_ = state.in_progress
     if round_ is None:
         if request.method == "POST":  # typed on a page from before the draw was complete
@@ -47,7 +54,7 @@ def physical_draw(request, slug, tournament_id):
     form = PullForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.add_pull(
+            add_pull(
                 t,
                 round_.pk,
                 form.cleaned_data["number"],
@@ -56,18 +63,18 @@ def physical_draw(request, slug, tournament_id):
             )
         except RuleError as error:
             form.add_error("number", rule_error_text(error))
-            state = services.load_state(t)  # the page shows the turn as it is now
+            state = load_state(t)  # the page shows the turn as it is now
             round_ = state.in_progress
             if round_ is None:
                 return redirect("tournament", slug=slug, tournament_id=t.pk)
         else:
-            state = services.load_state(t)
+            state = load_state(t)
             if state.in_progress is None:
                 return redirect("round", slug=slug, tournament_id=t.pk, number=round_.number)
             return redirect("physical_draw", slug=slug, tournament_id=t.pk)
-    session = services.physical_session(state, round_)
+    session = physical_session(state, round_)
     turn = session.next_turn()
-    latest = services.latest_pull(round_)
+    latest = latest_pull(round_)
     context = {
         "club": t.club,
         "tournament": t,
@@ -90,7 +97,7 @@ def undo(request, slug, tournament_id, round_id):
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     desk = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
     if not confirmed(request):
-        round_ = Round.objects.filter(tournament=t, pk=round_id, undone_at__isnull=True).first()
+        round_ = Round.objects.live().filter(tournament=t, pk=round_id).first()
         if round_ is None:
             raise Http404
         return confirm(
@@ -108,7 +115,7 @@ def undo(request, slug, tournament_id, round_id):
             desk,
         )
     try:
-        services.undo_draw(t, round_id, actor(request))
+        undo_draw(t, round_id, actor(request))
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     else:
@@ -120,17 +127,17 @@ def undo(request, slug, tournament_id, round_id):
 @require_http_methods(["GET", "POST"])
 def undo_pull(request, slug, tournament_id, round_id):
     """Undo the last pull of the latest draw at the venue, after a confirmation step;
-    a draw that pull completed is open again (``services.undo_last_pull``)."""
+    a draw that pull completed is open again (``undo_last_pull``)."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     back = reverse("physical_draw", kwargs={"slug": slug, "tournament_id": t.pk})
     desk = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
     asked = request.POST.get("pull", "")
     if not confirmed(request) or not asked.isdigit():
-        state = services.load_state(t)
+        state = load_state(t)
         round_ = state.current
         if round_ is None or round_.pk != round_id or round_.seed is not None:
             return redirect(desk)
-        last = services.latest_pull(round_)
+        last = latest_pull(round_)
         if last is None:
             return redirect(back)
         reopen = (
@@ -163,7 +170,7 @@ def undo_pull(request, slug, tournament_id, round_id):
             [("pull", last.pk)],  # the pull asked about: a second tap undoes no other
         )
     try:
-        services.undo_last_pull(t, round_id, actor(request), pull=int(asked))
+        undo_last_pull(t, round_id, actor(request), pull=int(asked))
     except RuleError as error:
         messages.error(request, rule_error_text(error))
         return redirect(back)

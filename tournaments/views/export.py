@@ -8,8 +8,9 @@ from django.views.decorators.http import require_safe
 
 from clubs import audit
 from clubs.models import Role
-from tournaments import services
+from tournaments.export import export as tournament_json
 from tournaments.history import describe_change
+from tournaments.services.reading import load_state
 from tournaments.views.common import tournament_for
 
 
@@ -18,7 +19,7 @@ from tournaments.views.common import tournament_for
 def export(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id)
     response = JsonResponse(
-        services.export(t), json_dumps_params={"ensure_ascii": False, "indent": 1}
+        tournament_json(t), json_dumps_params={"ensure_ascii": False, "indent": 1}
     )
     response["Content-Disposition"] = f'attachment; filename="preisschnapsen-{t.pk}.json"'
     return response
@@ -30,6 +31,6 @@ def history(request, slug, tournament_id):
     """Who changed what in this tournament, and when (organisers)."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     entries = audit.history("tournament", t.pk)[:2000]
-    rows = audit.history_rows(entries, describe_change(services.load_state(t)))
+    rows = audit.history_rows(entries, describe_change(load_state(t)))
     back = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
     return render(request, "audit.html", {"title": t.name, "rows": rows, "back": back})

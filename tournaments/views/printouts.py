@@ -28,9 +28,9 @@ def print_prizes(request, slug, tournament_id):
 
 
 def _drawn_round(t, number):
-    round_ = Round.objects.filter(
-        tournament=t, number=number, undone_at__isnull=True, drawn_at__isnull=False
-    ).first()
+    round_ = (
+        Round.objects.live().filter(tournament=t, number=number, drawn_at__isnull=False).first()
+    )
     if round_ is None:
         raise Http404
     return round_

@@ -15,10 +15,11 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from bummerl.htmx import partial_or_page
 from scoring.rules import RuleError
 from scoring.views import rule_error_text
-from tournaments import services
 from tournaments.models import Pairing, Tournament
 from tournaments.prizes import still_in
 from tournaments.rows import bracket_columns
+from tournaments.services.reading import SCORES, load_state
+from tournaments.services.sheets import Actor, open_match_sheet
 from tournaments.views.common import pairing_rows
 from tournaments.views.results import save_result
 
@@ -34,11 +35,11 @@ def match_link(request, token):
         return gone_page(request, error)
     error = None
     if request.method == "POST":
-        error, _stale = save_result(request, pairing, services.Actor(None, via_link=True), False)
+        error, _stale = save_result(request, pairing, Actor(None, via_link=True), False)
         if error is None:
             page = reverse("match_link", kwargs={"token": token})
             return redirect(f"{page}?sent={request.POST.get('key', '')}")
-    state = services.load_state(pairing.tournament)
+    state = load_state(pairing.tournament)
     row = pairing_rows(state, [pairing])[0].with_(action=request.path)
     result = row.result
     return render(
@@ -49,7 +50,7 @@ def match_link(request, token):
             "row": row,
             "error": error,
             "thanks": result is not None and str(result.key) == request.GET.get("sent"),
-            "scores": services.SCORES[pairing.tournament.match_bummerl],
+            "scores": SCORES[pairing.tournament.match_bummerl],
             "key": uuid.uuid4(),
         },
         status=409 if error and result is not None else 200,
@@ -59,8 +60,8 @@ def match_link(request, token):
 def _bracket_context(t: Tournament) -> dict:
     """The live bracket: the drawn rounds and the placement matches as columns, the
     prizes won, the withdrawn cards and the players still in (listed up to 200)."""
-    state = services.load_state(t)
-    players = still_in(state.cards[card_id] for card_id in state.alive())
+    state = load_state(t)
+    players = still_in(state.cards[card_id] for card_id in state.in_play())
     return {
         "tournament": t,
         "columns": bracket_columns(state),
@@ -122,8 +123,8 @@ def match_sheet(request, token):
     except PairingGone as error:
         return gone_page(request, error)
     try:
-        sheet = services.open_match_sheet(
-            pairing, services.Actor(request.user if request.user.is_authenticated else None)
+        sheet = open_match_sheet(
+            pairing, Actor(request.user if request.user.is_authenticated else None)
         )
     except RuleError as error:
         messages.error(request, rule_error_text(error))

@@ -14,10 +14,11 @@ from clubs.models import Role
 from scoring.rules import RuleError
 from scoring.rules.errors import gettext_noop
 from scoring.views import rule_error_text
-from tournaments import services
 from tournaments.forms import ResultForm
 from tournaments.models import Pairing, Stage
 from tournaments.rows import Offer, Row, Stale
+from tournaments.services.reading import SCORES, StaleResult, load_state
+from tournaments.services.results import correct_result, record_result, void_result
 from tournaments.views.common import actor, pairing_rows, tournament_for
 
 
@@ -31,7 +32,7 @@ def round_page(request, slug, tournament_id, number):
 def _round_response(request, t, access, number, stale: Stale | None = None):
     """The round page; ``stale``: a result write just refused because the result changed
     meanwhile, shown on that match's row (status 409)."""
-    state = services.load_state(t)
+    state = load_state(t)
     round_ = next((r for r in state.rounds if r.number == number and r.drawn_at), None)
     if round_ is None:
         raise Http404
@@ -63,7 +64,7 @@ def _round_response(request, t, access, number, stale: Stale | None = None):
             "placement": placement,
             "only_open": only_open,
             "player": player,
-            "scores": services.SCORES[t.match_bummerl],
+            "scores": SCORES[t.match_bummerl],
             "access": access,
             "is_latest": round_ == state.current,
             "new_key": uuid.uuid4,
@@ -92,16 +93,16 @@ def save_result(request, pairing, actor, may_correct: bool) -> tuple[str | None,
     try:
         seen = _seen(request)
         if may_correct and request.POST.get("void") == "1":
-            services.void_result(pairing, actor, seen=seen)
+            void_result(pairing, actor, seen=seen)
             return None, None
         form = ResultForm(request.POST)
         if not form.is_valid():
             return _("Choose the winner and the score."), None
         data = form.cleaned_data
         correct = may_correct and seen is not None and request.POST.get("correct") == "1"
-        write = services.correct_result if correct else services.record_result
+        write = correct_result if correct else record_result
         write(pairing, data["winner"], data["score"], data["key"], actor, seen=seen)
-    except services.StaleResult as error:
+    except StaleResult as error:
         offer = None
         if may_correct and error.live is not None and request.POST.get("void") != "1":
             form = ResultForm(request.POST)
@@ -129,7 +130,7 @@ def result(request, slug, tournament_id, pairing_id):
     error, stale = save_result(request, pairing, actor(request, access), access.can_manage)
     # Placement matches are listed on the latest round's page, whatever round made them.
     main = pairing.stage == Stage.MAIN and pairing.round
-    number = pairing.round.number if main else services.load_state(t).current.number
+    number = pairing.round.number if main else load_state(t).current.number
     if stale is not None:
         # The race lost: the round page again, the refusal and the stored result on the
         # row where the result was entered (and for organisers the one-tap correction).

@@ -6,7 +6,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from clubs.models import Club
-from tournaments.services import DRAWABLE_COUNTS, export
+from tournaments.export import export
+from tournaments.services.reading import DRAWABLE_COUNTS
 from tournaments.simulation import simulate
 
 

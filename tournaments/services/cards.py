@@ -1,0 +1,333 @@
+"""Writers of the cards: create a tournament, sell cards, mark them paid, lower the
+cards laid out, withdraw a card and take a withdrawal back (RULES.md 5.1, 5.7)."""
+
+import uuid
+
+from django.db import models, transaction
+from django.utils import timezone
+
+from clubs import audit
+from clubs.models import Club
+from clubs.services import player_named
+from clubs.text import name_fold
+from scoring.rules.errors import RuleError, gettext_noop
+from tournaments import draw
+from tournaments.models import Card, Kind, Pairing, Round, Tournament
+from tournaments.services.draws import create_placement
+from tournaments.services.reading import CARD_COUNTS, count_in_play, load_state, locked, lower_offer
+from tournaments.services.results import check_editable, void_dependents
+from tournaments.services.sheets import (
+    SHEET_WITHDRAWN,
+    Actor,
+    key_reused,
+    lock_sheet,
+    lock_sheets_first,
+    unlock_sheet,
+)
+
+
+def create_tournament(club: Club, actor: Actor, **fields) -> Tournament:
+    """A new tournament; ``fields`` as the model's (checked by the form). RuleError on
+    ``cards`` unless it is one of ``CARD_COUNTS`` (RULES.md 5.1)."""
+    if fields.get("cards") not in CARD_COUNTS:
+        raise RuleError("cards", gettext_noop("The number of cards is a power of two, 8 to 1024."))
+    with transaction.atomic():
+        t = Tournament.objects.create(
+            club=club, created_by=actor.user if actor.user_id else None, **fields
+        )
+        audit.record(
+            club.pk,
+            "tournament",
+            t.pk,
+            "tournament created",
+            actor,
+            None,
+            {
+                "name": t.name,
+                "cards": t.cards,
+                "max_cards": t.max_cards,
+                "match_bummerl": t.match_bummerl,
+            },
+        )
+        return t
+
+
+def sell_cards(
+    tournament: Tournament,
+    name: str,
+    count: int,
+    actor: Actor,
+    key: uuid.UUID | None = None,
+    *,
+    paid: bool,
+) -> list[Card]:
+    """Sell ``count`` cards to the player called ``name`` (added to the club if new).
+
+    RuleError on ``count`` (past the most per player, or past the cards laid out) and
+    on ``name``; ``tournament`` once round 1 is drawn (RULES.md 5.1). The same ``key``
+    again returns the cards it sold when it is the same sale (name, count, paid), and is
+    refused on ``key`` when it is another (an old page's form).
+    """
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise RuleError("count", gettext_noop("Sell at least one card."))
+    with transaction.atomic():
+        t = locked(tournament)
+        if key is not None:
+            earlier = list(Card.objects.filter(sale_key=key).select_related("player"))
+            if earlier:
+                first = earlier[0]
+                same = (first.tournament_id, name_fold(first.player.name), len(earlier)) == (
+                    t.pk,
+                    name_fold(name),
+                    count,
+                ) and all(c.paid == paid for c in earlier)
+                if not same:
+                    raise key_reused()
+                return earlier  # the same sale sent again
+        if Round.objects.live().filter(tournament=t).exists():
+            raise RuleError(
+                "tournament", gettext_noop("Round 1 is drawn: no more cards can be sold.")
+            )
+        player = player_named(t.club, name)
+        held = Card.objects.filter(tournament=t, player=player).count()
+        if held + count > t.max_cards:
+            raise RuleError(
+                "count",
+                gettext_noop("%(name)s holds %(held)s of at most %(max)s cards."),
+                name=player.name,
+                held=held,
+                max=t.max_cards,
+            )
+        sold = Card.objects.filter(tournament=t).count()  # card numbers go on after all sold
+        in_play = count_in_play(t)  # a card withdrawn before round 1 frees its place (5.7)
+        if in_play + count > t.cards:
+            raise RuleError(
+                "count",
+                gettext_noop("Only %(left)s of %(cards)s cards are left."),
+                left=t.cards - in_play,
+                cards=t.cards,
+            )
+        cards = Card.objects.bulk_create(
+            Card(
+                tournament=t,
+                number=sold + i + 1,
+                player=player,
+                paid=paid,
+                sold_by_id=actor.user_id,
+                sale_key=key,
+            )
+            for i in range(count)
+        )
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "cards sold",
+            actor,
+            None,
+            {"player": player.name, "cards": [c.number for c in cards], "paid": paid},
+        )
+        return cards
+
+
+def set_paid(card: Card, actor: Actor | None = None, *, paid: bool) -> None:
+    """Mark a card paid or not; nothing happens (and nothing is logged) when it is so
+    already."""
+    with transaction.atomic():
+        locked = Card.objects.select_for_update().select_related("tournament").get(pk=card.pk)
+        if locked.paid == paid:
+            return
+        Card.objects.filter(pk=card.pk).update(paid=paid)
+        audit.record(
+            locked.tournament.club_id,
+            "tournament",
+            locked.tournament_id,
+            "card paid",
+            actor,
+            {"card": locked.number, "paid": locked.paid},
+            {"card": locked.number, "paid": paid},
+        )
+
+
+def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
+    """Lower N to the smallest power of two that holds the cards in play (sold minus
+    withdrawn, RULES.md 5.1, 5.7), returns the new N. RuleError on ``cards`` once round 1
+    is drawn (or typed in), when fewer than 2 cards are in play (sell more) and when more
+    than half are in play already (nothing to lower: draw)."""
+    with transaction.atomic():
+        t = locked(tournament)
+        if Round.objects.live().filter(tournament=t).exists():
+            raise RuleError("cards", gettext_noop("Round 1 is drawn already."))
+        in_play = count_in_play(t)
+        offer = lower_offer(t, in_play)
+        if offer is None:
+            # Too few to draw at all (the message says how many to sell), or nothing to lower.
+            draw.check_can_draw_round_one(t.cards, in_play)
+            raise RuleError(
+                "cards",
+                gettext_noop(
+                    "%(sold)s of %(cards)s cards are sold, more than half: the draw can start "
+                    "without lowering."
+                ),
+                sold=in_play,
+                cards=t.cards,
+            )
+        before = t.cards
+        t.cards = offer
+        t.save(update_fields=["cards"])
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "cards lowered",
+            actor,
+            {"cards": before, "sold": in_play},
+            {"cards": t.cards, "sold": in_play},
+        )
+        return t.cards
+
+
+def withdraw_card(tournament: Tournament, card_id: int, actor: Actor) -> Card:
+    """Withdraw a card whose holder went home (RULES.md 5.7), in the round now being
+    played (``Card.withdrawn_round``; 0 before round 1 is drawn).
+
+    Before the next draw the card is not drawn (never a bye); an open match it is in
+    (main draw or placement) becomes a walkover for the other card, and that match's
+    score sheet takes no more deals. Its earlier results stay. RuleError on ``card``:
+    unknown, withdrawn already, out already (no match ahead), or a draw is being typed in.
+    """
+    with transaction.atomic():
+        lock_sheets_first(
+            Pairing.objects.live()
+            .filter(tournament_id=tournament.pk)
+            .filter(models.Q(left_id=card_id) | models.Q(right_id=card_id))
+        )
+        t = locked(tournament)
+        state = load_state(t)
+        card = state.cards.get(card_id)
+        if card is None:
+            raise RuleError("card", gettext_noop("There is no such card in this tournament."))
+        if card.withdrawn_round is not None:
+            raise RuleError(
+                "card",
+                gettext_noop("Card %(card)s is withdrawn already."),
+                card=card.number,
+            )
+        if state.in_progress is not None:
+            raise RuleError(
+                "card", gettext_noop("A draw is being typed in: finish or undo it first.")
+            )
+        if card_id not in state.still_playing():
+            raise RuleError(
+                "card",
+                gettext_noop("Card %(card)s (%(name)s) has no match ahead: it is out already."),
+                card=card.number,
+                name=card.player.name,
+            )
+        number = state.current.number if state.current else 0
+        now = timezone.now()
+        Card.objects.filter(pk=card.pk).update(
+            withdrawn_round=number, withdrawn_at=now, withdrawn_by_id=actor.user_id
+        )
+        card.withdrawn_round, card.withdrawn_at = number, now
+        walkovers = []
+        open_pairings = [
+            p
+            for p in [
+                *(state.pairings[state.current.pk] if state.current else []),
+                *state.placement,
+            ]
+            if card_id in (p.left_id, p.right_id)
+            and p.kind == Kind.MATCH
+            and p.pk not in state.results
+        ]
+        for pairing in open_pairings:
+            walkovers.append(pairing.label or pairing.number)
+            lock_sheet(
+                pairing.sheet_id, "closed", SHEET_WITHDRAWN, name=card.player.name, card=card.number
+            )
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "card withdrawn",
+            actor,
+            None,
+            {
+                "card": card.number,
+                "player": card.player.name,
+                "round": number,
+                "walkovers": walkovers,
+            },
+        )
+        if open_pairings:
+            create_placement(t, actor, state.current)
+        return card
+
+
+def undo_withdrawal(tournament: Tournament, card_id: int, actor: Actor) -> Card:
+    """Take a withdrawal back while nothing was built on it (RULES.md 5.7): no round was
+    drawn after it, and the matches for 5 and 7 made from a "5-8" walkover it caused have
+    no result (they are made again). Its walkovers are open matches again."""
+    with transaction.atomic():
+        lock_sheets_first(
+            Pairing.objects.live()
+            .filter(tournament_id=tournament.pk)
+            .filter(
+                models.Q(left_id=card_id)
+                | models.Q(right_id=card_id)
+                | models.Q(label__in=("5", "7"))
+            )
+        )
+        t = locked(tournament)
+        state = load_state(t)
+        card = state.cards.get(card_id)
+        if card is None or card.withdrawn_round is None:
+            raise RuleError("card", gettext_noop("This card is not withdrawn."))
+        later = [r.number for r in state.rounds if r.number > card.withdrawn_round]
+        if later:
+            raise RuleError(
+                "card",
+                gettext_noop(
+                    "Round %(number)s was drawn without card %(card)s: undo that draw first."
+                ),
+                number=later[0],
+                card=card.number,
+            )
+        if not state.rounds and count_in_play(t) >= t.cards:
+            raise RuleError(
+                "card",
+                gettext_noop(
+                    "Card %(card)s cannot come back: all %(cards)s cards laid out are in play."
+                ),
+                card=card.number,
+                cards=t.cards,
+            )
+        walkovers = [
+            p
+            for p in [
+                *(state.pairings[state.current.pk] if state.current else []),
+                *state.placement,
+            ]
+            if card_id in (p.left_id, p.right_id) and state.matches[p.pk].walkover
+        ]
+        for pairing in walkovers:
+            check_editable(t, pairing)
+        for pairing in walkovers:
+            void_dependents(t, pairing)
+            others = state.matches[pairing.pk].withdrawn - {card_id}
+            if not others:
+                unlock_sheet(pairing.sheet_id)
+        Card.objects.filter(pk=card.pk).update(
+            withdrawn_round=None, withdrawn_at=None, withdrawn_by_id=None
+        )
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "withdrawal undone",
+            actor,
+            {"card": card.number, "player": card.player.name, "round": card.withdrawn_round},
+        )
+        card.withdrawn_round = card.withdrawn_at = None
+        return card

@@ -1,0 +1,435 @@
+"""Writers of the draw: draw a round digitally, or open it and type it in pull by pull
+at the venue, undo a pull or a whole draw, and make the placement matches that became
+due (RULES.md 5.2, 5.4 to 5.6)."""
+
+import secrets
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from clubs import audit
+from scoring.rules.errors import RuleError, gettext_noop
+from tournaments import bracket, draw
+from tournaments.models import Card, Kind, Pairing, Pull, Round, Stage, Tournament
+from tournaments.services.reading import (
+    TournamentState,
+    latest_pull,
+    load_state,
+    locked,
+    physical_session,
+)
+from tournaments.services.sheets import SHEET_UNDONE, Actor, lock_sheet, lock_sheets_first
+
+
+def _next_round_holders(
+    state: TournamentState, expected: int | None = None
+) -> tuple[int, int, list[draw.Holder]]:
+    """(number, pot size, holders) of the round to draw now; RuleError when none may be,
+    and when ``expected`` (the round the desk showed) is not the round to draw now."""
+    t = state.tournament
+    if expected is not None and expected != len(state.rounds) + 1:
+        raise RuleError(
+            "round",
+            gettext_noop("Round %(number)s is drawn already: this page was out of date."),
+            number=expected,
+        )
+    if state.in_progress is not None:
+        raise RuleError("round", gettext_noop("A draw is being typed in: finish or undo it first."))
+    in_play = state.in_play()
+    if not state.rounds:
+        draw.check_can_draw_round_one(t.cards, len(in_play))
+    else:
+        last = state.round_states[-1]
+        if not last.decided:
+            raise RuleError(
+                "round",
+                gettext_noop("Round %(number)s still has %(open)s open matches."),
+                number=last.number,
+                open=last.open_matches,
+            )
+    pot_size = state.next_pot_size()
+    if pot_size is None and len(in_play) < 2 and state.round_states[-1].pot_size > 1:
+        raise RuleError(
+            "round",
+            gettext_noop("No further round: %(count)s cards are left in (withdrawals)."),
+            count=len(in_play),
+        )
+    if pot_size is None:
+        raise RuleError("round", gettext_noop("The final is drawn: there is no further round."))
+    cards = {pk: c.player_id for pk, c in state.cards.items()}
+    return len(state.rounds) + 1, pot_size, bracket.holders(cards, in_play)
+
+
+def draw_round(
+    tournament: Tournament, actor: Actor, seed: int | None = None, expected: int | None = None
+) -> Round:
+    """Draw the next round digitally with a random seed kept on the round (RULES.md 5.2,
+    5.4); ``expected``: the round number the desk offered (refused when another one is
+    due now)."""
+    seed = secrets.randbits(48) if seed is None else seed
+    try:
+        with transaction.atomic():
+            t = locked(tournament)
+            state = load_state(t)
+            number, pot_size, holders = _next_round_holders(state, expected)
+            result = draw.digital_draw(holders, pot_size, seed, later_round=number > 1)
+            return _store_draw(t, state, number, pot_size, seed, result, actor)
+    except IntegrityError:
+        # Another organiser's draw of the same round committed first: keep that one.
+        raise RuleError(
+            "round", gettext_noop("This round was just drawn by someone else.")
+        ) from None
+
+
+def _store_draw(t, state, number, pot_size, seed, result: "draw.Draw", actor, round_=None) -> Round:
+    now = timezone.now()
+    if round_ is None:
+        round_ = Round.objects.create(
+            tournament=t,
+            number=number,
+            pot_size=pot_size,
+            seed=seed,
+            drawn_at=now,
+            drawn_by_id=actor.user_id,
+        )
+        Pull.objects.bulk_create(_pull_row(round_, i, p) for i, p in enumerate(result.pulls))
+    else:
+        round_.drawn_at = now
+        round_.save(update_fields=["drawn_at"])
+    Pairing.objects.bulk_create(
+        Pairing(
+            tournament=t,
+            round=round_,
+            stage=Stage.MAIN,
+            number=p.number,
+            kind=str(p.kind),
+            left_id=p.left,
+            right_id=p.right,
+        )
+        for p in result.pairings
+    )
+    create_placement(t, actor, round_)
+    audit.record(
+        t.club_id,
+        "tournament",
+        t.pk,
+        "round drawn",
+        actor,
+        None,
+        {"round": number, "seed": seed, "pairings": len(result.pairings)},
+    )
+    return round_
+
+
+def _pull_row(round_: Round, index: int, pull: draw.Pull) -> Pull:
+    return Pull(
+        round=round_,
+        index=index,
+        player_id=pull.player,
+        card_id=pull.card,
+        pot=str(pull.pot),
+        number=pull.number,
+        put_back=pull.put_back,
+    )
+
+
+def create_placement(t: Tournament, actor: Actor, round_: Round | None) -> None:
+    """Create the placement matches that became due (RULES.md 5.5): a "5-8" pairing with
+    one card is a bye, a pairing of two cards of one player a walkover."""
+    state = load_state(t)
+    for label, cards in bracket.placement_due(state.round_states, state.placement_states):
+        if label == "5-8":
+            seed = secrets.randbits(48)
+            owners = {c: state.cards[c].player_id for c in cards}
+            pairs = draw.placement_pairs(list(cards), seed, owners=owners)
+            numbers = (1, 2)
+        else:
+            pairs = (tuple(cards),)
+            numbers = ({"3": 3, "5": 4, "7": 5}[label],)
+        for number, (left, right) in zip(numbers, pairs, strict=True):
+            if right is None:
+                kind = Kind.BYE
+            elif state.cards[left].player_id == state.cards[right].player_id:
+                kind = Kind.WALKOVER
+            else:
+                kind = Kind.MATCH
+            Pairing.objects.create(
+                tournament=t,
+                round=round_,
+                stage=Stage.PLACEMENT,
+                number=number,
+                label=label,
+                kind=kind,
+                left_id=left,
+                right_id=right,
+            )
+
+
+def start_physical_draw(tournament: Tournament, actor: Actor, expected: int | None = None) -> Round:
+    """Open the next round for a draw at the venue, typed in pull by pull (``expected``
+    as for ``draw_round``)."""
+    try:
+        with transaction.atomic():
+            t = locked(tournament)
+            state = load_state(t)
+            number, pot_size, _holders = _next_round_holders(state, expected)
+            round_ = Round.objects.create(
+                tournament=t,
+                number=number,
+                pot_size=pot_size,
+                seed=None,
+                drawn_at=None,
+                drawn_by_id=actor.user_id,
+            )
+            audit.record(
+                t.club_id, "tournament", t.pk, "draw started", actor, None, {"round": number}
+            )
+            return round_
+    except IntegrityError:
+        raise RuleError(
+            "round", gettext_noop("This round was just drawn by someone else.")
+        ) from None
+
+
+def _pull_params(pull: Pull) -> dict:
+    """A pull as refusals name it: its place in the draw (1-based), holder, card, number."""
+    return {
+        "pull": pull.index + 1,
+        "name": pull.player.name,
+        "card": pull.card.number,
+        "number": pull.number,
+    }
+
+
+def _stale_pull(
+    round_: Round, seen: int, state: TournamentState, session: draw.DrawSession
+) -> RuleError:
+    """The refusal of a pull typed on a page rendered from pull ``seen`` (0: none), when
+    another pull is the latest now: what happened since, and whose turn it is now."""
+    turn = session.next_turn()
+    card = state.cards[turn[1]] if turn else None
+    now = {"next": card.player.name, "next_card": card.number} if card else {}
+    earlier = (
+        Pull.objects.filter(round=round_, pk=seen).select_related("card", "player").first()
+        if seen
+        else None
+    )
+    if earlier is not None and earlier.undone_at is not None:
+        return RuleError(
+            "number",
+            gettext_noop(
+                "Since this page was shown, pull %(pull)s (%(name)s, card %(card)s: "
+                "%(number)s) was undone; now %(next)s (card %(next_card)s) is next."
+            ),
+            **_pull_params(earlier),
+            **now,
+        )
+    latest = latest_pull(round_)
+    if latest is not None and (earlier is not None or not seen):
+        return RuleError(
+            "number",
+            gettext_noop(
+                "Since this page was shown, pull %(pull)s was entered: %(name)s (card "
+                "%(card)s) pulled %(number)s; now %(next)s (card %(next_card)s) is next."
+            ),
+            **_pull_params(latest),
+            **now,
+        )
+    return RuleError(
+        "number",
+        gettext_noop("This page was out of date: now %(next)s (card %(next_card)s) is next."),
+        **now,
+    )
+
+
+def add_pull(
+    tournament: Tournament, round_id: int, number: int, actor: Actor, seen: int | None = None
+) -> draw.Pull:
+    """Record the number just pulled at the venue; DrawError says exactly what is wrong.
+    The last pull completes the draw and creates the pairings.
+
+    ``seen``: the id of the latest live pull the page showed (``latest_pull``; 0 when it
+    showed none; None: not checked). A pull typed on an older page is refused on
+    ``number`` with what happened since and whose turn it is now (issue: a stale page
+    never writes something else than its user saw)."""
+    with transaction.atomic():
+        t = locked(tournament)
+        state = load_state(t)
+        round_ = state.in_progress
+        if round_ is None or round_.pk != round_id:
+            raise RuleError("round", gettext_noop("No draw is being typed in."))
+        session = physical_session(state, round_)
+        if seen is not None:
+            latest = latest_pull(round_)
+            if seen != (latest.pk if latest else 0):
+                raise _stale_pull(round_, seen, state, session)
+        index = len(session.pulls)
+        pull = session.pull(number)
+        _pull_row(round_, index, pull).save()
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "pull entered",
+            actor,
+            None,
+            {
+                "round": round_.number,
+                "card": state.cards[pull.card].number,
+                "pot": str(pull.pot),
+                "number": pull.number,
+                "put_back": pull.put_back,
+            },
+        )
+        if session.done:
+            _store_draw(
+                t, state, round_.number, round_.pot_size, None, session.result(), actor, round_
+            )
+        return pull
+
+
+def undo_last_pull(
+    tournament: Tournament, round_id: int, actor: Actor, pull: int | None = None
+) -> Pull:
+    """Undo the last pull of the latest draw at the venue (a number typed wrongly,
+    RULES.md 5.6): it stays in the history, marked undone, and the same card pulls
+    again. A put-back counts as a pull of its own. When that pull completed the draw,
+    the draw is open again: its pairings (and the placement matches it made) are undone,
+    as long as none has a result.
+
+    ``pull``: the id of the pull the confirmation asked about (None: not checked). RuleError
+    on ``round``: the round is not the latest draw at the venue (a digital draw is undone
+    as a whole), it has no pull yet, results stand on its pairings, or ``pull`` is not the
+    latest live pull (undone already, or another pull was entered since): a second tap
+    never undoes a second pull."""
+    with transaction.atomic():
+        lock_sheets_first(Pairing.objects.filter(round_id=round_id))
+        t = locked(tournament)
+        state = load_state(t)
+        round_ = state.current
+        if round_ is None or round_.pk != round_id or round_.seed is not None:
+            raise RuleError(
+                "round",
+                gettext_noop("Only the latest draw at the venue can be undone pull by pull."),
+            )
+        last = latest_pull(round_)
+        if pull is not None and (last is None or pull != last.pk):
+            raise _not_the_last_pull(round_, pull, last)
+        if last is None:
+            raise RuleError("round", gettext_noop("No number has been pulled yet."))
+        reopened = 0
+        if round_.drawn_at is not None:
+            _refuse_if_decided(state, round_)
+            made = Pairing.objects.live().filter(round=round_)
+            for sheet_id in made.exclude(sheet=None).values_list("sheet_id", flat=True):
+                lock_sheet(sheet_id, "closed", SHEET_UNDONE)
+            reopened = made.update(voided_at=timezone.now())
+            Round.objects.filter(pk=round_.pk).update(drawn_at=None)
+        last.undone_at = timezone.now()
+        last.undone_by_id = actor.user_id
+        last.save(update_fields=["undone_at", "undone_by"])
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "pull undone",
+            actor,
+            {
+                "round": round_.number,
+                "pull": last.index + 1,
+                "player": last.player.name,
+                "card": last.card.number,
+                "pot": last.pot,
+                "number": last.number,
+                "put_back": last.put_back,
+            },
+            {"draw_reopened": True, "pairings_undone": reopened} if reopened else None,
+        )
+        return last
+
+
+def _not_the_last_pull(round_: Round, asked: int, last: Pull | None) -> RuleError:
+    """The refusal to undo pull ``asked`` (an id) when ``last`` is the latest live pull."""
+    earlier = Pull.objects.filter(round=round_, pk=asked).first()
+    if last is None:
+        if earlier is not None:
+            return RuleError(
+                "round",
+                gettext_noop("Pull %(asked)s is undone already; no pull is left."),
+                asked=earlier.index + 1,
+            )
+        return RuleError("round", gettext_noop("No number has been pulled yet."))
+    if earlier is not None and earlier.undone_at is not None:
+        return RuleError(
+            "round",
+            gettext_noop(
+                "Pull %(asked)s is undone already; the last one is now pull %(pull)s "
+                "(%(name)s, card %(card)s: %(number)s)."
+            ),
+            asked=earlier.index + 1,
+            **_pull_params(last),
+        )
+    return RuleError(
+        "round",
+        gettext_noop(
+            "Pull %(pull)s is the last one now (%(name)s, card %(card)s: %(number)s): "
+            "this page was out of date, nothing was undone."
+        ),
+        **_pull_params(last),
+    )
+
+
+def _refuse_if_decided(state: TournamentState, round_: Round) -> None:
+    """RuleError naming the pairings of ``round_`` (and the placement matches its draw
+    made) that have a result: they must be voided before the draw is undone."""
+    decided = [p.number for p in state.pairings[round_.pk] if p.pk in state.results] + [
+        p.label for p in state.placement if p.round_id == round_.pk and p.pk in state.results
+    ]
+    if decided:
+        raise RuleError(
+            "round",
+            gettext_noop("Void the results of round %(number)s first (pairings %(list)s)."),
+            number=round_.number,
+            list=", ".join(str(d) for d in decided),
+        )
+
+
+def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
+    """Undo the latest draw while none of its matches has a result; it stays in the
+    history, marked undone. RuleError says which results must be voided first. The score
+    sheets of its matches take no more deals (they say the draw was undone). A card
+    withdrawn during the undone round counts as withdrawn in the round before (it is not
+    drawn again, RULES.md 5.7)."""
+    with transaction.atomic():
+        lock_sheets_first(Pairing.objects.filter(round_id=round_id))
+        t = locked(tournament)
+        state = load_state(t)
+        current = state.current
+        if current is None or current.pk != round_id:
+            raise RuleError("round", gettext_noop("Only the latest draw can be undone."))
+        _refuse_if_decided(state, current)
+        now = timezone.now()
+        Round.objects.filter(pk=current.pk).update(undone_at=now, undone_by_id=actor.user_id)
+        Pairing.objects.filter(round=current, stage=Stage.PLACEMENT).update(voided_at=now)
+        for pairing in Pairing.objects.filter(round=current).exclude(sheet=None):
+            lock_sheet(pairing.sheet_id, "closed", SHEET_UNDONE)
+        moved = list(
+            Card.objects.filter(tournament=t, withdrawn_round=current.number).values_list(
+                "number", flat=True
+            )
+        )
+        if moved:
+            Card.objects.filter(tournament=t, withdrawn_round=current.number).update(
+                withdrawn_round=current.number - 1
+            )
+        current.undone_at = now
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "draw undone",
+            actor,
+            {"round": current.number},
+            {"withdrawn_cards_moved_back": moved} if moved else None,
+        )
+        return current

@@ -1,0 +1,355 @@
+"""Reading a tournament: ``load_state`` reads it whole in a fixed number of queries, and
+``TournamentState`` answers what the pages, printouts and writers ask of it; the texts a
+stored result is described with; the reads of a draw being typed in at the venue.
+
+Nothing here writes, except ``locked``, which reads the tournament row for update at the
+start of every writer's transaction.
+"""
+
+from dataclasses import dataclass
+
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from scoring.rules.errors import RuleError, gettext_noop
+from tournaments import bracket, draw
+from tournaments.models import Card, Pairing, Pull, Result, Round, Stage, Tournament
+from tournaments.prizes import award
+
+CARD_COUNTS = tuple(2**k for k in range(3, 11))
+"""Cards a tournament may lay out: a power of two, 8 to 1024 (RULES.md 5.1)."""
+
+DRAWABLE_COUNTS = tuple(2**k for k in range(1, 11))
+"""Cards a night can be played with: also 4 and 2, reached by lowering (RULES.md 5.1)."""
+
+SCORES = {2: ("2:0", "2:1"), 3: ("3:0", "3:1", "3:2")}
+"""Bummerl scores a match can end with, by the Bummerl needed to win (RULES.md 5.3)."""
+
+
+@dataclass
+class TournamentState:
+    """A tournament read in a fixed number of queries: its cards (by id), live rounds
+    with their pairings and live results, placement pairings, and the bracket view."""
+
+    tournament: Tournament
+    cards: dict[int, Card]
+    rounds: list[Round]
+    pairings: dict[int, list[Pairing]]  # round id -> main pairings by number
+    placement: list[Pairing]
+    results: dict[int, Result]  # pairing id -> live result
+    round_states: list[bracket.RoundState]
+    placement_states: list[bracket.Match]
+    matches: dict[int, bracket.Match]  # pairing id -> its bracket view
+
+    @property
+    def withdrawn(self) -> dict[int, int]:
+        """Card id -> the round it was withdrawn in (0: before round 1), RULES.md 5.7."""
+        return {
+            pk: c.withdrawn_round for pk, c in self.cards.items() if c.withdrawn_round is not None
+        }
+
+    @property
+    def drawn(self) -> bool:
+        return bool(self.rounds)
+
+    @property
+    def current(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def in_progress(self) -> Round | None:
+        """A physical draw still being typed in."""
+        current = self.current
+        return current if current is not None and current.drawn_at is None else None
+
+    def complete_rounds(self) -> list[bracket.RoundState]:
+        return [s for s, r in zip(self.round_states, self.rounds, strict=True) if r.drawn_at]
+
+    def in_play(self) -> list[int]:
+        """The cards in play in the main draw, withdrawn cards left out (RULES.md 5.7)."""
+        return bracket.cards_in_play(self.complete_rounds(), sorted(self.cards), self.withdrawn)
+
+    def still_playing(self) -> set[int]:
+        """The cards that still have a match ahead (main draw or placement)."""
+        return bracket.still_playing(
+            self.complete_rounds(), self.placement_states, sorted(self.cards), self.withdrawn
+        )
+
+    def places(self) -> dict[int, int]:
+        return bracket.places(self.round_states, self.placement_states)
+
+    def awards(self):
+        places = {p: (card, self.cards[card].player_id) for p, card in self.places().items()}
+        prizes = [(int(p["place"]), p["description"]) for p in self.tournament.prizes]
+        shared = [(first, card, self.cards[card].player_id) for first, _last, card in self.shared()]
+        return award(places, prizes, self.tournament.one_prize_per_player, shared)
+
+    def shared(self) -> list[tuple[int, int, int]]:
+        """(first place, last place, card) of the cards out before the placement rounds
+        (RULES.md 5.8), in card-number order within a range."""
+        numbers = {pk: c.number for pk, c in self.cards.items()}
+        return bracket.shared_places(self.round_states, numbers)
+
+    def next_pot_size(self) -> int | None:
+        in_play = len(self.in_play()) if self.rounds else None
+        return bracket.next_pot_size(self.round_states, self.tournament.cards, in_play)
+
+    def rows(self, pairings) -> list[dict]:
+        """Pairings as pages and printouts show them: the cards (with players), the kind
+        as shown (a withdrawal's match is a walkover), the live result, the winning card,
+        the withdrawn cards, the state a result form is rendered from (``seen``: the live
+        result's id or "none") and ``conflict`` when the match's score sheet shows another
+        outcome than the stored result."""
+        rows = []
+        for p in pairings:
+            result = self.results.get(p.pk)
+            match = self.matches.get(p.pk) or _match(p, self.results, self.withdrawn)
+            winner = result.winner_id if result else (match.advancing if match.walkover else None)
+            rows.append(
+                {
+                    "pairing": p,
+                    "label": p.label or p.number,
+                    "kind": match.shown_kind,
+                    "left": self.cards.get(p.left_id),
+                    "right": self.cards.get(p.right_id),
+                    "result": result,
+                    "result_text": describe_result(result, self.cards) if result else "",
+                    "entered": describe_result(result, self.cards, ENTERED) if result else "",
+                    "winner": self.cards.get(winner) if winner else None,
+                    "withdrawn": match.withdrawn,
+                    "seen": result.pk if result else "none",
+                    "conflict": _conflict(p, result, self.cards),
+                }
+            )
+        return rows
+
+
+def _conflict(pairing: Pairing, result: Result | None, cards: dict[int, Card]) -> dict | None:
+    """What the match's score sheet says beside the stored result, when they differ
+    (the sheet decided, and no result or another one stands)."""
+    if pairing.sheet_id is None or pairing.sheet_winner_id is None:
+        return None
+    said = (pairing.sheet_winner_id, pairing.sheet_score)
+    if result is not None and (result.winner_id, result.score) == said:
+        return None
+    card = cards[pairing.sheet_winner_id]
+    return {
+        "sheet": f"{card.player.name} {pairing.sheet_score}",
+        "result": f"{cards[result.winner_id].player.name} {result.score}" if result else "",
+    }
+
+
+RESULT_STANDS = {
+    "user": gettext_noop(
+        "The result stands: %(winner)s %(score)s, entered by %(by)s at %(time)s; "
+        "only the organisers can change it."
+    ),
+    "link": gettext_noop(
+        "The result stands: %(winner)s %(score)s, entered with the match link at %(time)s; "
+        "only the organisers can change it."
+    ),
+    "sheet": gettext_noop(
+        "The result stands: %(winner)s %(score)s, decided on the score sheet at %(time)s; "
+        "only the organisers can change it."
+    ),
+}
+"""The lock of a match's score sheet while its result stands, by who entered it."""
+
+MEANWHILE = {
+    "user": gettext_noop("Meanwhile %(by)s entered %(winner)s %(score)s at %(time)s."),
+    "link": gettext_noop(
+        "Meanwhile %(winner)s %(score)s was entered with the match link at %(time)s."
+    ),
+    "sheet": gettext_noop("Meanwhile the score sheet decided %(winner)s %(score)s at %(time)s."),
+}
+"""A result write from an older state, refused: what happened since, by who entered it."""
+
+ENTERED = {
+    "user": gettext_noop("entered by %(by)s at %(time)s"),
+    "link": gettext_noop("entered with the match link at %(time)s"),
+    "sheet": gettext_noop("decided on the score sheet at %(time)s"),
+}
+"""Who entered a result and when, short, beside it on the round page."""
+
+VOIDED_MEANWHILE = gettext_noop("Meanwhile the result was voided: the match is open again.")
+
+
+def result_source(result: Result) -> str:
+    """Who entered a result: "sheet" (its score sheet), "link" (the match link) or "user"."""
+    if result.from_sheet:
+        return "sheet"
+    if result.recorded_by_id is None:
+        return "link"
+    return "user"
+
+
+def result_params(result: Result, cards: dict[int, Card] | None = None) -> dict:
+    """The placeholders of ``RESULT_STANDS`` and ``MEANWHILE``: winner (player name),
+    score, by (the user's name), time (local HH:MM)."""
+    card = (
+        cards[result.winner_id]
+        if cards
+        else Card.objects.select_related("player").get(pk=result.winner_id)
+    )
+    user = result.recorded_by if result.recorded_by_id else None
+    return {
+        "winner": card.player.name,
+        "score": result.score,
+        "by": (user.get_full_name() or user.get_username()) if user else "",
+        "time": timezone.localtime(result.recorded_at).strftime("%H:%M"),
+    }
+
+
+def describe_result(result: Result, cards: dict[int, Card] | None = None, texts=None) -> str:
+    """The result, who entered it and when, translated for the page (``texts``:
+    ``RESULT_STANDS`` by default, or ``ENTERED``)."""
+    template = (texts or RESULT_STANDS)[result_source(result)]
+    return gettext(template) % result_params(result, cards)
+
+
+class StaleResult(RuleError):
+    """A result write from an older state than the stored one (field ``pairing``):
+    ``live`` is the result that stands now (None when it was voided meanwhile)."""
+
+    def __init__(self, live: Result | None, cards: dict[int, Card] | None = None):
+        self.live = live
+        if live is None:
+            super().__init__("pairing", VOIDED_MEANWHILE)
+        else:
+            super().__init__(
+                "pairing", MEANWHILE[result_source(live)], **result_params(live, cards)
+            )
+
+
+NOT_CHECKED = object()
+"""``seen`` of a write that is not from a rendered form (the score sheet, simulations)."""
+
+
+def _match(
+    pairing: Pairing, results: dict[int, Result], withdrawn: dict[int, int] | None = None
+) -> bracket.Match:
+    """The bracket view of a pairing. A card withdrawn (RULES.md 5.7) counts in the main
+    pairing of the round it was withdrawn in and in any placement pairing."""
+    result = results.get(pairing.pk)
+    out = frozenset()
+    if withdrawn:
+        number = pairing.round.number if pairing.stage == Stage.MAIN else None
+        out = frozenset(
+            c
+            for c in (pairing.left_id, pairing.right_id)
+            if c in withdrawn and (number is None or withdrawn[c] == number)
+        )
+    return bracket.Match(
+        pairing.number,
+        pairing.kind,
+        pairing.left_id,
+        pairing.right_id,
+        result.winner_id if result else None,
+        pairing.label,
+        out,
+    )
+
+
+def load_state(tournament: Tournament) -> TournamentState:
+    """Read the whole tournament: 4 queries, whatever its size."""
+    cards = {c.pk: c for c in Card.objects.filter(tournament=tournament).select_related("player")}
+    rounds = list(Round.objects.live().filter(tournament=tournament))
+    all_pairings = list(
+        Pairing.objects.live().filter(tournament=tournament).order_by("stage", "number")
+    )
+    results = {
+        r.pairing_id: r
+        for r in Result.objects.live()
+        .filter(pairing__tournament=tournament)
+        .select_related("recorded_by")
+    }
+    withdrawn = {pk: c.withdrawn_round for pk, c in cards.items() if c.withdrawn_round is not None}
+    by_id = {r.pk: r for r in rounds}
+    live_rounds = {r.pk for r in rounds}
+    pairings: dict[int, list[Pairing]] = {r.pk: [] for r in rounds}
+    placement = []
+    for p in all_pairings:
+        if p.round_id in by_id:
+            p.round = by_id[p.round_id]  # no query per pairing
+        if p.stage == Stage.PLACEMENT:
+            if p.round_id is None or p.round_id in live_rounds:
+                placement.append(p)
+        elif p.round_id in live_rounds:
+            pairings[p.round_id].append(p)
+    matches = {
+        p.pk: _match(p, results, withdrawn)
+        for p in [*placement, *(p for r in rounds for p in pairings[r.pk])]
+    }
+    round_states = [
+        bracket.RoundState(r.number, r.pot_size, tuple(matches[p.pk] for p in pairings[r.pk]))
+        for r in rounds
+    ]
+    return TournamentState(
+        tournament,
+        cards,
+        rounds,
+        pairings,
+        placement,
+        results,
+        round_states,
+        [matches[p.pk] for p in placement],
+        matches,
+    )
+
+
+def locked(tournament: Tournament) -> Tournament:
+    """The tournament row, locked until the transaction ends: every writer takes it first,
+    so writes on one tournament are served one after the other."""
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def count_in_play(tournament: Tournament) -> int:
+    """Before round 1: the cards that will be drawn, i.e. sold minus withdrawn (RULES.md
+    5.1, 5.7). The draw check, the lowering, the sale and the desk's offer all count these."""
+    return Card.objects.not_withdrawn().filter(tournament=tournament).count()
+
+
+def lower_offer(tournament: Tournament, in_play: int) -> int | None:
+    """The number of cards the desk offers to lower to before round 1 (RULES.md 5.1):
+    ``draw.smallest_cards(in_play)`` when the draw is refused for too few cards sold and
+    lowering makes it possible, else None. ``in_play``: how many cards are in play
+    (``count_in_play``: a card withdrawn before round 1 is not drawn, RULES.md 5.7)."""
+    if in_play < draw.LOWEST_CARDS or in_play > tournament.cards // 2:
+        return None
+    return draw.smallest_cards(in_play)
+
+
+def withdrawn_in(pairing: Pairing) -> list[Card]:
+    """The withdrawn cards that make this pairing a walkover (RULES.md 5.7)."""
+    cards = (
+        Card.objects.withdrawn()
+        .filter(pk__in=[c for c in (pairing.left_id, pairing.right_id) if c is not None])
+        .select_related("player")
+    )
+    if pairing.stage == Stage.MAIN:
+        return [c for c in cards if c.withdrawn_round == pairing.round.number]
+    return list(cards)
+
+
+def physical_session(state: TournamentState, round_: Round) -> draw.DrawSession:
+    """The draw session of a round being typed in, with its pulls so far replayed."""
+    cards = {pk: c.player_id for pk, c in state.cards.items()}
+    previous = [r for r in state.round_states if r.number < round_.number]
+    in_play = bracket.cards_in_play(previous, sorted(state.cards), state.withdrawn)
+    order = draw.physical_order(bracket.holders(cards, in_play), later_round=round_.number > 1)
+    session = draw.DrawSession(order, round_.pot_size)
+    for pull in Pull.objects.live().filter(round=round_).order_by("index"):
+        session.pull(pull.number)
+    return session
+
+
+def latest_pull(round_: Round) -> Pull | None:
+    """The latest live pull of a draw at the venue (with its card and player), or None.
+    Its id is the state the pull and undo forms are rendered from (0: no pull yet)."""
+    return (
+        Pull.objects.live()
+        .filter(round=round_)
+        .select_related("card", "player")
+        .order_by("-index")
+        .first()
+    )

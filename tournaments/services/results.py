@@ -1,0 +1,258 @@
+"""Writers of match results: record, correct and void a result (RULES.md 5.3 to 5.5).
+A result is never edited: a correction voids it and records a new one."""
+
+import uuid
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from clubs import audit
+from scoring.rules.errors import RuleError, gettext_noop
+from tournaments.models import Kind, Pairing, Result, Round, Stage, Tournament
+from tournaments.services.draws import create_placement
+from tournaments.services.reading import (
+    NOT_CHECKED,
+    RESULT_STANDS,
+    SCORES,
+    StaleResult,
+    locked,
+    result_params,
+    result_source,
+    withdrawn_in,
+)
+from tournaments.services.sheets import (
+    SHEET_REMADE,
+    SHEET_WITHDRAWN,
+    Actor,
+    key_reused,
+    lock_for_result,
+    lock_sheet,
+    lock_sheets_first,
+    unlock_sheet,
+)
+
+
+def void_dependents(t: Tournament, pairing: Pairing) -> None:
+    """The matches for 5/6 and 7/8 are drawn from the two "5-8" results: when one of those
+    changes, they are made again (RULES.md 5.5); ``check_editable`` has made sure they
+    have no result yet. Their score sheets take no more deals."""
+    if pairing.label == "5-8":
+        dependents = Pairing.objects.live().filter(tournament=t, label__in=("5", "7"))
+        for sheet_id in dependents.exclude(sheet=None).values_list("sheet_id", flat=True):
+            lock_sheet(sheet_id, "closed", SHEET_REMADE)
+        dependents.update(voided_at=timezone.now())
+
+
+def _dependents(pairing: Pairing):
+    """The pairings whose sheets a change of ``pairing``'s result may lock: itself, and
+    for a "5-8" match the matches for 5 and 7."""
+    query = Pairing.objects.filter(pk=pairing.pk)
+    if pairing.label == "5-8":
+        query = query | Pairing.objects.live().filter(
+            tournament_id=pairing.tournament_id, label__in=("5", "7")
+        )
+    return query
+
+
+def _audit_result(result: Result | None) -> dict | None:
+    if result is None:
+        return None
+    pairing = result.pairing
+    return {
+        "pairing": pairing.label or pairing.number,
+        "round": pairing.round.number if pairing.round_id and pairing.stage == Stage.MAIN else None,
+        "winner_card": result.winner.number,
+        "score": result.score,
+    }
+
+
+def check_editable(t: Tournament, pairing: Pairing) -> None:
+    """A result may change while nothing was built on it (RULES.md 5.4)."""
+    if pairing.stage == Stage.MAIN:
+        later = (
+            Round.objects.live()
+            .filter(tournament=t, number__gt=pairing.round.number)
+            .order_by("number")
+            .first()
+        )
+        if later is not None:
+            raise RuleError(
+                "pairing",
+                gettext_noop("Round %(number)s is drawn already: undo that draw first."),
+                number=later.number,
+            )
+        return
+    if (
+        pairing.label == "5-8"
+        and Result.objects.live()
+        .filter(pairing__in=Pairing.objects.live().filter(tournament=t, label__in=("5", "7")))
+        .exists()
+    ):
+        raise RuleError(
+            "pairing",
+            gettext_noop("The matches for places 5 to 8 have results: void them first."),
+        )
+
+
+def record_result(
+    pairing: Pairing,
+    winner: int,
+    score: str,
+    key: uuid.UUID,
+    actor: Actor,
+    *,
+    from_sheet: bool = False,
+    seen=NOT_CHECKED,
+) -> Result:
+    """Decide a match: ``winner`` is the winning card's id, ``score`` the Bummerl (2:0, 2:1;
+    3:x for matches to three). A repeated ``key`` returns the first result when it is the
+    same (match, winner, score), and is refused on ``key`` when it is another; the same
+    result sent again is answered with the stored one. ``seen``: the live result's id the
+    form was rendered with (None: no result); when another result stands now,
+    ``StaleResult`` says which, who entered it and when. A different result for a decided
+    match is refused (correct it instead), and so is a result for a withdrawal's walkover."""
+    return _write_result(
+        pairing, winner, score, key, actor, correct=False, from_sheet=from_sheet, seen=seen
+    )
+
+
+def correct_result(
+    pairing: Pairing,
+    winner: int,
+    score: str,
+    key: uuid.UUID,
+    actor: Actor,
+    *,
+    from_sheet: bool = False,
+    seen=NOT_CHECKED,
+) -> Result:
+    """Void the live result of the match and record this one; refused once the next
+    round is drawn (the message says which draw to undo), and (``StaleResult``) when
+    the result changed since the form showed ``seen``."""
+    return _write_result(
+        pairing, winner, score, key, actor, correct=True, from_sheet=from_sheet, seen=seen
+    )
+
+
+def _write_result(pairing, winner, score, key, actor, *, correct, from_sheet, seen=NOT_CHECKED):
+    try:
+        with transaction.atomic():
+            lock_sheets_first(_dependents(pairing))
+            t = locked(pairing.tournament)
+            first = Result.objects.filter(key=key).first()
+            if first is not None:
+                return _repeated(first, pairing, winner, score)
+            pairing = Pairing.objects.select_related("round").get(pk=pairing.pk)
+            if pairing.voided_at is not None or (
+                pairing.round is not None and pairing.round.undone_at is not None
+            ):
+                raise RuleError("pairing", gettext_noop("This pairing was undone."))
+            if pairing.kind != Kind.MATCH:
+                raise RuleError("pairing", gettext_noop("A bye or walkover has no result."))
+            if winner not in (pairing.left_id, pairing.right_id):
+                raise RuleError("winner", gettext_noop("The winner must be one of the two cards."))
+            if score not in SCORES[t.match_bummerl]:
+                raise RuleError(
+                    "score",
+                    gettext_noop("A match to %(n)s Bummerl ends %(scores)s."),
+                    n=t.match_bummerl,
+                    scores=" / ".join(SCORES[t.match_bummerl]),
+                )
+            live = Result.objects.live_for(pairing)
+            if live is not None and not correct and (live.winner_id, live.score) == (winner, score):
+                return live  # the same result sent again (or by two at once): nothing to do
+            if seen is not NOT_CHECKED and (live.pk if live else None) != seen:
+                raise StaleResult(live)
+            if live is None:
+                gone = withdrawn_in(pairing)
+                if gone:
+                    raise RuleError(
+                        "pairing",
+                        gettext_noop(
+                            "%(name)s (card %(card)s) was withdrawn: the match is a walkover."
+                        ),
+                        name=gone[0].player.name,
+                        card=gone[0].number,
+                    )
+            if live is not None:
+                if not correct:
+                    if actor.organiser:
+                        raise RuleError(
+                            "pairing",
+                            gettext_noop("This match already has a result: correct it instead."),
+                        )
+                    raise RuleError(
+                        "pairing", RESULT_STANDS[result_source(live)], **result_params(live)
+                    )
+                check_editable(t, pairing)
+                Result.objects.filter(pk=live.pk).update(
+                    voided_at=timezone.now(), voided_by_id=actor.user_id
+                )
+                void_dependents(t, pairing)
+            result = Result.objects.create(
+                pairing=pairing,
+                winner_id=winner,
+                score=score,
+                key=key,
+                recorded_by_id=actor.user_id,
+                via_link=actor.via_link,
+                from_sheet=from_sheet,
+            )
+            result.recorded_by = actor.user if actor.user_id else None
+            lock_for_result(pairing, result)
+            audit.record(
+                t.club_id,
+                "tournament",
+                t.pk,
+                "result corrected" if live else "result recorded",
+                actor,
+                _audit_result(live),
+                _audit_result(result),
+            )
+            if pairing.stage == Stage.PLACEMENT:
+                create_placement(t, actor, pairing.round)
+            return result
+    except IntegrityError:
+        # Two phones sent results for one match at once: the first one stands.
+        existing = Result.objects.filter(key=key).first()
+        if existing is not None:
+            return _repeated(existing, pairing, winner, score)
+        live = Result.objects.live_for(pairing)
+        raise StaleResult(live) from None
+
+
+def _repeated(first: Result, pairing: Pairing, winner: int, score: str) -> Result:
+    """The result a one-time key recorded, when this submit repeats it; RuleError on
+    ``key`` when the key was used for another result (an old page's form)."""
+    if (first.pairing_id, first.winner_id, first.score) != (pairing.pk, winner, score):
+        raise key_reused()
+    return first
+
+
+def void_result(pairing: Pairing, actor: Actor, seen=NOT_CHECKED) -> None:
+    """Void the live result of a match (it stays in the history); refused once the next
+    round is drawn, and (``StaleResult``) when another result than ``seen`` (the live
+    result's id the form showed) stands now. Its score sheet takes deals again."""
+    with transaction.atomic():
+        lock_sheets_first(_dependents(pairing))
+        t = locked(pairing.tournament)
+        pairing = Pairing.objects.select_related("round").get(pk=pairing.pk)
+        live = Result.objects.live_for(pairing)
+        if live is None:
+            return  # voided meanwhile: what the user wanted
+        if seen is not NOT_CHECKED and live.pk != seen:
+            raise StaleResult(live)
+        check_editable(t, pairing)
+        Result.objects.filter(pk=live.pk).update(
+            voided_at=timezone.now(), voided_by_id=actor.user_id
+        )
+        void_dependents(t, pairing)
+        gone = withdrawn_in(pairing) if pairing.sheet_id is not None else []
+        if gone:  # without its result the match is a withdrawal's walkover
+            card = gone[0]
+            lock_sheet(
+                pairing.sheet_id, "closed", SHEET_WITHDRAWN, name=card.player.name, card=card.number
+            )
+        else:
+            unlock_sheet(pairing.sheet_id)
+        audit.record(t.club_id, "tournament", t.pk, "result voided", actor, _audit_result(live))

@@ -1,0 +1,180 @@
+"""The bridge to score sheets: a match played on a score sheet (``open_match_sheet``,
+``follow_match_sheet``) and the locks a tournament puts on such sheets.
+
+This is the one tournaments module that imports ``scoring.services``; the writers take
+``Actor`` and ``key_reused`` from here.
+"""
+
+import uuid
+
+from django.db import transaction
+from django.utils import timezone
+
+from clubs import audit
+from scoring import services as scoring
+from scoring.models import RuleSet, Sheet
+from scoring.rules.errors import RuleError, gettext_noop
+from scoring.services import Actor, key_reused
+from tournaments.models import Kind, Pairing, Result, Round, Stage
+from tournaments.services.reading import (
+    RESULT_STANDS,
+    locked,
+    result_params,
+    result_source,
+    withdrawn_in,
+)
+
+__all__ = [  # Actor and key_reused are scoring's, passed on to the writers
+    "SHEET_REMADE",
+    "SHEET_UNDONE",
+    "SHEET_WITHDRAWN",
+    "Actor",
+    "follow_match_sheet",
+    "key_reused",
+    "lock_for_result",
+    "lock_sheet",
+    "lock_sheets_first",
+    "open_match_sheet",
+    "unlock_sheet",
+]
+
+
+SHEET_UNDONE = gettext_noop(
+    "This draw was undone: the match no longer exists and this sheet takes no more deals."
+)
+SHEET_REMADE = gettext_noop(
+    "This placement match was made again (a result it came from changed): "
+    "this sheet takes no more deals."
+)
+SHEET_WITHDRAWN = gettext_noop(
+    "%(name)s (card %(card)s) was withdrawn: the match is a walkover, "
+    "this sheet takes no more deals."
+)
+
+
+def lock_sheets_first(pairings) -> None:
+    """Take the row locks of the score sheets of ``pairings`` (a Pairing queryset) before
+    the tournament's. A write on a match's sheet locks the sheet, then (reporting its
+    result) the tournament; a change here that locks or unlocks such sheets takes them in
+    the same order, so the two never wait on each other (PostgreSQL would find a
+    deadlock). SQLite's IMMEDIATE transactions serialise all writers anyway."""
+    ids = sorted(pairings.exclude(sheet=None).values_list("sheet_id", flat=True))
+    if ids:
+        list(Sheet.objects.select_for_update().filter(pk__in=ids).order_by("pk").values("pk"))
+
+
+def lock_sheet(sheet_id: int | None, kind: str, template: str, **params) -> None:
+    """Lock a match's score sheet (``Sheet.write_refusal`` reads it): kind ``result``
+    while its result stands, ``closed`` when the match is gone."""
+    if sheet_id is not None:
+        Sheet.objects.filter(pk=sheet_id).update(
+            locked_at=timezone.now(),
+            lock={"kind": kind, "template": template, "params": params},
+        )
+
+
+def unlock_sheet(sheet_id: int | None) -> None:
+    if sheet_id is not None:
+        Sheet.objects.filter(pk=sheet_id).update(locked_at=None, lock={})
+
+
+def lock_for_result(pairing: Pairing, result: Result) -> None:
+    if pairing.sheet_id is not None:
+        lock_sheet(
+            pairing.sheet_id,
+            "result",
+            RESULT_STANDS[result_source(result)],
+            **result_params(result),
+        )
+
+
+def open_match_sheet(pairing: Pairing, actor: Actor):
+    """The two-player score sheet of a match (made once): the tournament's Partie length,
+    a Schneider counting one Bummerl (RULES.md 5.3). When its Partie is decided, the sheet
+    records the match result by itself (``follow_match_sheet``). Refused (RuleError on
+    ``pairing``) for a bye or walkover, a withdrawal's walkover, and a match whose result
+    stands already (the message names it)."""
+    with transaction.atomic():
+        t = locked(pairing.tournament)
+        pairing = Pairing.objects.select_related("left__player", "right__player").get(pk=pairing.pk)
+        if pairing.sheet_id is not None:
+            return pairing.sheet
+        if pairing.kind != Kind.MATCH:
+            raise RuleError("pairing", gettext_noop("A bye or walkover has no result."))
+        pairing.round = Round.objects.filter(pk=pairing.round_id).first()
+        live = Result.objects.live_for(pairing)
+        if live is not None:  # a result entered meanwhile: no sheet to change it
+            raise RuleError("pairing", RESULT_STANDS[result_source(live)], **result_params(live))
+        gone = withdrawn_in(pairing)
+        if gone:
+            raise RuleError(
+                "pairing",
+                gettext_noop("%(name)s (card %(card)s) was withdrawn: the match is a walkover."),
+                name=gone[0].player.name,
+                card=gone[0].number,
+            )
+        preset = RuleSet.objects.filter(club__isnull=True, preset="wiki").first()
+        rules = preset.rules.with_changes(
+            options={"schneider_counts": 1, "partie_bummerl": t.match_bummerl}
+        )
+        sheet = scoring.open_sheet(
+            t.club,
+            "schnapsen",
+            [pairing.left.player, pairing.right.player],
+            preset,
+            title=f"{t.name} · {pairing.label or pairing.number}",
+            actor=scoring.Actor(actor.user),
+            rules=rules,
+        )
+        sheet.reports_result = True
+        sheet.save(update_fields=["reports_result"])
+        pairing.sheet = sheet
+        pairing.save(update_fields=["sheet"])
+        main = pairing.round is not None and pairing.stage == Stage.MAIN
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "match sheet opened",
+            actor,
+            None,
+            {
+                "pairing": pairing.label or pairing.number,
+                "round": pairing.round.number if main else None,
+                "sheet": sheet.pk,
+            },
+        )
+        return sheet
+
+
+def follow_match_sheet(sender, sheet, state, key, **kwargs) -> None:
+    """Receiver of ``scoring.signals.sheet_changed``: a match played on a score sheet has
+    the result its sheet shows. What the sheet says is kept on the pairing (the desk flags
+    a sheet that contradicts the stored result). A decided Partie records (or corrects)
+    the match result; a correction on the sheet that undoes the Partie voids the result
+    the sheet made. A RuleError (the next round is drawn already) refuses the change on
+    the sheet. A result entered by hand is left alone: the organiser decides. Once a
+    result stands only organisers still write on the sheet (``Sheet.write_refusal``)."""
+    from tournaments.services import results  # results lock sheets through this module
+
+    pairing = Pairing.objects.filter(sheet=sheet).select_related("tournament").first()
+    if pairing is None:
+        return
+    actor = kwargs.get("actor") or Actor(None, via_link=True)
+    winner = state.partie_winner
+    winner_card = None if winner is None else (pairing.left_id if winner == 0 else pairing.right_id)
+    score = "" if winner is None else f"{state.tally[1 - winner]}:{state.tally[winner]}"
+    Pairing.objects.filter(pk=pairing.pk).update(sheet_winner_id=winner_card, sheet_score=score)
+    pairing.sheet_winner_id, pairing.sheet_score = winner_card, score
+    live = Result.objects.live_for(pairing)
+    if live is not None and not live.from_sheet:
+        return
+    if winner is None:
+        if live is not None:
+            results.void_result(pairing, actor)
+        return
+    if live is not None and (live.winner_id, live.score) == (winner_card, score):
+        return
+    result_key = uuid.uuid5(uuid.NAMESPACE_URL, f"bummerl:sheet:{sheet.pk}:{key or uuid.uuid4()}")
+    write = results.correct_result if live is not None else results.record_result
+    write(pairing, winner_card, score, result_key, actor, from_sheet=True)
