@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "clubs",
     "scoring",
     "tournaments",
+    "bummerl",
 ]
 
 MIDDLEWARE = [

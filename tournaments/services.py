@@ -19,7 +19,7 @@ from django.utils.translation import gettext
 
 from clubs import audit
 from clubs.models import Club
-from clubs.services import player_named
+from clubs.players import player_named
 from clubs.text import german_key, name_fold
 from scoring.models import Sheet
 from scoring.rules.errors import RuleError, gettext_noop
@@ -411,9 +411,9 @@ def sell_cards(
             "tournament",
             t.pk,
             "cards sold",
-            actor,
-            None,
-            {"player": player.name, "cards": [c.number for c in cards], "paid": paid},
+            actor=actor,
+            before=None,
+            after={"player": player.name, "cards": [c.number for c in cards], "paid": paid},
         )
         return cards
 
@@ -429,9 +429,9 @@ def set_paid(card: Card, paid: bool, actor: Actor | None = None) -> None:
             "tournament",
             locked.tournament_id,
             "card paid",
-            actor,
-            {"card": locked.number, "paid": locked.paid},
-            {"card": locked.number, "paid": paid},
+            actor=actor,
+            before={"card": locked.number, "paid": locked.paid},
+            after={"card": locked.number, "paid": paid},
         )
 
 
@@ -482,9 +482,9 @@ def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
             "tournament",
             t.pk,
             "cards lowered",
-            actor,
-            {"cards": before, "sold": sold},
-            {"cards": t.cards, "sold": sold},
+            actor=actor,
+            before={"cards": before, "sold": sold},
+            after={"cards": t.cards, "sold": sold},
         )
         return t.cards
 
@@ -585,9 +585,9 @@ def _store_draw(t, state, number, pot_size, seed, result: "draw.Draw", actor, ro
         "tournament",
         t.pk,
         "round drawn",
-        actor,
-        None,
-        {"round": number, "seed": seed, "pairings": len(result.pairings)},
+        actor=actor,
+        before=None,
+        after={"round": number, "seed": seed, "pairings": len(result.pairings)},
     )
     return round_
 
@@ -760,9 +760,9 @@ def add_pull(
             "tournament",
             t.pk,
             "pull entered",
-            actor,
-            None,
-            {
+            actor=actor,
+            before=None,
+            after={
                 "round": round_.number,
                 "card": state.cards[pull.card].number,
                 "pot": str(pull.pot),
@@ -822,8 +822,8 @@ def undo_last_pull(
             "tournament",
             t.pk,
             "pull undone",
-            actor,
-            {
+            actor=actor,
+            before={
                 "round": round_.number,
                 "pull": last.index + 1,
                 "player": last.player.name,
@@ -832,7 +832,7 @@ def undo_last_pull(
                 "number": last.number,
                 "put_back": last.put_back,
             },
-            {"draw_reopened": True, "pairings_undone": reopened} if reopened else None,
+            after={"draw_reopened": True, "pairings_undone": reopened} if reopened else None,
         )
         return last
 
@@ -953,9 +953,9 @@ def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
             "tournament",
             t.pk,
             "draw undone",
-            actor,
-            {"round": current.number},
-            {"withdrawn_cards_moved_back": moved} if moved else None,
+            actor=actor,
+            before={"round": current.number},
+            after={"withdrawn_cards_moved_back": moved} if moved else None,
         )
         return current
 
@@ -1151,9 +1151,9 @@ def _write_result(pairing, winner, score, key, actor, correct, from_sheet, seen=
                 "tournament",
                 t.pk,
                 "result corrected" if live else "result recorded",
-                actor,
-                _audit_result(live),
-                _audit_result(result),
+                actor=actor,
+                before=_audit_result(live),
+                after=_audit_result(result),
             )
             if pairing.stage == Stage.PLACEMENT:
                 _create_placement(t, actor, pairing.round)
@@ -1395,7 +1395,9 @@ def void_result(pairing: Pairing, actor: Actor, seen=NOT_CHECKED) -> None:
             )
         else:
             _unlock_sheet(pairing.sheet_id)
-        audit.record(t.club_id, "tournament", t.pk, "result voided", actor, _audit_result(live))
+        audit.record(
+            t.club_id, "tournament", t.pk, "result voided", actor=actor, before=_audit_result(live)
+        )
 
 
 # -- withdrawal (RULES.md 5.7) -----------------------------------------------------------
@@ -1465,9 +1467,9 @@ def withdraw_card(tournament: Tournament, card_id: int, actor: Actor) -> Card:
             "tournament",
             t.pk,
             "card withdrawn",
-            actor,
-            None,
-            {
+            actor=actor,
+            before=None,
+            after={
                 "card": card.number,
                 "player": card.player.name,
                 "round": number,
@@ -1538,8 +1540,8 @@ def undo_withdrawal(tournament: Tournament, card_id: int, actor: Actor) -> Card:
             "tournament",
             t.pk,
             "withdrawal undone",
-            actor,
-            {"card": card.number, "player": card.player.name, "round": card.withdrawn_round},
+            actor=actor,
+            before={"card": card.number, "player": card.player.name, "round": card.withdrawn_round},
         )
         card.withdrawn_round = card.withdrawn_at = None
         return card

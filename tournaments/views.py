@@ -20,11 +20,11 @@ from bummerl.htmx import partial_or_page
 from bummerl.printing import pdf_response
 from clubs import audit
 from clubs.access import club_for
+from clubs.forms import renew_key, rule_error_text
 from clubs.models import Player, Role
 from clubs.text import clean_name, german_key, warn_unprintable
 from scoring.rules import RuleError
 from scoring.rules.errors import gettext_noop
-from scoring.views import renew_key, rule_error_text
 from tournaments import draw, printing, services
 from tournaments.forms import PullForm, ResultForm, SellForm, TournamentForm
 from tournaments.history import describe_change
