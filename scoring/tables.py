@@ -39,7 +39,7 @@ class TallyTable(tables.Table):
     the name column sorts in German order ("anna" before "Zita", "Ömer" after "Ole")."""
 
     name = tables.Column(verbose_name=_("Player"), order_by=("name_key", "name", "player_id"))
-    bummerl = tables.Column(verbose_name=_("Bummerl"), attrs={"td": {"class": "num"}})
+    bummerl = tables.Column(verbose_name=_("Bummerl received"), attrs={"td": {"class": "num"}})
     schneider = tables.Column(verbose_name=_("Schneider"), attrs={"td": {"class": "num"}})
     games = tables.Column(verbose_name=_("Games"), attrs={"td": {"class": "num"}})
     sheets = tables.Column(verbose_name=_("Evenings"), attrs={"td": {"class": "num"}})
