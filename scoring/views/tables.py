@@ -99,7 +99,7 @@ def open_table(request, slug):
         else:
             warn_unprintable(request, sheet.title, name=False)
             return redirect("sheet:page", pk=sheet.pk)
-    return render(request, "clubs/open_table.html", {"club": club, "form": form})
+    return render(request, "scoring/open_table.html", {"club": club, "form": form})
 
 
 @login_required
@@ -150,7 +150,7 @@ def import_table(request, slug):
                 warn_unprintable(request, *(p.name for p in services.load_players(sheet)))
                 warn_unprintable(request, sheet.title, name=False)
                 return redirect("sheet:page", pk=sheet.pk)
-    return render(request, "clubs/import.html", {"club": club, "form": form})
+    return render(request, "scoring/import.html", {"club": club, "form": form})
 
 
 @login_required
@@ -179,7 +179,7 @@ def rule_sets(request, slug):
         return redirect("rule_set", slug=club.slug, rule_set_id=copy.pk)
     return render(
         request,
-        "clubs/rule_sets.html",
+        "scoring/rule_sets.html",
         {
             "club": club,
             "rule_sets": available.order_by("club_id", "name"),
@@ -206,4 +206,4 @@ def rule_set(request, slug, rule_set_id):
         else:
             messages.success(request, _("Rule set saved. Tables opened from now on use it."))
             return redirect("rule_set", slug=club.slug, rule_set_id=item.pk)
-    return render(request, "clubs/rule_set.html", {"club": club, "rule_set": item, "form": form})
+    return render(request, "scoring/rule_set.html", {"club": club, "rule_set": item, "form": form})
