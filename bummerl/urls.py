@@ -5,22 +5,8 @@ from django.urls import include, path
 
 from clubs import members as member_views
 from clubs import views as club_views
-from scoring import views as sheet_views
 from tournaments import urls as tournament_urls
 from tournaments import views as tournament_views
-
-sheet_patterns = [
-    path("", sheet_views.page, name="page"),
-    path("record/", sheet_views.record, name="record"),
-    path("deals/<int:deal_id>/void/", sheet_views.void, name="void"),
-    path("deals/<int:deal_id>/correct/", sheet_views.correct, name="correct"),
-    path("export.json", sheet_views.export, name="export"),
-    path("link/", sheet_views.link, name="link"),
-    path("link/<str:action>/", sheet_views.link_change, name="link_change"),
-    path("print/blank.pdf", sheet_views.print_blank, name="print_blank"),
-    path("history/", sheet_views.history, name="history"),
-    path("print/summary.pdf", sheet_views.print_summary, name="print_summary"),
-]
 
 
 def healthz(request):
@@ -45,7 +31,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("clubs/new/", member_views.club_new, name="club_new"),
     path("j/<str:token>/", member_views.join, name="join"),
-    path("c/<slug:slug>/", club_views.club, name="club"),
+    path("", include("scoring.urls")),
     path("c/<slug:slug>/members/", member_views.members, name="members"),
     path(
         "c/<slug:slug>/members/<int:membership_id>/role/",
@@ -73,14 +59,8 @@ urlpatterns = [
     path("c/<slug:slug>/players/<int:player_id>/rename/", club_views.rename, name="player_rename"),
     path("c/<slug:slug>/players/<int:player_id>/merge/", club_views.merge, name="player_merge"),
     path("c/<slug:slug>/history/", club_views.club_history, name="club_history"),
-    path("c/<slug:slug>/rules/", club_views.rule_sets, name="rule_sets"),
-    path("c/<slug:slug>/rules/<int:rule_set_id>/", club_views.rule_set, name="rule_set"),
-    path("c/<slug:slug>/tables/new/", club_views.open_table, name="open_table"),
-    path("c/<slug:slug>/tables/import/", club_views.import_table, name="import_table"),
     path("c/<slug:slug>/tournaments/", include(tournament_urls.club_patterns)),
     path("m/<str:token>/", tournament_views.match_link, name="match_link"),
     path("m/<str:token>/sheet/", tournament_views.match_sheet, name="match_sheet"),
     path("p/<str:token>/", tournament_views.bracket, name="bracket"),
-    path("tables/<int:pk>/", include((sheet_patterns, "sheet"))),
-    path("e/<str:token>/", include((sheet_patterns, "entry"))),
 ]

@@ -56,17 +56,25 @@ ACTIONS = {
 
 
 @dataclass(frozen=True)
-class Account:
-    """An actor for ``record``: a signed-in account (``user_id`` None: the system, e.g. a
-    management command run without a user)."""
+class Actor:
+    """Who writes, for ``record`` and the services: a signed-in ``user`` (None: the
+    system, e.g. a management command run without a user), or the holder of a table's
+    private link (``via_link``). ``organiser``: the user is an organiser (or owner) of
+    the club, who may still change a sheet whose tournament result stands
+    (``scoring.models.Sheet.write_refusal``)."""
 
-    user_id: int | None
+    user: object | None = None
     via_link: bool = False
+    organiser: bool = False
+
+    @property
+    def user_id(self) -> int | None:
+        return getattr(self.user, "pk", None) if self.user is not None else None
 
 
-def by(user) -> Account:
+def by(user) -> Actor:
     """The actor ``user`` (an account, or None)."""
-    return Account(getattr(user, "pk", None))
+    return Actor(user)
 
 
 def record(
@@ -74,12 +82,15 @@ def record(
     scope: str,
     scope_id: int,
     action: str,
-    actor,
+    *,
+    actor: Actor,
     before: Any = None,
     after: Any = None,
 ) -> None:
-    """Keep one change: ``actor`` has ``user_id`` (or None) and ``via_link``; ``before`` and
-    ``after`` are JSON-able values (None where there is nothing)."""
+    """Keep one change of ``action`` (a code of ``ACTIONS``) on ``scope``/``scope_id``
+    (``"sheet"``, ``"tournament"`` or ``"club"`` and its id): ``actor`` has ``user_id`` (or
+    None) and ``via_link``; ``before`` and ``after`` are JSON-able values (None where there
+    is nothing)."""
     AuditEntry.objects.create(
         club_id=club_id,
         scope=scope,

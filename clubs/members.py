@@ -16,14 +16,20 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from clubs import services
 from clubs.access import club_for
-from clubs.forms import ClubForm, InvitationForm, JoinForm, RoleForm
+from clubs.errors import RuleError
+from clubs.forms import (
+    ClubForm,
+    InvitationForm,
+    JoinForm,
+    RoleForm,
+    put_rule_error,
+    rule_error_text,
+)
 from clubs.models import Invitation, Membership, Role
-from scoring.rules import RuleError
-from scoring.views import renew_key, rule_error_text
 
 # Django's own sign-in backend (the site has two: django-axes' and this one).
 BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -45,9 +51,8 @@ def club_new(request):
                 form.cleaned_data["name"], request.user, form.cleaned_data["key"]
             )
         except RuleError as error:
-            field = error.field if error.field in form.fields and error.field != "key" else None
-            form.add_error(field, rule_error_text(error))
-            renew_key(form, error)  # sending again founds a club anew
+            # a refused key gets a new one: sending again founds a club anew
+            put_rule_error(form, error, shown=form.fields)
         else:
             messages.success(
                 request,
@@ -111,8 +116,8 @@ def members(request, slug):
                     club, form.cleaned_data["role"], request.user, form.cleaned_data["key"]
                 )
             except RuleError as error:
-                form.add_error("role" if error.field == "role" else None, rule_error_text(error))
-                renew_key(form, error)  # sending again makes a new link
+                # a refused key gets a new one: sending again makes a new link
+                put_rule_error(form, error, shown=("role",))
             else:
                 return redirect(f"{reverse('members', kwargs={'slug': slug})}?new={invitation.pk}")
         return _members_page(request, club, form=form)
@@ -240,7 +245,7 @@ def join(request, token):
             )
         except RuleError as error:
             if error.field == "username":
-                form.add_error("username", rule_error_text(error))
+                put_rule_error(form, error, shown=("username",))
             else:
                 return _refused(request, context, error)
         else:
@@ -265,7 +270,7 @@ def _joined(request, invitation: Invitation):
     return redirect("club", slug=invitation.club.slug)
 
 
-@require_GET
+@require_safe
 def no_mail_reset(request):
     """Instead of Django's reset by mail (the site sends none): who can help."""
     return render(request, "registration/password_reset_form.html")

@@ -1,258 +1,26 @@
-"""The only writers of clubs, players, memberships and invitations.
+"""The only writers of clubs, memberships and invitations (players: ``clubs.players``).
 
 Every writer runs in one transaction, locks what it changes and keeps an audit entry
 (scope ``"club"``, ``scope_id`` the club's id). User-fixable refusals are ``RuleError``s
 naming the form field.
-
-One person is one player of a club: names are stored clean and a player's identity is
-the case-folded name (``clubs.text``), unique per club in the database. Typing a known
-name in another case finds that player. Organisers rename players and merge two players
-who turn out to be one person; both are kept in the club's history.
 """
 
 import datetime
 import uuid
-from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
 
 from clubs import audit
-from clubs.models import AuditEntry, Club, Invitation, Membership, Player, Role
-from clubs.text import clean_name, name_fold
-from scoring.rules.errors import RuleError, gettext_noop
-from scoring.services import key_reused
-
-NAME_LENGTH = 80
-
-
-def _checked(name: str) -> str:
-    name = clean_name(name)
-    if not name:
-        raise RuleError("name", gettext_noop("Enter a name."))
-    if len(name) > NAME_LENGTH:
-        raise RuleError("name", gettext_noop("A name has at most 80 characters."))
-    return name
-
-
-def known_player(club: Club, name: str) -> Player | None:
-    """The club's player whose name is ``name`` up to case and spacing, or None."""
-    return Player.objects.filter(club=club, name_fold=name_fold(name)).first()
-
-
-def add_player(club: Club, name: str) -> Player:
-    """A new player of ``club``, named ``clean_name(name)``.
-
-    RuleError(field="name") when empty, longer than 80 characters, or when the club has
-    the player already in any case ("anna" beside "Anna"; the message names "Anna").
-    """
-    name = _checked(name)
-    existing = known_player(club, name)
-    if existing is None:
-        try:
-            with transaction.atomic():
-                return Player.objects.create(club=club, name=name)
-        except IntegrityError:  # added by someone else a moment ago
-            existing = known_player(club, name)
-            if existing is None:
-                raise
-    raise RuleError(
-        "name", gettext_noop("%(name)s already plays in this club."), name=existing.name
-    )
-
-
-def player_named(club: Club, name: str) -> Player:
-    """The club's player called ``name`` in any case and spacing, added if there is none.
-    RuleError(field="name") as ``add_player`` for an empty or too long name."""
-    existing = known_player(club, _checked(name))
-    if existing is not None:
-        return existing
-    try:
-        return add_player(club, name)
-    except RuleError:
-        existing = known_player(club, name)  # a race: the other writer's player
-        if existing is None:
-            raise
-        return existing
-
-
-def rename_player(player: Player, new_name: str, actor) -> Player:
-    """Give ``player`` the name ``clean_name(new_name)`` (a change of case is allowed).
-
-    RuleError(field="name") when empty, too long, or the name of another player of the
-    club (in any case): two players who are one person are merged, not renamed.
-    Kept in the club's history as "player renamed". Organisers only (the view checks).
-    """
-    name = _checked(new_name)
-    with transaction.atomic():
-        locked = Player.objects.select_for_update().get(pk=player.pk)
-        other = known_player(locked.club, name)
-        if other is not None and other.pk != locked.pk:
-            raise RuleError(
-                "name",
-                gettext_noop("%(name)s is another player of this club: merge the two instead."),
-                name=other.name,
-            )
-        if locked.name == name:
-            return locked
-        old = locked.name
-        locked.name = name
-        try:
-            with transaction.atomic():
-                locked.save(update_fields=["name"])
-        except IntegrityError:  # the name was taken a moment ago
-            raise RuleError(
-                "name",
-                gettext_noop("%(name)s is another player of this club: merge the two instead."),
-                name=name,
-            ) from None
-        audit.record(
-            locked.club_id,
-            "club",
-            locked.club_id,
-            "player renamed",
-            actor,
-            {"player_id": locked.pk, "name": old},
-            {"player_id": locked.pk, "name": locked.name},
-        )
-    player.name, player.name_fold, player.name_key = locked.name, locked.name_fold, locked.name_key
-    return locked
-
-
-# -- merging two players who are one person ---------------------------------------------
-
-
-def _links() -> list[models.ForeignKey]:
-    """Every foreign key to Player in the project (seats, cards, pulls, ...), found through
-    the model registry so that clubs needs to know nothing of the apps built on it."""
-    return [
-        rel.field
-        for rel in Player._meta.get_fields(include_hidden=True)
-        if rel.auto_created and not rel.concrete and (rel.one_to_many or rel.one_to_one)
-    ]
-
-
-def _unique_sets(field: models.ForeignKey):
-    """(other fields, condition) of each uniqueness rule of ``field``'s model that
-    includes ``field``: a row of one player must not meet a row of the other there."""
-    meta = field.model._meta
-    if field.unique:
-        yield (), None
-    for constraint in meta.constraints:
-        if isinstance(constraint, models.UniqueConstraint) and field.name in constraint.fields:
-            others = tuple(f for f in constraint.fields if f != field.name)
-            yield others, constraint.condition
-    for together in meta.unique_together:
-        if field.name in together:
-            yield tuple(f for f in together if f != field.name), None
-
-
-def _where(field: models.ForeignKey, others: tuple[str, ...], values: tuple) -> str:
-    """A readable name of the place where the two players meet (a table: title, date)."""
-    if len(others) == 1:
-        target = field.model._meta.get_field(others[0])
-        if target.is_relation and target.related_model is not None:
-            obj = target.related_model._base_manager.filter(pk=values[0]).first()
-            if obj is not None:
-                when = getattr(obj, "created_at", None)
-                return f"{obj} ({timezone.localtime(when):%d.%m.%Y})" if when else str(obj)
-    return ", ".join(str(v) for v in values)
-
-
-@dataclass(frozen=True)
-class MergePlan:
-    """What merging ``gone`` into ``keep`` moves: rows per kind (``{"seat": 3, "card": 1}``,
-    kinds by model name, only kinds with rows); ``clash`` the RuleError that refuses it."""
-
-    keep: Player
-    gone: Player
-    moves: dict[str, int]
-    clash: RuleError | None
-
-
-def merge_plan(keep: Player, gone: Player) -> MergePlan:
-    """Read what ``merge_players(keep, gone)`` would move, and why it would be refused."""
-    moves: dict[str, int] = {}
-    clash = None
-    if keep.pk == gone.pk or keep.club_id != gone.club_id:
-        clash = RuleError("other", gettext_noop("Choose another player of this club."))
-    for field in _links():
-        manager = field.model._base_manager
-        count = manager.filter(**{field.name: gone}).count()
-        if count:
-            moves[field.model._meta.model_name] = count
-        for others, condition in _unique_sets(field) if clash is None else ():
-            mine = manager.filter(**{field.name: gone})
-            theirs = manager.filter(**{field.name: keep})
-            if condition is not None:
-                mine, theirs = mine.filter(condition), theirs.filter(condition)
-            if not others:
-                met = [()] if mine.exists() and theirs.exists() else []
-            else:
-                met = sorted(
-                    set(mine.values_list(*others)) & set(theirs.values_list(*others)),
-                    key=str,
-                )
-            if met:
-                clash = RuleError(
-                    "other",
-                    gettext_noop(
-                        "%(keep)s and %(gone)s played at one table (%(where)s): "
-                        "they are two people, not one."
-                    ),
-                    keep=keep.name,
-                    gone=gone.name,
-                    where=_where(field, others, met[0]),
-                )
-    return MergePlan(keep, gone, moves, clash)
-
-
-def merge_players(keep: Player, gone: Player, actor) -> dict[str, int]:
-    """Make ``gone`` and ``keep`` one player: every row that points at ``gone`` (seats,
-    so results and tallies; cards and pulls of tournaments) points at ``keep``, and
-    ``gone`` is deleted. ``keep`` keeps its name. Returns the rows moved per kind.
-
-    RuleError(field="other"): ``gone`` is ``keep``, of another club, merged already, or
-    both sat at one table (two people, not one). Cards move even when ``keep`` then
-    holds more than the tournament's most cards per player: the organiser decides.
-    Kept in the club's history as "players merged". Organisers only (the view checks).
-    """
-    with transaction.atomic():
-        # Lock both rows in id order (no deadlock with a merge the other way round).
-        locked = {
-            p.pk: p
-            for p in Player.objects.select_for_update()
-            .filter(pk__in=[keep.pk, gone.pk])
-            .order_by("pk")
-        }
-        if gone.pk not in locked:
-            raise RuleError("other", gettext_noop("%(name)s is merged already."), name=gone.name)
-        if keep.pk not in locked:
-            raise RuleError("other", gettext_noop("Choose another player of this club."))
-        keep, gone = locked[keep.pk], locked[gone.pk]
-        plan = merge_plan(keep, gone)
-        if plan.clash is not None:
-            raise plan.clash
-        for field in _links():
-            field.model._base_manager.filter(**{field.name: gone}).update(**{field.name: keep})
-        audit.record(
-            keep.club_id,
-            "club",
-            keep.club_id,
-            "players merged",
-            actor,
-            {"player_id": keep.pk, "name": keep.name, "merged_id": gone.pk, "merged": gone.name},
-            {"player_id": keep.pk, "name": keep.name, **plan.moves},
-        )
-        gone.delete()
-    return plan.moves
-
+from clubs.errors import RuleError, gettext_noop, key_reused
+from clubs.models import AuditEntry, Club, Invitation, Membership, Role
+from clubs.text import clean_name
 
 # -- Clubs -------------------------------------------------------------------------------
 
@@ -276,7 +44,7 @@ def create_club(name: str, owner, key: uuid.UUID | None = None) -> Club:
     The slug (the club's address ``/c/<slug>/``) is ``slugify(name)``, made unique with a
     number. A repeated ``key`` (a double tap) returns the club made by the first request
     when it is the same founding (same name, same account); another name or another
-    account with that key is refused on ``key`` (``scoring.services.key_reused``: an old
+    account with that key is refused on ``key`` (``clubs.errors.key_reused``: an old
     page's form), never answered with the earlier club.
     Refused (RuleError on ``name``): an empty name (nothing visible, as
     ``clubs.text.clean_name``), more than 100 characters.
@@ -300,9 +68,9 @@ def create_club(name: str, owner, key: uuid.UUID | None = None) -> Club:
                     "club",
                     club.pk,
                     "club created",
-                    audit.by(owner),
-                    None,
-                    {"name": club.name, "slug": club.slug, "owner": owner.get_username()},
+                    actor=audit.by(owner),
+                    before=None,
+                    after={"name": club.name, "slug": club.slug, "owner": owner.get_username()},
                 )
                 return club
         except IntegrityError:
@@ -333,7 +101,7 @@ def create_invitation(club: Club, role: str, by, key: uuid.UUID | None = None) -
     """A single-use link for ``club`` that makes its holder a member with ``role``; open
     for ``BUMMERL_INVITE_DAYS`` (default 7) days. ``by`` is the owner's account.
     A repeated ``key`` returns the first request's invitation when it is the same (club,
-    role, account); another is refused on ``key`` (``scoring.services.key_reused``).
+    role, account); another is refused on ``key`` (``clubs.errors.key_reused``).
     Refused (RuleError on ``role``): a role that does not exist."""
     if role not in Role.values:
         raise RuleError("role", gettext_noop("Choose a role."))
@@ -356,9 +124,9 @@ def create_invitation(club: Club, role: str, by, key: uuid.UUID | None = None) -
                 "club",
                 club.pk,
                 "invitation created",
-                audit.by(by),
-                None,
-                {"invitation": invitation.pk, "role": role, "expires_at": _iso(invitation)},
+                actor=audit.by(by),
+                before=None,
+                after={"invitation": invitation.pk, "role": role, "expires_at": _iso(invitation)},
             )
             return invitation
     except IntegrityError:
@@ -394,9 +162,9 @@ def revoke_invitation(invitation: Invitation, by) -> None:
                 "club",
                 invitation.club_id,
                 "invitation revoked",
-                audit.by(by),
-                {"invitation": invitation.pk, "role": invitation.role},
-                None,
+                actor=audit.by(by),
+                before={"invitation": invitation.pk, "role": invitation.role},
+                after=None,
             )
 
 
@@ -448,9 +216,13 @@ def accept_invitation(invitation: Invitation, user) -> Membership:
                 "club",
                 club.pk,
                 "invitation accepted",
-                audit.by(user),
-                None,
-                {"invitation": invitation.pk, "user": user.get_username(), "role": invitation.role},
+                actor=audit.by(user),
+                before=None,
+                after={
+                    "invitation": invitation.pk,
+                    "user": user.get_username(),
+                    "role": invitation.role,
+                },
             )
             return membership
     except IntegrityError:
@@ -518,9 +290,9 @@ def change_role(membership: Membership, role: str, by) -> Membership:
             "club",
             locked.club_id,
             "role changed",
-            audit.by(by),
-            {"user": locked.user.get_username(), "role": before},
-            {"user": locked.user.get_username(), "role": role},
+            actor=audit.by(by),
+            before={"user": locked.user.get_username(), "role": before},
+            after={"user": locked.user.get_username(), "role": role},
         )
         return locked
 
@@ -548,9 +320,9 @@ def remove_member(membership: Membership, by) -> None:
             "club",
             locked.club_id,
             "member removed",
-            audit.by(by),
-            {"user": locked.user.get_username(), "role": locked.role},
-            None,
+            actor=audit.by(by),
+            before={"user": locked.user.get_username(), "role": locked.role},
+            after=None,
         )
 
 
@@ -596,8 +368,8 @@ def issue_reset_link(membership: Membership, by) -> tuple[str, str]:
             "club",
             membership.club_id,
             "reset link issued",
-            audit.by(by),
-            None,
-            {"user": name},
+            actor=audit.by(by),
+            before=None,
+            after={"user": name},
         )
     return urlsafe_base64_encode(force_bytes(user.pk)), default_token_generator.make_token(user)

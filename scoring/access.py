@@ -18,10 +18,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from clubs.models import ROLE_RANK, Role
+from clubs.audit import Actor
+from clubs.errors import RuleError
+from clubs.models import Role, role_allows
 from scoring.models import Sheet
-from scoring.rules import RuleError
-from scoring.services import Actor
 
 
 class SignInRequired(Exception):
@@ -55,7 +55,9 @@ class SheetAccess:
         return reverse(f"{self.namespace}:{name}", kwargs=kwargs)
 
 
-def sheet_for(request, pk: int | None = None, token: str | None = None, write: bool = False):
+def sheet_for(
+    request, *, pk: int | None = None, token: str | None = None, write: bool = False
+) -> SheetAccess:
     """Resolve the sheet of a request (one query). See the module docstring. A private
     link works for ``LINK_DAYS`` days after the table was opened. ``can_write`` is the
     one decision whether this request may change the sheet: the role, and a lock set by
@@ -86,12 +88,11 @@ def sheet_for(request, pk: int | None = None, token: str | None = None, write: b
     )
     if sheet is None:
         raise Http404
-    rank = ROLE_RANK[Role(sheet.role)]
-    may_write = rank >= ROLE_RANK[Role.SCORER]
+    may_write = role_allows(sheet.role, Role.SCORER)
     if write and not may_write:
         raise PermissionDenied
-    organiser = rank >= ROLE_RANK[Role.ORGANISER]
-    locked = sheet.write_refusal(organiser) if may_write else None
+    organiser = role_allows(sheet.role, Role.ORGANISER)
+    locked = sheet.write_refusal(organiser=organiser) if may_write else None
     return SheetAccess(
         sheet,
         Actor(request.user, organiser=organiser),
@@ -109,7 +110,7 @@ def refreshed(access: SheetAccess) -> SheetAccess:
         return access
     access.sheet.refresh_from_db(fields=["locked_at", "lock"])
     may_write = access.can_write or access.locked is not None
-    locked = access.sheet.write_refusal(access.actor.organiser) if may_write else None
+    locked = access.sheet.write_refusal(organiser=access.actor.organiser) if may_write else None
     return replace(access, can_write=may_write and locked is None, locked=locked)
 
 

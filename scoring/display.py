@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -110,15 +111,15 @@ def game_text(game: core.Game, players) -> str:
     return _(RESULT_TEXT[str(game.result)]) % {"loser": losers, "count": count}
 
 
-def sheet_rows(view) -> list[Row]:
+def sheet_rows(scored) -> list[Row]:
     """Deal rows in play order, voided ones in place, a result row after each game."""
-    rules = view.state.rules
-    lines = iter(view.state.lines)
-    games = {g.decided_at: (i, g) for i, g in enumerate(view.state.games)}
+    rules = scored.state.rules
+    lines = iter(scored.state.lines)
+    games = {g.decided_at: (i, g) for i, g in enumerate(scored.state.games)}
     rows: list[Row] = []
     number = 0
-    for deal in view.deals:
-        text = describe_entry(deal.entry, view.players, rules)
+    for deal in scored.deals:
+        text = describe_entry(deal.entry, scored.players, rules)
         if deal.voided_at is not None:
             rows.append(Row(deal, text))
             continue
@@ -126,18 +127,20 @@ def sheet_rows(view) -> list[Row]:
         rows.append(Row(deal, text, line, number + 1))
         if number in games:
             index, game = games[number]
-            rows.append(Row(None, game_text(game, view.players), game=game, game_number=index + 1))
+            rows.append(
+                Row(None, game_text(game, scored.players), game=game, game_number=index + 1)
+            )
         number += 1
     return rows
 
 
-def describe_change(view):
+def describe_change(scored):
     """The ``describe`` of the sheet's history page (``clubs.audit.history_rows``): a
     stored deal as its line, e.g. "Spiel 3: Bettler · Ben · gewonnen (Ben +4)"; an
     import as its players and number of deals. None for values of another shape."""
     from scoring.models import ENTRY_TYPES
 
-    names = [p.name for p in view.players]
+    names = [p.name for p in scored.players]
 
     def describe(action: str, value) -> str | None:
         try:
@@ -149,7 +152,7 @@ def describe_change(view):
             entry = ENTRY_TYPES[value["kind"]](**value["inputs"])
             text = _("Deal %(number)s: %(text)s") % {
                 "number": value["position"],
-                "text": describe_entry(entry, view.players, view.state.rules),
+                "text": describe_entry(entry, scored.players, scored.state.rules),
             }
         except (KeyError, TypeError, IndexError, ValueError, core.RuleError):
             return None
@@ -159,3 +162,25 @@ def describe_change(view):
         return f"{text} ({', '.join(gains)})" if gains else text
 
     return describe
+
+
+def entry_options(form, players, rules, rufer) -> dict:
+    """The button groups of the entry form, checked states worked out once."""
+    seats = [(i, p.name) for i, p in enumerate(players)]
+    hidden = {
+        item["contract"].code: " ".join(f"no-{seat}" for seat in item["hidden_for"])
+        for item in contract_buttons(rules, rufer, len(players))
+    }
+    contracts = [
+        (c.code, format_html("{} <small>{}</small>", c.name, c.base) if c.base else c.name)
+        for c in rules.contracts
+    ]
+    return {
+        "declarer": radio_options(form, "declarer", seats, default=rufer),
+        "contract": radio_options(form, "contract", contracts, default="normal", classes=hidden),
+        "normal_points": radio_options(form, "normal_points", [(n, n) for n in (1, 2, 3)]),
+        "spritzen": radio_options(form, "spritzen", form.fields["spritzen"].choices, default=0),
+        "points": radio_options(form, "points", [(n, n) for n in (1, 2, 3)]),
+        "by": radio_options(form, "by", seats),
+        "other_had_trick": radio_options(form, "other_had_trick", [(1, _("yes")), (0, _("no"))]),
+    }

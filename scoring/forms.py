@@ -211,10 +211,6 @@ class OpenSheetForm(forms.Form):
         return data
 
 
-class PlayerForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=80)
-
-
 class ImportForm(forms.Form):
     key = forms.UUIDField(widget=forms.HiddenInput, initial=uuid.uuid4, required=False)
     title = forms.CharField(label=_("Title"), max_length=100, required=False)

@@ -109,7 +109,7 @@ class Sheet(models.Model):
     def core_variant(self) -> core.Variant:
         return core.Variant(self.variant)
 
-    def write_refusal(self, organiser: bool) -> core.RuleError | None:
+    def write_refusal(self, *, organiser: bool) -> core.RuleError | None:
         """Why this sheet takes no write from this writer, or None when it does: the one
         rule of a locked sheet (``scoring.access`` asks it for the page, ``scoring.services``
         again under the sheet's row lock).

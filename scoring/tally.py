@@ -75,3 +75,10 @@ def tally(sheets) -> list[PlayerTally]:
 
 def club_sheets(club, year: int | None = None):
     return Sheet.objects.filter(club=club, **season_range(year)).order_by("created_at", "id")
+
+
+def player_figures(club, player) -> dict:
+    """``{"tally": PlayerTally | None}``: the player's figures over all the club's sheets,
+    evening by evening, for the player's page (``clubs.views.PLAYER_FIGURES``)."""
+    rows = tally(club_sheets(club).filter(seats__player=player))
+    return {"tally": next((r for r in rows if r.player_id == player.pk), None)}

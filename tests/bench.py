@@ -48,14 +48,14 @@ def say(label: str, value: str) -> None:
 
 
 def next_entry(sheet):
-    state = services.sheet_view(sheet).state
+    state = services.read_sheet(sheet).state
     if state.awaiting_tiebreak:
         return TieBreak(state.awaiting_tiebreak[0])
     return DreierDeal("normal", state.rufer, True, 0, 1 + len(state.lines) % 3)
 
 
 def fill(sheet, count: int) -> None:
-    while len(services.sheet_view(sheet).deals) < count:
+    while len(services.read_sheet(sheet).deals) < count:
         services.record_entry(sheet, next_entry(sheet), uuid.uuid4(), services.Actor())
 
 

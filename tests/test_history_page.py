@@ -16,6 +16,7 @@ from django.utils import translation
 from clubs import audit
 from clubs.models import AuditEntry
 from scoring import services as scoring
+from scoring import transfer
 from scoring.models import Deal
 from scoring.rules import DreierDeal, EndedDeal
 from scoring.services import Actor
@@ -81,7 +82,7 @@ def test_a_two_player_deal_and_an_import_read_as_lines(client):
         "players": ["Anna", "Ben"],
         "deals": [{"winner": "Ben", "points": 2}],
     }
-    imported = scoring.import_document(club, document, scoring.Actor(alice))
+    imported = transfer.import_document(club, document, scoring.Actor(alice))
     page = changes(client.get(reverse("sheet:history", kwargs={"pk": imported.pk})))
     assert page == [["alice2 · Blatt importiert", "Spieler: Anna, Ben · Spiele: 1"]]
 
@@ -160,8 +161,18 @@ def test_an_action_without_a_label_shows_its_code_and_its_fields(client):
     club = factories.club()
     bob = factories.user(club, "organiser", username="bob2")
     sheet = factories.sheet(club)
-    audit.record(club.pk, "sheet", sheet.pk, "card withdrawn", None, None, {"card": 5})
-    audit.record(club.pk, "sheet", sheet.pk, "dice rolled", None, {"a": [1, 2]}, {"b": True})
+    audit.record(
+        club.pk, "sheet", sheet.pk, "card withdrawn", actor=None, before=None, after={"card": 5}
+    )
+    audit.record(
+        club.pk,
+        "sheet",
+        sheet.pk,
+        "dice rolled",
+        actor=None,
+        before={"a": [1, 2]},
+        after={"b": True},
+    )
     client.force_login(bob)
     page = changes(client.get(reverse("sheet:history", kwargs={"pk": sheet.pk})))
     assert page == [

@@ -184,16 +184,16 @@ def test_the_migration_clears_values_the_scoring_ignored_and_keeps_the_points():
             sheet=sheet, position=1, kind=kind, inputs=inputs, points=points, key=uuid.uuid4()
         )
         with pytest.raises(RuleError):
-            services.sheet_view(sheet)
+            services.read_sheet(sheet)
     module = __import__(
         "scoring.migrations.0003_clear_ignored_deal_inputs", fromlist=["clear_ignored_inputs"]
     )
     module.clear_ignored_inputs(apps, None)
     assert Deal.objects.get(sheet=two).inputs == ended | {"other_augen": None}
     assert Deal.objects.get(sheet=three).inputs == dreier | {"normal_points": None}
-    assert services.sheet_view(two).state.tally == (0, 0)
-    assert services.sheet_view(two).state.totals == (0, 3)
-    assert services.sheet_view(three).state.totals == (0, 9, 0)
+    assert services.read_sheet(two).state.tally == (0, 0)
+    assert services.read_sheet(two).state.totals == (0, 3)
+    assert services.read_sheet(three).state.totals == (0, 9, 0)
 
 
 @pytest.mark.parametrize(

@@ -14,9 +14,10 @@ from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs import services as clubs
+from clubs import players as clubs
 from clubs.models import AuditEntry, Player
 from scoring import services as scoring
+from scoring import transfer
 from scoring.models import Seat, Sheet
 from scoring.rules import RuleError
 from scoring.services import Actor
@@ -221,7 +222,7 @@ def test_the_import_refuses_one_person_named_twice_in_two_cases(club):
     factories.presets()
     document = DOC | {"players": ["Anna", "anna", "Ben"]}
     with pytest.raises(RuleError) as error:
-        scoring.import_document(club, document, scoring.Actor())
+        transfer.import_document(club, document, scoring.Actor())
     assert (error.value.field, error.value.template) == (
         "players",
         "Every player needs a different name.",
@@ -266,7 +267,7 @@ def test_one_prize_per_player_holds_for_cards_sold_in_other_cases(club):
 def test_the_tally_counts_one_person_once_whatever_the_case_typed(club, client):
     factories.presets()
     factories.sheet(club, names=("Anna", "Ben", "Clara"))
-    sheet = scoring.import_document(club, DOC, scoring.Actor())
+    sheet = transfer.import_document(club, DOC, scoring.Actor())
     response = client.get(reverse("club", kwargs={"slug": club.slug}))
     rows = {r["name"]: r["sheets"] for r in response.context["tally_table"].data.data}
     assert rows == {"Anna": 2, "Ben": 2, "Clara": 2}
@@ -542,7 +543,7 @@ def test_a_look_alike_name_in_the_import_seats_the_known_player(club, typed):
     factories.presets()
     brigitte = clubs.add_player(club, "Brigitte Öhlinger")
     document = DOC | {"players": [typed, "Ben", "Clara"]}
-    sheet = scoring.import_document(club, document, scoring.Actor())
+    sheet = transfer.import_document(club, document, scoring.Actor())
     seat = Seat.objects.get(sheet=sheet, position=0)
     assert seat.player_id == brigitte.pk
     assert Player.objects.filter(club=club).count() == 3
@@ -574,7 +575,7 @@ def test_a_name_of_nothing_visible_is_refused_as_empty_everywhere(club, client, 
             write()
         assert (error.value.field, error.value.template) == ("name", "Enter a name.")
     with pytest.raises(RuleError) as error:
-        scoring.import_document(club, DOC | {"players": [typed, "Ben", "Clara"]}, scoring.Actor())
+        transfer.import_document(club, DOC | {"players": [typed, "Ben", "Clara"]}, scoring.Actor())
     assert (error.value.field, error.value.template) == (
         "players",
         "Name %(count)s players in seating order.",

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from clubs import services as club_services
 from clubs.models import AuditEntry, Club, Invitation, Membership
-from scoring import services
+from scoring import rulesets, services, transfer
 from scoring.models import Deal, RuleSet, Sheet
 from scoring.rules import DreierDeal, RuleError
 from tests import factories
@@ -216,8 +216,8 @@ def test_an_import_sent_twice_with_one_key_imports_once():
     club = factories.club()
     factories.presets()
     key = uuid.uuid4()
-    first = services.import_document(club, DOCUMENT, ACTOR, "Abend", key)
-    again = services.import_document(club, json.loads(json.dumps(DOCUMENT)), ACTOR, "Abend", key)
+    first = transfer.import_document(club, DOCUMENT, ACTOR, "Abend", key)
+    again = transfer.import_document(club, json.loads(json.dumps(DOCUMENT)), ACTOR, "Abend", key)
     assert again.pk == first.pk
     assert Sheet.objects.filter(club=club).count() == 1
 
@@ -227,7 +227,7 @@ def test_a_key_that_imported_a_sheet_does_not_import_another(change):
     club = factories.club()
     factories.presets()
     key = uuid.uuid4()
-    services.import_document(club, DOCUMENT, ACTOR, "Abend", key)
+    transfer.import_document(club, DOCUMENT, ACTOR, "Abend", key)
     document, title = json.loads(json.dumps(DOCUMENT)), "Abend"
     if change == "deal":
         document["deals"][0]["declarer"] = "Clara"
@@ -236,7 +236,7 @@ def test_a_key_that_imported_a_sheet_does_not_import_another(change):
     else:
         title = "Anderer Abend"
     with pytest.raises(RuleError) as error:
-        services.import_document(club, document, ACTOR, title, key)
+        transfer.import_document(club, document, ACTOR, title, key)
     assert error.value.field == "key"
     assert Sheet.objects.filter(club=club).count() == 1
 
@@ -259,8 +259,8 @@ def test_copying_a_rule_set_twice_with_one_key_copies_once():
     club = factories.club()
     wiki = factories.presets()["wiki"]
     key = uuid.uuid4()
-    first = services.copy_rule_set(club, wiki, key)
-    assert services.copy_rule_set(club, wiki, key).pk == first.pk
+    first = rulesets.copy_rule_set(club, wiki, key)
+    assert rulesets.copy_rule_set(club, wiki, key).pk == first.pk
     assert RuleSet.objects.filter(club=club).count() == 1
 
 
@@ -268,12 +268,12 @@ def test_a_key_that_copied_one_rule_set_does_not_copy_another():
     club = factories.club()
     presets = factories.presets()
     key = uuid.uuid4()
-    services.copy_rule_set(club, presets["wiki"], key)
+    rulesets.copy_rule_set(club, presets["wiki"], key)
     with pytest.raises(RuleError) as error:
-        services.copy_rule_set(club, presets["spielregeln"], key)
+        rulesets.copy_rule_set(club, presets["spielregeln"], key)
     assert error.value.field == "key"
     with pytest.raises(RuleError):  # nor one for another club
-        services.copy_rule_set(factories.club(), presets["wiki"], key)
+        rulesets.copy_rule_set(factories.club(), presets["wiki"], key)
     assert RuleSet.objects.filter(club__isnull=False).count() == 1
 
 

@@ -69,7 +69,7 @@ def phones(sheet):
 
 
 def totals(sheet):
-    return services.sheet_view(sheet).state.totals
+    return services.read_sheet(sheet).state.totals
 
 
 def test_the_second_phone_recording_the_same_deal_is_refused_then_records_it_anyway(sheet, phones):
@@ -86,7 +86,7 @@ def test_the_second_phone_recording_the_same_deal_is_refused_then_records_it_any
     assert totals(sheet) == (0, 4, 0)  # +4, not +8
     # The refusal shows the same entry again, from the sheet as it is now.
     assert refused.context["form"]["contract"].value() == "bettler"
-    assert refused.context["stale"]["after"] == services.sheet_view(sheet).version
+    assert refused.context["stale"]["after"] == services.read_sheet(sheet).version
     anyway = ben_phone.anyway(refused)
     assert "Gespeichert: Bettler · Ben · gewonnen" in anyway.content.decode()
     assert totals(sheet) == (0, 8, 0)
@@ -264,7 +264,7 @@ def test_every_write_form_of_the_sheet_carries_the_state_it_was_rendered_from(ki
     forms = sheet_forms(html)
     assert len(forms) == count, forms
     assert all("after" in names for _action, names in forms), forms
-    version = services.sheet_view(sheet).version
+    version = services.read_sheet(sheet).version
     assert html.count('name="after"') == html.count(f'name="after" value="{version}"')
 
 
@@ -272,7 +272,7 @@ def test_every_write_form_of_the_sheet_carries_the_state_it_was_rendered_from(ki
 def test_two_phones_sending_at_once_from_one_state_record_one_deal_and_refuse_the_other():
     club = factories.club()
     sheet = factories.sheet(club)
-    after = services.sheet_view(sheet).version
+    after = services.read_sheet(sheet).version
     outcomes = []
 
     def send():
@@ -292,4 +292,4 @@ def test_two_phones_sending_at_once_from_one_state_record_one_deal_and_refuse_th
     for thread in threads:
         thread.join()
     assert sorted(outcomes, key=str) == sorted(["recorded", ["recorded"]], key=str)
-    assert services.sheet_view(sheet).state.totals == (0, 4, 0)
+    assert services.read_sheet(sheet).state.totals == (0, 4, 0)

@@ -5,7 +5,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from scoring import services
+from scoring import rulesets, services
 from scoring.models import RuleSet
 from scoring.rules import DreierDeal
 from tests import factories
@@ -53,20 +53,20 @@ def test_it_copies_a_preset_and_changes_a_value_and_a_name(client, setup):
 
 def test_a_sheet_keeps_the_rule_set_it_was_opened_with(client, setup):
     club, wiki = setup
-    copy = services.copy_rule_set(club, wiki)
+    copy = rulesets.copy_rule_set(club, wiki)
     anna, ben, clara = factories.players(club, "Anna", "Ben", "Clara")
     old = services.open_sheet(club, "dreierschnapsen", [anna, ben, clara], copy)
-    copy = services.update_rule_set(copy, copy.rules.with_changes(catalog={"gang": 11}).to_dict())
+    copy = rulesets.update_rule_set(copy, copy.rules.with_changes(catalog={"gang": 11}).to_dict())
     new = services.open_sheet(club, "dreierschnapsen", [anna, ben, clara], copy)
     for sheet in (old, new):
         services.record_entry(sheet, DreierDeal("gang", 0, True), uuid.uuid4(), services.Actor())
-    assert services.sheet_view(old).state.totals == (9, 0, 0)
-    assert services.sheet_view(new).state.totals == (11, 0, 0)
+    assert services.read_sheet(old).state.totals == (9, 0, 0)
+    assert services.read_sheet(new).state.totals == (11, 0, 0)
 
 
 def test_a_new_contract_needs_a_value(client, setup):
     club, wiki = setup
-    copy = services.copy_rule_set(club, wiki)
+    copy = rulesets.copy_rule_set(club, wiki)
     url = reverse("rule_set", kwargs={"slug": club.slug, "rule_set_id": copy.pk})
     values = form_values(client, url)
     values.update({"new_code": "hausspiel", "new_name": "Hausspiel"})

@@ -1,43 +1,7 @@
-"""The one error type of the rule cores: something the user can fix.
-
-A ``RuleError`` names the input field that is wrong (``field``), the position of the
-entry in its sheet when there is one (``index``, counted from 0), and a message
-template in English. The web layer translates ``template`` with gettext and fills in
-``params``; ``str(error)`` gives the English text for the command line.
-Bugs are not RuleErrors: they raise whatever Python raises.
+"""The rule cores' error type, ``RuleError``: defined in ``clubs.errors`` (pure Python, no
+Django), so that the base app refuses input with the same type without importing scoring.
 """
 
-from typing import Any
+from clubs.errors import RuleError, gettext_noop
 
-
-def gettext_noop(message: str) -> str:
-    """Marks a message for translation without importing Django (xgettext finds it)."""
-    return message
-
-
-class RuleError(ValueError):
-    """Input that breaks a rule of RULES.md.
-
-    Args:
-        field: the input field at fault, e.g. ``"declarer"`` or ``"other_augen"``.
-        template: an English message with ``%(name)s`` placeholders, marked with ``gettext_noop``.
-        index: position of the entry in the sheet (0-based), or None.
-        **params: values for the placeholders.
-    """
-
-    def __init__(self, field: str, template: str, index: int | None = None, **params: Any):
-        self.field = field
-        self.template = template
-        self.params = params
-        self.index = index
-        super().__init__(str(self))
-
-    def at(self, index: int) -> "RuleError":
-        """The same error, located at entry ``index`` of a sheet."""
-        return RuleError(self.field, self.template, index, **self.params)
-
-    def __str__(self) -> str:
-        text = self.template % self.params if self.params else self.template
-        if self.index is None:
-            return f"{self.field}: {text}"
-        return f"deal {self.index + 1}, {self.field}: {text}"
+__all__ = ["RuleError", "gettext_noop"]

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from clubs import audit
 from clubs.models import Club
-from clubs.services import player_named
+from clubs.players import player_named
 from clubs.text import name_fold
 from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import draw
@@ -40,9 +40,9 @@ def create_tournament(club: Club, actor: Actor, **fields) -> Tournament:
             "tournament",
             t.pk,
             "tournament created",
-            actor,
-            None,
-            {
+            actor=actor,
+            before=None,
+            after={
                 "name": t.name,
                 "cards": t.cards,
                 "max_cards": t.max_cards,
@@ -123,9 +123,9 @@ def sell_cards(
             "tournament",
             t.pk,
             "cards sold",
-            actor,
-            None,
-            {"player": player.name, "cards": [c.number for c in cards], "paid": paid},
+            actor=actor,
+            before=None,
+            after={"player": player.name, "cards": [c.number for c in cards], "paid": paid},
         )
         return cards
 
@@ -143,9 +143,9 @@ def set_paid(card: Card, actor: Actor | None = None, *, paid: bool) -> None:
             "tournament",
             locked.tournament_id,
             "card paid",
-            actor,
-            {"card": locked.number, "paid": locked.paid},
-            {"card": locked.number, "paid": paid},
+            actor=actor,
+            before={"card": locked.number, "paid": locked.paid},
+            after={"card": locked.number, "paid": paid},
         )
 
 
@@ -180,9 +180,9 @@ def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
             "tournament",
             t.pk,
             "cards lowered",
-            actor,
-            {"cards": before, "sold": in_play},
-            {"cards": t.cards, "sold": in_play},
+            actor=actor,
+            before={"cards": before, "sold": in_play},
+            after={"cards": t.cards, "sold": in_play},
         )
         return t.cards
 
@@ -251,9 +251,9 @@ def withdraw_card(tournament: Tournament, card_id: int, actor: Actor) -> Card:
             "tournament",
             t.pk,
             "card withdrawn",
-            actor,
-            None,
-            {
+            actor=actor,
+            before=None,
+            after={
                 "card": card.number,
                 "player": card.player.name,
                 "round": number,
@@ -326,8 +326,8 @@ def undo_withdrawal(tournament: Tournament, card_id: int, actor: Actor) -> Card:
             "tournament",
             t.pk,
             "withdrawal undone",
-            actor,
-            {"card": card.number, "player": card.player.name, "round": card.withdrawn_round},
+            actor=actor,
+            before={"card": card.number, "player": card.player.name, "round": card.withdrawn_round},
         )
         card.withdrawn_round = card.withdrawn_at = None
         return card

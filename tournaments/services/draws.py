@@ -114,9 +114,9 @@ def _store_draw(t, state, number, pot_size, seed, result: "draw.Draw", actor, ro
         "tournament",
         t.pk,
         "round drawn",
-        actor,
-        None,
-        {"round": number, "seed": seed, "pairings": len(result.pairings)},
+        actor=actor,
+        before=None,
+        after={"round": number, "seed": seed, "pairings": len(result.pairings)},
     )
     return round_
 
@@ -182,7 +182,13 @@ def start_physical_draw(tournament: Tournament, actor: Actor, expected: int | No
                 drawn_by_id=actor.user_id,
             )
             audit.record(
-                t.club_id, "tournament", t.pk, "draw started", actor, None, {"round": number}
+                t.club_id,
+                "tournament",
+                t.pk,
+                "draw started",
+                actor=actor,
+                before=None,
+                after={"round": number},
             )
             return round_
     except IntegrityError:
@@ -271,9 +277,9 @@ def add_pull(
             "tournament",
             t.pk,
             "pull entered",
-            actor,
-            None,
-            {
+            actor=actor,
+            before=None,
+            after={
                 "round": round_.number,
                 "card": state.cards[pull.card].number,
                 "pot": str(pull.pot),
@@ -333,8 +339,8 @@ def undo_last_pull(
             "tournament",
             t.pk,
             "pull undone",
-            actor,
-            {
+            actor=actor,
+            before={
                 "round": round_.number,
                 "pull": last.index + 1,
                 "player": last.player.name,
@@ -343,7 +349,7 @@ def undo_last_pull(
                 "number": last.number,
                 "put_back": last.put_back,
             },
-            {"draw_reopened": True, "pairings_undone": reopened} if reopened else None,
+            after={"draw_reopened": True, "pairings_undone": reopened} if reopened else None,
         )
         return last
 
@@ -428,8 +434,8 @@ def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
             "tournament",
             t.pk,
             "draw undone",
-            actor,
-            {"round": current.number},
-            {"withdrawn_cards_moved_back": moved} if moved else None,
+            actor=actor,
+            before={"round": current.number},
+            after={"withdrawn_cards_moved_back": moved} if moved else None,
         )
         return current

@@ -205,9 +205,9 @@ def _write_result(pairing, winner, score, key, actor, *, correct, from_sheet, se
                 "tournament",
                 t.pk,
                 "result corrected" if live else "result recorded",
-                actor,
-                _audit_result(live),
-                _audit_result(result),
+                actor=actor,
+                before=_audit_result(live),
+                after=_audit_result(result),
             )
             if pairing.stage == Stage.PLACEMENT:
                 create_placement(t, actor, pairing.round)
@@ -255,4 +255,6 @@ def void_result(pairing: Pairing, actor: Actor, seen=NOT_CHECKED) -> None:
             )
         else:
             unlock_sheet(pairing.sheet_id)
-        audit.record(t.club_id, "tournament", t.pk, "result voided", actor, _audit_result(live))
+        audit.record(
+            t.club_id, "tournament", t.pk, "result voided", actor=actor, before=_audit_result(live)
+        )

@@ -136,9 +136,9 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
             "tournament",
             t.pk,
             "match sheet opened",
-            actor,
-            None,
-            {
+            actor=actor,
+            before=None,
+            after={
                 "pairing": pairing.label or pairing.number,
                 "round": pairing.round.number if main else None,
                 "sheet": sheet.pk,

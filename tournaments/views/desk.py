@@ -15,10 +15,10 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from clubs.access import access_for
+from clubs.forms import put_rule_error, rule_error_text
 from clubs.models import Role
 from clubs.text import clean_name, warn_unprintable
 from scoring.rules import RuleError
-from scoring.views import renew_key, rule_error_text
 from tournaments import draw
 from tournaments.forms import SellForm, TournamentForm
 from tournaments.models import Tournament
@@ -154,9 +154,7 @@ def sell(request, slug, tournament_id):
                 t, data["name"], data["count"], actor(request), data["key"], paid=data["paid"]
             )
         except RuleError as error:
-            field = error.field if error.field in form.fields and error.field != "key" else None
-            form.add_error(field, rule_error_text(error))
-            renew_key(form, error)  # sending the form again is a new sale
+            put_rule_error(form, error, shown=form.fields)  # a new key: sending again is a new sale
         else:
             name = cards[0].player.name if cards else ""
             text = ngettext(

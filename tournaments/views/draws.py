@@ -8,9 +8,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from clubs.forms import put_rule_error, rule_error_text
 from clubs.models import Player, Role
 from scoring.rules import RuleError
-from scoring.views import rule_error_text
 from tournaments.forms import PullForm
 from tournaments.models import Round
 from tournaments.services.draws import (
@@ -62,7 +62,7 @@ def physical_draw(request, slug, tournament_id):
                 seen=form.cleaned_data["seen"],
             )
         except RuleError as error:
-            form.add_error("number", rule_error_text(error))
+            put_rule_error(form, error, "number")
             state = load_state(t)  # the page shows the turn as it is now
             round_ = state.in_progress
             if round_ is None:

@@ -13,8 +13,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from bummerl.htmx import partial_or_page
+from clubs.forms import rule_error_text
 from scoring.rules import RuleError
-from scoring.views import rule_error_text
 from tournaments.models import Pairing, Tournament
 from tournaments.prizes import still_in
 from tournaments.rows import bracket_columns

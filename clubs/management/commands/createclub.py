@@ -4,8 +4,8 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from clubs.errors import RuleError
 from clubs.services import create_club
-from scoring.rules import RuleError
 
 
 class Command(BaseCommand):

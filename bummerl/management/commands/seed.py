@@ -11,12 +11,13 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from clubs.audit import Actor
 from clubs.models import Club, Membership
-from clubs.services import player_named
+from clubs.players import player_named
 from scoring.models import RuleSet
 from scoring.rules import RuleSet as CoreRuleSet
 from scoring.rules.presets import preset_data
-from scoring.services import Actor, import_document
+from scoring.transfer import import_document
 from tournaments.simulation import simulate
 
 

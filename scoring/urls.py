@@ -1,0 +1,34 @@
+"""Scoring's addresses: a club's page, tables and rule sets under ``c/<slug>/``, and one
+table's sheet twice, by account (``tables/<pk>/``, namespace ``sheet``) and by its private
+link (``e/<token>/``, namespace ``entry``), with the same names in both."""
+
+from django.urls import include, path
+
+from scoring.views import entry, printing, sheet, tables
+
+sheet_patterns = [
+    path("", sheet.page, name="page"),
+    path("record/", entry.record, name="record"),
+    path("deals/<int:deal_id>/void/", entry.void, name="void"),
+    path("deals/<int:deal_id>/correct/", entry.correct, name="correct"),
+    path("export.json", sheet.export, name="export"),
+    path("link/", sheet.link, name="link"),
+    path("link/<str:action>/", sheet.link_change, name="link_change"),
+    path("print/blank.pdf", printing.print_blank, name="print_blank"),
+    path("history/", sheet.history, name="history"),
+    path("print/summary.pdf", printing.print_summary, name="print_summary"),
+]
+
+club_patterns = [
+    path("", tables.club, name="club"),
+    path("rules/", tables.rule_sets, name="rule_sets"),
+    path("rules/<int:rule_set_id>/", tables.rule_set, name="rule_set"),
+    path("tables/new/", tables.open_table, name="open_table"),
+    path("tables/import/", tables.import_table, name="import_table"),
+]
+
+urlpatterns = [
+    path("c/<slug:slug>/", include(club_patterns)),
+    path("tables/<int:pk>/", include((sheet_patterns, "sheet"))),
+    path("e/<str:token>/", include((sheet_patterns, "entry"))),
+]

@@ -1,0 +1,47 @@
+"""The sheet on paper: a blank sheet to fill in by hand, and the evening's summary (PDF)."""
+
+from django.views.decorators.http import require_safe
+
+from bummerl.printing import pdf_response, qr_svg
+from scoring import services
+from scoring.display import sheet_rows
+from scoring.views.sheet import with_sheet_access
+
+BLANK_ROWS = {"dreierschnapsen": (24, "8.4mm"), "schnapsen": (30, "7mm")}
+"""Rows of a blank paper sheet and the height of one (its border included): one A4 page
+with the longest catalogue of the presets, names that wrap in the header and about
+2 cm to spare."""
+
+
+@require_safe
+@with_sheet_access
+def print_blank(request, access):
+    """A blank paper sheet for this table, with the rule set's values and its QR code."""
+    scored = services.read_sheet(access.sheet)
+    rows, row_height = BLANK_ROWS[str(scored.state.variant)]
+    context = {
+        "sheet": access.sheet,
+        "players": scored.players,
+        "rules": scored.state.rules,
+        "variant": scored.state.variant,
+        "rows": range(1, rows + 1),
+        "row_height": row_height,
+        "qr": qr_svg(request.build_absolute_uri(f"/e/{access.sheet.entry_token}/")),
+    }
+    return pdf_response("print/blank_sheet.html", context, f"blatt-{access.sheet.pk}.pdf")
+
+
+@require_safe
+@with_sheet_access
+def print_summary(request, access):
+    """The evening of this table: games, Bummerl and tally, every deal."""
+    scored = services.read_sheet(access.sheet)
+    rows = sheet_rows(scored)
+    context = {
+        "sheet": access.sheet,
+        "players": scored.players,
+        "state": scored.state,
+        "rows": rows,
+        "games": [row for row in rows if row.game is not None],
+    }
+    return pdf_response("print/summary.html", context, f"abend-{access.sheet.pk}.pdf")

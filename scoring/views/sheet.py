@@ -1,0 +1,179 @@
+"""The score sheet page and what hangs off it: the sheet, its export, its private link
+and its history. The entry forms' writes are in ``scoring.views.entry``.
+
+Every view resolves the sheet with ``scoring.access.sheet_for`` (``with_sheet_access``)
+and reads it through ``scoring.services.read_sheet``. htmx requests get the ``#sheet``
+partial; plain requests get the whole page, so the sheet works without JavaScript too.
+"""
+
+import uuid
+from functools import wraps
+
+import segno
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST, require_safe
+
+from bummerl.htmx import partial_or_page, vary_on_htmx
+from clubs import audit
+from scoring import services
+from scoring.access import SignInRequired, refreshed, sheet_for, sign_in
+from scoring.display import describe_change, describe_entry, entry_options, sheet_rows
+from scoring.forms import EntryForm
+from scoring.transfer import export_document
+
+
+def with_sheet_access(func):
+    """Resolve access first; an anonymous visitor without a link is sent to sign in."""
+
+    @wraps(func)
+    def wrapper(request, *args, pk=None, token=None, **kwargs):
+        write = request.method == "POST"
+        try:
+            access = sheet_for(request, pk=pk, token=token, write=write)
+        except SignInRequired:
+            if request.htmx:
+                response = HttpResponse(status=204)
+                response["HX-Redirect"] = sign_in(request).url
+                return vary_on_htmx(response)
+            return vary_on_htmx(sign_in(request))
+        return func(request, access, *args, **kwargs)
+
+    return wrapper
+
+
+RECENT_ROWS = 30
+"""The sheet shows the newest rows; the whole list is one tap away (``?all=1``)."""
+
+
+def sheet_context(
+    request,
+    access,
+    scored,
+    form=None,
+    saved=None,
+    error=None,
+    notice=None,
+    show_all=False,
+    stale=None,
+):
+    state = scored.state
+    players = scored.players
+    if form is None:
+        form = EntryForm(players=players, rules=state.rules)
+    rows = sheet_rows(scored)
+    hidden = 0 if show_all else max(0, len(rows) - RECENT_ROWS)
+    base = access.url("page")
+    return {
+        "access": access,
+        "sheet": access.sheet,
+        "state": state,
+        "players": players,
+        "seats": list(zip(players, state.display_totals, state.tally, strict=True)),
+        # URLs joined by hand: reverse() per row would cost more than the row itself.
+        "rows": [
+            {
+                "row": row,
+                "void": f"{base}deals/{row.deal.pk}/void/" if row.line else "",
+                "correct": f"{base}deals/{row.deal.pk}/correct/" if row.line else "",
+            }
+            for row in rows[hidden:]
+        ],
+        "hidden_rows": hidden,
+        "undo_url": f"{base}deals/{saved.pk}/void/" if saved else "",
+        "form": form,
+        "options": entry_options(form, players, state.rules, state.rufer),
+        "rufer": state.rufer,
+        "saved": saved,
+        "saved_text": describe_entry(saved.entry, players, state.rules) if saved else "",
+        "error": error,
+        "notice": notice,
+        "stale": stale,
+        # The state every write form was rendered from (services.ScoredSheet.version).
+        "after": scored.version,
+        # Every form on the page has its own one-time key: two taps on two forms are
+        # two entries, two taps on one form are one.
+        "keys": {"redeal": uuid.uuid4(), "ended": uuid.uuid4()},
+        "links": {
+            "record": access.url("record"),
+            "page": access.url("page"),
+            "export": access.url("export"),
+            "print_summary": access.url("print_summary"),
+            "print_blank": access.url("print_blank"),
+        },
+    }
+
+
+def render_sheet(request, access, scored, status=200, **extra):
+    if request.method == "POST":
+        access = refreshed(access)
+    context = sheet_context(request, access, scored, **extra)
+    return partial_or_page(request, "scoring/sheet.html", "sheet", context, status=status)
+
+
+@require_safe
+@with_sheet_access
+def page(request, access):
+    scored = services.read_sheet(access.sheet)
+    saved = None
+    saved_id = request.GET.get("saved")
+    if saved_id and saved_id.isdigit():
+        saved = next(
+            (d for d in scored.deals if d.pk == int(saved_id) and d.voided_at is None), None
+        )
+    return render_sheet(
+        request, access, scored, saved=saved, show_all=request.GET.get("all") == "1"
+    )
+
+
+@require_safe
+@with_sheet_access
+def export(request, access):
+    document = export_document(services.read_sheet(access.sheet))
+    response = JsonResponse(document, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="bummerl-{access.sheet.pk}.json"'
+    return response
+
+
+@require_safe
+@with_sheet_access
+def link(request, access):
+    """The private entry link with its QR code (organisers, signed in)."""
+    if not access.can_manage:
+        return HttpResponse(status=403)
+    url = request.build_absolute_uri(f"/e/{access.sheet.entry_token}/")
+    qr = segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff")
+    return render(
+        request,
+        "scoring/link.html",
+        {"access": access, "sheet": access.sheet, "url": url, "qr": qr},
+    )
+
+
+@require_POST
+@with_sheet_access
+def link_change(request, access, action):
+    if not access.can_manage:
+        return HttpResponse(status=403)
+    if action == "revoke":
+        services.revoke_link(access.sheet)
+    elif action == "renew":
+        services.renew_link(access.sheet)
+    else:
+        return HttpResponse(status=404)
+    return redirect(access.url("link"))
+
+
+@require_safe
+@with_sheet_access
+def history(request, access):
+    """Who changed what on this sheet, and when (organisers)."""
+    if not access.can_manage:
+        return HttpResponse(status=403)
+    entries = audit.history("sheet", access.sheet.pk)[:500]
+    rows = audit.history_rows(entries, describe_change(services.read_sheet(access.sheet)))
+    return render(
+        request,
+        "audit.html",
+        {"title": str(access.sheet), "rows": rows, "back": access.url("page")},
+    )

@@ -1,0 +1,209 @@
+"""A club's tables and rule sets: the club's page (its tables and Bummerl tally), opening
+and importing a table, and the rule sets the club plays by."""
+
+import dataclasses
+import json
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_safe
+
+from clubs import audit
+from clubs.access import access_for, club_for
+from clubs.errors import RuleError
+from clubs.forms import put_rule_error, rule_error_text
+from clubs.models import Player, Role
+from clubs.tables import paginate
+from clubs.text import clean_name, german_key, warn_unprintable
+from scoring import services
+from scoring.forms import ImportForm, OpenSheetForm, RuleSetForm
+from scoring.models import RuleSet, Sheet
+from scoring.rulesets import copy_rule_set, update_rule_set
+from scoring.tables import SheetTable, TallyTable
+from scoring.tally import club_sheets, tally
+from scoring.transfer import import_document
+
+
+def _season(request) -> int | None:
+    value = request.GET.get("season", "")
+    return int(value) if value.isdigit() and 2000 <= int(value) <= 2100 else None
+
+
+@login_required
+@require_safe
+def club(request, slug):
+    access = access_for(request, slug)
+    club = access.club
+    season = _season(request)
+    sheets = (
+        Sheet.objects.filter(club=club)
+        .prefetch_related("seats__player")
+        .order_by("-created_at", "-id")
+    )
+    sheet_table = SheetTable(sheets, prefix="t-", order_by=request.GET.get("t-sort"))
+    paginate(sheet_table, request.GET.get("t-page"), 20)
+    rows = [
+        dataclasses.asdict(r) | {"evenings": None, "name_key": german_key(r.name)}
+        for r in tally(club_sheets(club, season))
+    ]
+    tally_table = TallyTable(rows, club=club, prefix="b-", order_by=request.GET.get("b-sort"))
+    years = sorted({d.year for d in Sheet.objects.filter(club=club).dates("created_at", "year")})
+    return render(
+        request,
+        "clubs/club.html",
+        {
+            "club": club,
+            "sheet_table": sheet_table,
+            "tally_table": tally_table,
+            "season": season,
+            "years": years,
+            "can_manage": access.can_manage,
+            "is_owner": access.is_owner,
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def open_table(request, slug):
+    club = club_for(request, slug, Role.SCORER)
+    initial = {}
+    for i in (1, 2, 3):
+        value = request.GET.get(f"p{i}", "")
+        if value.isdigit():
+            initial[f"player_{i}"] = int(value)
+    if request.GET.get("variant"):
+        initial["variant"] = request.GET["variant"]
+    if request.GET.get("rules", "").isdigit():
+        initial["rule_set"] = int(request.GET["rules"])
+    form = OpenSheetForm(request.POST or None, club=club, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            sheet = services.open_sheet(
+                club,
+                data["variant"],
+                data["players"],
+                data["rule_set"],
+                title=data["title"],
+                actor=audit.by(request.user),
+                key=data["key"],
+            )
+        except RuleError as error:
+            put_rule_error(form, error)
+        else:
+            warn_unprintable(request, sheet.title, name=False)
+            return redirect("sheet:page", pk=sheet.pk)
+    return render(request, "scoring/open_table.html", {"club": club, "form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def import_table(request, slug):
+    club = club_for(request, slug, Role.SCORER)
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            document = json.loads(form.cleaned_data["text"])
+        except json.JSONDecodeError as error:
+            form.add_error(
+                "document",
+                _("Not JSON: line %(line)s, column %(col)s.")
+                % {"line": error.lineno, "col": error.colno},
+            )
+        except (ValueError, RecursionError):
+            form.add_error("document", _("This JSON cannot be read as a sheet."))
+        else:
+            known = set(Player.objects.filter(club=club).values_list("pk", flat=True))
+            try:
+                sheet = import_document(
+                    club,
+                    document,
+                    audit.by(request.user),
+                    form.cleaned_data["title"],
+                    form.cleaned_data["key"],
+                )
+            except RuleError as error:
+                put_rule_error(form, error, "document")
+            else:
+                seated = services.load_players(sheet)
+                added = [p.name for p in seated if p.pk not in known]
+                typed = [clean_name(n) for n in document["players"]]
+                respelled = [
+                    _("%(typed)s is %(name)s") % {"typed": t, "name": p.name}
+                    for t, p in zip(typed, seated, strict=False)
+                    if p.pk in known and t != p.name
+                ]
+                text = _("Sheet imported.")
+                if added:
+                    text += " " + _("New players: %(names)s.") % {"names": ", ".join(added)}
+                if respelled:
+                    text += " " + _("Known players in another spelling: %(names)s.") % {
+                        "names": "; ".join(respelled)
+                    }
+                messages.success(request, text)
+                warn_unprintable(request, *(p.name for p in services.load_players(sheet)))
+                warn_unprintable(request, sheet.title, name=False)
+                return redirect("sheet:page", pk=sheet.pk)
+    return render(request, "scoring/import.html", {"club": club, "form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rule_sets(request, slug):
+    """The presets and the club's own rule sets; copying one makes it the club's."""
+    access = access_for(request, slug)
+    club = access.club
+    available = RuleSet.objects.filter(club__isnull=True) | RuleSet.objects.filter(club=club)
+    if request.method == "POST":
+        if not access.can_manage:
+            raise PermissionDenied
+        source_id = request.POST.get("copy", "")
+        source = available.filter(pk=source_id).first() if source_id.isdigit() else None
+        if source is None:
+            raise Http404
+        try:
+            key = uuid.UUID(request.POST.get("key", ""))
+        except ValueError:
+            key = None
+        try:
+            copy = copy_rule_set(club, source, key)
+        except RuleError as error:
+            messages.error(request, rule_error_text(error))
+            return redirect("rule_sets", slug=club.slug)
+        return redirect("rule_set", slug=club.slug, rule_set_id=copy.pk)
+    return render(
+        request,
+        "scoring/rule_sets.html",
+        {
+            "club": club,
+            "rule_sets": available.order_by("club_id", "name"),
+            "can_manage": access.can_manage,
+            "key": uuid.uuid4(),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rule_set(request, slug, rule_set_id):
+    """Change the values, names and options of one of the club's rule sets."""
+    club = club_for(request, slug, Role.ORGANISER)
+    item = RuleSet.objects.filter(club=club, pk=rule_set_id).first()
+    if item is None:
+        raise Http404
+    form = RuleSetForm(request.POST or None, rules=item.rules)
+    if request.method == "POST" and form.is_valid():
+        try:
+            update_rule_set(item, form.to_data())
+        except RuleError as error:
+            put_rule_error(form, error)
+        else:
+            messages.success(request, _("Rule set saved. Tables opened from now on use it."))
+            return redirect("rule_set", slug=club.slug, rule_set_id=item.pk)
+    return render(request, "scoring/rule_set.html", {"club": club, "rule_set": item, "form": form})
