@@ -9,6 +9,7 @@ import uuid
 import pytest
 from django.apps import apps
 from django.core.management import CommandError, call_command
+from django.db import connection
 from django.urls import reverse
 
 from scoring import services
@@ -188,7 +189,7 @@ def test_the_migration_clears_values_the_scoring_ignored_and_keeps_the_points():
     module = __import__(
         "scoring.migrations.0003_clear_ignored_deal_inputs", fromlist=["clear_ignored_inputs"]
     )
-    module.clear_ignored_inputs(apps, None)
+    module.clear_ignored_inputs(apps, connection.schema_editor())  # its connection only
     assert Deal.objects.get(sheet=two).inputs == ended | {"other_augen": None}
     assert Deal.objects.get(sheet=three).inputs == dreier | {"normal_points": None}
     assert services.read_sheet(two).state.tally == (0, 0)
