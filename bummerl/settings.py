@@ -7,6 +7,7 @@ Environment variables (all optional on a laptop):
   DATABASE_URL          e.g. postgres://user@host:5432/bummerl; SQLite (db.sqlite3) when unset
 """
 
+import ipaddress
 from pathlib import Path
 
 import dj_database_url
@@ -69,6 +70,19 @@ AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "registration/locked.html"
 AXES_RESET_ON_SUCCESS = True
+# The lock counts a name together with the address it is guessed from. Behind a TLS proxy
+# that address is the proxy's; the visitor's is read from X-Forwarded-For, but only on a
+# connection from one of these proxies (addresses or networks, e.g. "127.0.0.1,::1").
+# Empty: the header is ignored, so a client cannot claim another address.
+TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES", [])
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"DJANGO_TRUSTED_PROXIES: {_proxy!r} is not an address or network"
+        ) from None
+AXES_CLIENT_IP_CALLABLE = "bummerl.clientip.client_ip"
 CSRF_FAILURE_VIEW = "bummerl.views.csrf_failure"
 
 # Private links (a table's, a match's) stop working this many days after the event.
@@ -93,6 +107,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            "libraries": {"durations": "bummerl.durations"},
         },
     },
 ]
