@@ -45,6 +45,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "bummerl.middleware.RequestChecksMiddleware",
     "bummerl.middleware.RefuseNulMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "bummerl.middleware.NoStoreMiddleware",
@@ -92,6 +93,21 @@ INVITE_DAYS = env_int("BUMMERL_INVITE_DAYS", 7)
 # A password reset link (made by a club's owner, no mail is sent) works for 3 days,
 # as its page says.
 PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600
+
+# Limits, so that one request cannot starve the server. An imported sheet (pasted or a
+# file) has at most BUMMERL_IMPORT_MAX_KB kilobytes, BUMMERL_MAX_DEALS deals and
+# BUMMERL_MAX_TEXT characters in any one string; an export takes about 600 bytes a deal.
+BUMMERL_IMPORT_MAX_BYTES = env_int("BUMMERL_IMPORT_MAX_KB", 1024) * 1024
+BUMMERL_MAX_DEALS = env_int("BUMMERL_MAX_DEALS", 1000)
+BUMMERL_MAX_TEXT = env_int("BUMMERL_MAX_TEXT", 1000)
+# A request (form fields and files together) has at most the import's size and a little
+# more for the other fields: a larger one is refused at the door, by its Content-Length,
+# with that limit named (bummerl.middleware.RequestChecksMiddleware). Django's own limits
+# are the same, for a request sent without a length.
+BUMMERL_REQUEST_MAX_BYTES = BUMMERL_IMPORT_MAX_BYTES + 64 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = BUMMERL_REQUEST_MAX_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = BUMMERL_REQUEST_MAX_BYTES
+DATA_UPLOAD_MAX_NUMBER_FILES = 2
 
 ROOT_URLCONF = "bummerl.urls"
 
@@ -172,6 +188,33 @@ STORAGES = {
 }
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
+
+# Errors go to stderr with their traceback (gunicorn and runserver put stderr in the
+# server's log): a server error (django.request at ERROR, with the traceback of an
+# exception), refused hosts and other suspicious requests (django.security), and the
+# site's own loggers (bummerl, clubs, scoring, tournaments) from DJANGO_LOG_LEVEL on.
+LOG_LEVEL = env_str("DJANGO_LOG_LEVEL", "INFO").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "{asctime} {levelname} {name} {process}: {message}", "style": "{"},
+    },
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    # One handler, at the root: every logger below reaches it by propagation.
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        "django": {"handlers": [], "level": "WARNING"},
+        "django.request": {"handlers": [], "level": "ERROR"},
+        "django.security": {"handlers": [], "level": "WARNING"},
+        **{
+            name: {"handlers": [], "level": LOG_LEVEL}
+            for name in ("bummerl", "clubs", "scoring", "tournaments")
+        },
+    },
+}
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"

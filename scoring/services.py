@@ -572,7 +572,7 @@ def export_document(view: SheetView) -> dict:
         "players": list(names[shift:] + names[:shift]),
         "deals": [entry_to_dict(d.entry, names) for d in view.live_deals],
     }
-    out = score_document(document)
+    out = score_document(document, limited=False)
     out["voided"] = [
         {**entry_to_dict(d.entry, names), "voided_at": d.voided_at.isoformat()}
         for d in view.deals
