@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from clubs import services
 from clubs.access import club_for
@@ -35,7 +35,7 @@ def qr(url: str) -> str:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def club_new(request):
     """Found a club: the account that founds it is its owner."""
     form = ClubForm(request.POST or None)
@@ -98,7 +98,7 @@ def _members_page(request, club, *, form=None, reset=None, error=None, status=20
 
 @never_cache
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def members(request, slug):
     """The owner's page: members with their roles, open invitations; POST makes an
     invitation with the chosen role and shows its link and QR code."""
@@ -209,7 +209,7 @@ GONE_STATUS = 410
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def join(request, token):
     """An invitation link. GET never uses it up (messengers open links to preview
     them): joining is a button (signed in) or the new account's form (anonymous)."""
@@ -265,7 +265,7 @@ def _joined(request, invitation: Invitation):
     return redirect("club", slug=invitation.club.slug)
 
 
-@require_GET
+@require_safe
 def no_mail_reset(request):
     """Instead of Django's reset by mail (the site sends none): who can help."""
     return render(request, "registration/password_reset_form.html")

@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from bummerl.htmx import partial_or_page, vary_on_htmx
 from clubs import audit
@@ -54,7 +54,7 @@ def _season(request) -> int | None:
 
 
 @login_required
-@require_GET
+@require_safe
 def club(request, slug):
     club = club_for(request, slug)
     season = _season(request)
@@ -87,7 +87,7 @@ def club(request, slug):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def players(request, slug):
     club = club_for(request, slug)
     form = PlayerForm(request.POST or None)
@@ -125,7 +125,7 @@ def players(request, slug):
 
 
 @login_required
-@require_GET
+@require_safe
 def player_search(request, slug):
     """Names for a type-ahead: ``?q=mül`` finds Müller (JSON list of names; for htmx,
     the ``<option>``s of a datalist, reading the ``name`` field)."""
@@ -171,7 +171,7 @@ def _player_page(
 
 
 @login_required
-@require_GET
+@require_safe
 def player(request, slug, player_id):
     club = club_for(request, slug)
     return _player_page(request, club, _player_of(club, player_id))
@@ -202,7 +202,7 @@ def rename(request, slug, player_id):
 
 
 @login_required
-@require_GET
+@require_safe
 def club_history(request, slug):
     """The club's history (organisers): renamed and merged players; owners also see who
     founded the club, invited, joined, changed roles and was removed."""
@@ -253,7 +253,7 @@ def _merged_into(club, gone_id: int) -> str | None:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def merge(request, slug, player_id):
     """Merge another player into this one: the page names the other player (typed, in
     any case) and shows what moves; the organiser confirms with a POST."""
@@ -311,7 +311,7 @@ def merge(request, slug, player_id):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def open_table(request, slug):
     club = club_for(request, slug, Role.SCORER)
     initial = {}
@@ -346,7 +346,7 @@ def open_table(request, slug):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def import_table(request, slug):
     club = club_for(request, slug, Role.SCORER)
     form = ImportForm(request.POST or None, request.FILES or None)
@@ -399,7 +399,7 @@ def import_table(request, slug):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def rule_sets(request, slug):
     """The presets and the club's own rule sets; copying one makes it the club's."""
     club = club_for(request, slug)
@@ -433,7 +433,7 @@ def rule_sets(request, slug):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def rule_set(request, slug, rule_set_id):
     """Change the values, names and options of one of the club's rule sets."""
     club = club_for(request, slug, Role.ORGANISER)

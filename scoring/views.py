@@ -20,7 +20,7 @@ from django.shortcuts import redirect, render
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from bummerl.htmx import partial_or_page, vary_on_htmx
 from bummerl.printing import pdf_response, qr_svg
@@ -218,7 +218,7 @@ def _after(request) -> str | None:
     return request.POST.get("after") or None
 
 
-@require_GET
+@require_safe
 @sheet_view
 def page(request, access):
     view = services.sheet_view(access.sheet)
@@ -295,7 +295,7 @@ def _gone(request, access, changes=()):
     return redirect(access.url("page"))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @sheet_view
 def correct(request, access, deal_id):
     if access.locked is not None:
@@ -373,7 +373,7 @@ def correct(request, access, deal_id):
     return render(request, "scoring/correct.html", context)
 
 
-@require_GET
+@require_safe
 @sheet_view
 def export(request, access):
     document = services.export_document(services.sheet_view(access.sheet))
@@ -382,7 +382,7 @@ def export(request, access):
     return response
 
 
-@require_GET
+@require_safe
 @sheet_view
 def link(request, access):
     """The private entry link with its QR code (organisers, signed in)."""
@@ -417,7 +417,7 @@ with the longest catalogue of the presets, names that wrap in the header and abo
 2 cm to spare."""
 
 
-@require_GET
+@require_safe
 @sheet_view
 def print_blank(request, access):
     """A blank paper sheet for this table, with the rule set's values and its QR code."""
@@ -435,7 +435,7 @@ def print_blank(request, access):
     return pdf_response("print/blank_sheet.html", context, f"blatt-{access.sheet.pk}.pdf")
 
 
-@require_GET
+@require_safe
 @sheet_view
 def print_summary(request, access):
     """The evening of this table: games, Bummerl and tally, every deal."""
@@ -451,7 +451,7 @@ def print_summary(request, access):
     return pdf_response("print/summary.html", context, f"abend-{access.sheet.pk}.pdf")
 
 
-@require_GET
+@require_safe
 @sheet_view
 def history(request, access):
     """Who changed what on this sheet, and when (organisers)."""

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from bummerl.htmx import partial_or_page
 from bummerl.printing import pdf_response
@@ -49,7 +49,7 @@ def _actor(request, t: Tournament | None = None):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def tournament_list(request, slug):
     club = club_for(request, slug)
     form = TournamentForm(request.POST or None)
@@ -143,7 +143,7 @@ def _desk_context(request, tournament, state, sell_form=None):
 
 
 @login_required
-@require_GET
+@require_safe
 def tournament(request, slug, tournament_id):
     t = tournament_for(request, slug, tournament_id)
     return render(
@@ -210,7 +210,7 @@ def _confirmed(request) -> bool:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def mark_paid(request, slug, tournament_id, card_id):
     """Mark a card paid (one tap: the money is taken) or not paid (the money is given back,
     or paid was tapped by mistake): that one asks first, since it changes the cash."""
@@ -240,7 +240,7 @@ def mark_paid(request, slug, tournament_id, card_id):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def withdraw(request, slug, tournament_id, card_id):
     """Withdraw a card whose holder went home, or take that back (RULES.md 5.7): a page
     that says what will happen, and its confirmation (organisers)."""
@@ -323,7 +323,7 @@ def draw_next(request, slug, tournament_id):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def physical_draw(request, slug, tournament_id):
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     state = services.load_state(t)
@@ -372,7 +372,7 @@ def physical_draw(request, slug, tournament_id):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def undo(request, slug, tournament_id, round_id):
     """Undo a draw, after a confirmation step (GET, or a POST without ``confirm``)."""
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
@@ -405,7 +405,7 @@ def undo(request, slug, tournament_id, round_id):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def undo_pull(request, slug, tournament_id, round_id):
     """Undo the last pull of the latest draw at the venue, after a confirmation step;
     a draw that pull completed is open again (``services.undo_last_pull``)."""
@@ -474,7 +474,7 @@ def _pairing_rows(state, pairings, only_open=False, player_query=""):
 
 
 @login_required
-@require_GET
+@require_safe
 def round_page(request, slug, tournament_id, number):
     t = tournament_for(request, slug, tournament_id)
     return _round_response(request, t, number)
@@ -597,7 +597,7 @@ def result(request, slug, tournament_id, pairing_id):
     )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def match_link(request, token):
     """A match's private page (QR code on its score sheet): enter the result, no account.
     Once a result stands it shows it, who entered it and when; only organisers change it
@@ -632,7 +632,7 @@ def match_link(request, token):
 
 
 @login_required
-@require_GET
+@require_safe
 def export(request, slug, tournament_id):
     t = tournament_for(request, slug, tournament_id)
     response = JsonResponse(
@@ -677,7 +677,7 @@ def _bracket_context(t: Tournament):
     }
 
 
-@require_GET
+@require_safe
 def bracket(request, token):
     """The public live bracket (no sign-in, no private data); htmx polls the partial."""
     t = Tournament.objects.filter(public_token=token).select_related("club").first()
@@ -735,7 +735,7 @@ def match_sheet(request, token):
 
 
 @login_required
-@require_GET
+@require_safe
 def print_bracket(request, slug, tournament_id):
     t = tournament_for(request, slug, tournament_id)
     return pdf_response(
@@ -744,7 +744,7 @@ def print_bracket(request, slug, tournament_id):
 
 
 @login_required
-@require_GET
+@require_safe
 def print_prizes(request, slug, tournament_id):
     t = tournament_for(request, slug, tournament_id)
     return pdf_response("print/prizes.html", printing.prizes_context(t), f"preise-{t.pk}.pdf")
@@ -760,7 +760,7 @@ def _drawn_round(t, number):
 
 
 @login_required
-@require_GET
+@require_safe
 def print_draw(request, slug, tournament_id, number):
     t = tournament_for(request, slug, tournament_id)
     round_ = _drawn_round(t, number)
@@ -770,7 +770,7 @@ def print_draw(request, slug, tournament_id, number):
 
 
 @login_required
-@require_GET
+@require_safe
 def print_match_sheets(request, slug, tournament_id, number):
     # The sheets carry the match links: organisers only, like a table's private link.
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
@@ -780,7 +780,7 @@ def print_match_sheets(request, slug, tournament_id, number):
 
 
 @login_required
-@require_GET
+@require_safe
 def history(request, slug, tournament_id):
     """Who changed what in this tournament, and when (organisers)."""
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
