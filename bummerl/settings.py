@@ -9,6 +9,7 @@ Environment variables (all optional on a laptop):
 
 import ipaddress
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -25,6 +26,25 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
     SECRET_KEY = "insecure-development-key-only-for-a-laptop"
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["*"] if DEBUG else [])
+# The site's address (scheme and host, e.g. "https://bummerl.example.org"): links in
+# QR codes, handed-over links and mails start with it (bummerl.links). Unset, they start
+# with the address a page was opened by, which must then be a checked one.
+SITE_URL = env_str("DJANGO_SITE_URL", "").rstrip("/")
+if SITE_URL:
+    _site = urlsplit(SITE_URL)
+    if _site.scheme not in ("http", "https") or not _site.netloc or _site.path:
+        raise ImproperlyConfigured(
+            f"DJANGO_SITE_URL={SITE_URL!r} is not a site address like https://bummerl.example.org"
+        )
+# The pub laptop (`make run`): any host name is allowed, since phones reach the laptop by
+# whatever address it has on the local Wi-Fi, and links carry that address. A server
+# must name its hosts, or its address in DJANGO_SITE_URL.
+LAPTOP = env_bool("BUMMERL_LAPTOP", False)
+if not DEBUG and "*" in ALLOWED_HOSTS and not SITE_URL and not LAPTOP:
+    raise ImproperlyConfigured(
+        "DJANGO_ALLOWED_HOSTS='*' lets any Host header through: name the site's hosts, "
+        "or set DJANGO_SITE_URL (or BUMMERL_LAPTOP=1 on a laptop on a local network)"
+    )
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -85,6 +105,15 @@ for _proxy in TRUSTED_PROXIES:
         ) from None
 AXES_CLIENT_IP_CALLABLE = "bummerl.clientip.client_ip"
 CSRF_FAILURE_VIEW = "bummerl.views.csrf_failure"
+
+# Mail: only with a mail server (DJANGO_EMAIL_HOST) is a password reset offered by mail;
+# without one, the reset page sends the visitor to the club's owner (a reset link).
+EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", "")
+EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("DJANGO_EMAIL_USER", "")
+EMAIL_HOST_PASSWORD = env_str("DJANGO_EMAIL_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DJANGO_EMAIL_FROM", "bummerl@localhost")
 
 # Private links (a table's, a match's) stop working this many days after the event.
 LINK_DAYS = env_int("BUMMERL_LINK_DAYS", 3)

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from bummerl.links import absolute_url
 from clubs import services
 from clubs.access import club_for
 from clubs.forms import ClubForm, InvitationForm, JoinForm, RoleForm
@@ -59,7 +60,7 @@ def club_new(request):
 
 
 def _join_url(request, invitation: Invitation) -> str:
-    return request.build_absolute_uri(reverse("join", kwargs={"token": invitation.token}))
+    return absolute_url(request, reverse("join", kwargs={"token": invitation.token}))
 
 
 def _members_page(request, club, *, form=None, reset=None, error=None, status=200):
@@ -186,8 +187,8 @@ def member_reset(request, slug, membership_id):
         uidb64, token = services.issue_reset_link(membership, request.user)
     except RuleError as error:
         return _members_page(request, club, error=rule_error_text(error), status=409)
-    url = request.build_absolute_uri(
-        reverse("password_reset_confirm", kwargs={"uidb64": uidb64, "token": token})
+    url = absolute_url(
+        request, reverse("password_reset_confirm", kwargs={"uidb64": uidb64, "token": token})
     )
     reset = {"user": membership.user, "url": url, "qr": qr(url)}
     return _members_page(request, club, reset=reset)

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from bummerl.htmx import partial_or_page, vary_on_htmx
+from bummerl.links import absolute_url
 from bummerl.printing import pdf_response, qr_svg
 from clubs import audit
 from scoring import services
@@ -388,7 +389,7 @@ def link(request, access):
     """The private entry link with its QR code (organisers, signed in)."""
     if not access.can_manage:
         return HttpResponse(status=403)
-    url = request.build_absolute_uri(f"/e/{access.sheet.entry_token}/")
+    url = absolute_url(request, f"/e/{access.sheet.entry_token}/")
     qr = segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff")
     return render(
         request,
@@ -430,7 +431,7 @@ def print_blank(request, access):
         "variant": view.state.variant,
         "rows": range(1, rows + 1),
         "row_height": row_height,
-        "qr": qr_svg(request.build_absolute_uri(f"/e/{access.sheet.entry_token}/")),
+        "qr": qr_svg(absolute_url(request, f"/e/{access.sheet.entry_token}/")),
     }
     return pdf_response("print/blank_sheet.html", context, f"blatt-{access.sheet.pk}.pdf")
 

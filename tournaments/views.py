@@ -3,6 +3,7 @@ match link, and the public live bracket for the screen in the room."""
 
 import datetime
 import uuid
+from functools import partial
 
 from django.conf import settings
 from django.contrib import messages
@@ -17,6 +18,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from bummerl.htmx import partial_or_page
+from bummerl.links import absolute_url
 from bummerl.printing import pdf_response
 from clubs import audit
 from clubs.access import club_for
@@ -775,7 +777,7 @@ def print_match_sheets(request, slug, tournament_id, number):
     # The sheets carry the match links: organisers only, like a table's private link.
     t = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     round_ = _drawn_round(t, number)
-    context = printing.match_sheets_context(t, round_, request.build_absolute_uri)
+    context = printing.match_sheets_context(t, round_, partial(absolute_url, request))
     return pdf_response("print/match_sheets.html", context, f"partieblaetter-{t.pk}-{number}.pdf")
 
 
