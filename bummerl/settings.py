@@ -5,6 +5,13 @@ Environment variables (all optional on a laptop):
   DJANGO_SECRET_KEY     required when DJANGO_DEBUG is off
   DJANGO_ALLOWED_HOSTS  comma-separated, default "*" in debug
   DATABASE_URL          e.g. postgres://user@host:5432/bummerl; SQLite (db.sqlite3) when unset
+  DJANGO_SITE_URL       the site's address for links that leave the page (QR codes, mails)
+  BUMMERL_LAPTOP        1 on the pub laptop (`make run`): any host allowed, links on it
+  DJANGO_TRUSTED_PROXIES  addresses/networks whose X-Forwarded-For is believed
+  DJANGO_EMAIL_HOST     a mail server: password reset by mail is offered only with one
+  BUMMERL_IMPORT_MAX_KB, BUMMERL_MAX_DEALS, BUMMERL_MAX_TEXT   limits of an import
+  DJANGO_LOG_LEVEL      of the site's own loggers (errors are always logged to stderr)
+The README's "Deployment" section describes each.
 """
 
 import ipaddress

@@ -26,6 +26,17 @@ def test_an_unhandled_error_is_logged_with_its_traceback(settings, caplog):
     assert "RuntimeError: the test view fails on purpose" in caplog.text
 
 
+@pytest.mark.django_db
+def test_a_500_a_view_answers_itself_is_logged_too(settings, caplog):
+    settings.ROOT_URLCONF = "tests.urls_failing"
+    with caplog.at_level(logging.ERROR, logger="django.request"):
+        response = Client().get("/test-answers-500/")
+    assert response.status_code == 500
+    [record] = [r for r in caplog.records if r.name == "django.request"]
+    assert record.levelno == logging.ERROR
+    assert record.getMessage() == "Internal Server Error: /test-answers-500/"
+
+
 def test_the_traceback_goes_to_stderr_under_production_settings(tmp_path):
     script = (
         "import django; django.setup()\n"
