@@ -25,7 +25,7 @@ seed: migrate
 
 # The pub laptop serves without Django's debug pages: a secret key is made once and
 # kept in .secret_key, static files are collected for WhiteNoise, cookies work over http.
-RUN_ENV = DJANGO_DEBUG=0 DJANGO_SECRET_KEY="$$(cat .secret_key)" DJANGO_ALLOWED_HOSTS='*' \
+RUN_ENV = DJANGO_DEBUG=0 DJANGO_SECRET_KEY="$$(cat .secret_key)" DJANGO_ALLOWED_HOSTS='*' BUMMERL_LAPTOP=1 \
 	DJANGO_SECURE_COOKIES=0 DJANGO_SSL_REDIRECT=0 DJANGO_HSTS_SECONDS=0
 
 .secret_key:

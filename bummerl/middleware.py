@@ -2,9 +2,12 @@
 switch, which stores it in the language cookie. The browser's Accept-Language is not
 consulted: a club's phones should all show the same words at the table."""
 
+import codecs
+
 from django.conf import settings
-from django.http import HttpResponseBadRequest
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 
 class LanguageMiddleware:
@@ -53,3 +56,62 @@ class NoStoreMiddleware:
         if not response.has_header("Cache-Control"):
             response["Cache-Control"] = "no-store"
         return response
+
+
+class RequestChecksMiddleware:
+    """Refuse, before its body is read, a request that no page of the site could take:
+
+    - a body longer (by its Content-Length) than ``settings.BUMMERL_REQUEST_MAX_BYTES``:
+      413, saying the import's limit in kilobytes (an import is the only large thing
+      sent; Django itself would refuse it later with a bare 400);
+    - a body declared in a ``charset`` other than UTF-8, or in one no codec knows
+      (``Content-Type: …; charset=latin-1`` or ``…; charset=x-nonsense``): 400. The
+      site's pages send UTF-8 only, and an unknown charset would make reading the form
+      fail later with a server error.
+
+    The answer is plain text in the visitor's language (the language cookie, as in
+    ``LanguageMiddleware``)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.languages = {code for code, _name in settings.LANGUAGES}
+
+    def __call__(self, request):
+        refusal = self.refusal(request)
+        if refusal is None:
+            return self.get_response(request)
+        status, text = refusal
+        code = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+        with translation.override(code if code in self.languages else settings.LANGUAGE_CODE):
+            body = str(text())
+        return HttpResponse(body, status=status, content_type="text/plain; charset=utf-8")
+
+    @staticmethod
+    def refusal(request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > settings.BUMMERL_REQUEST_MAX_BYTES:
+            return (
+                413,
+                lambda: (
+                    _(
+                        "The request is too large (%(size)s kB): a sheet to import has at most "
+                        "%(limit)s kB."
+                    )
+                    % {
+                        "size": -(-length // 1024),
+                        "limit": settings.BUMMERL_IMPORT_MAX_BYTES // 1024,
+                    }
+                ),
+            )
+        charset = request.content_params.get("charset") if request.content_params else None
+        if charset is not None:
+            try:
+                name = codecs.lookup(charset.strip().strip('"')).name
+            except LookupError:
+                name = None
+            if name != "utf-8":
+                return 400, lambda: _("The form was sent in another charset than UTF-8.")
+        return None

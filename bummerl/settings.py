@@ -5,9 +5,18 @@ Environment variables (all optional on a laptop):
   DJANGO_SECRET_KEY     required when DJANGO_DEBUG is off
   DJANGO_ALLOWED_HOSTS  comma-separated, default "*" in debug
   DATABASE_URL          e.g. postgres://user@host:5432/bummerl; SQLite (db.sqlite3) when unset
+  DJANGO_SITE_URL       the site's address for links that leave the page (QR codes, mails)
+  BUMMERL_LAPTOP        1 on the pub laptop (`make run`): any host allowed, links on it
+  DJANGO_TRUSTED_PROXIES  addresses/networks whose X-Forwarded-For is believed
+  DJANGO_EMAIL_HOST     a mail server: password reset by mail is offered only with one
+  BUMMERL_IMPORT_MAX_KB, BUMMERL_MAX_DEALS, BUMMERL_MAX_TEXT   limits of an import
+  DJANGO_LOG_LEVEL      of the site's own loggers (errors are always logged to stderr)
+The README's "Deployment" section describes each.
 """
 
+import ipaddress
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -24,6 +33,25 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
     SECRET_KEY = "insecure-development-key-only-for-a-laptop"
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["*"] if DEBUG else [])
+# The site's address (scheme and host, e.g. "https://bummerl.example.org"): links in
+# QR codes, handed-over links and mails start with it (bummerl.links). Unset, they start
+# with the address a page was opened by, which must then be a checked one.
+SITE_URL = env_str("DJANGO_SITE_URL", "").rstrip("/")
+if SITE_URL:
+    _site = urlsplit(SITE_URL)
+    if _site.scheme not in ("http", "https") or not _site.netloc or _site.path:
+        raise ImproperlyConfigured(
+            f"DJANGO_SITE_URL={SITE_URL!r} is not a site address like https://bummerl.example.org"
+        )
+# The pub laptop (`make run`): any host name is allowed, since phones reach the laptop by
+# whatever address it has on the local Wi-Fi, and links carry that address. A server
+# must name its hosts, or its address in DJANGO_SITE_URL.
+LAPTOP = env_bool("BUMMERL_LAPTOP", False)
+if not DEBUG and "*" in ALLOWED_HOSTS and not SITE_URL and not LAPTOP:
+    raise ImproperlyConfigured(
+        "DJANGO_ALLOWED_HOSTS='*' lets any Host header through: name the site's hosts, "
+        "or set DJANGO_SITE_URL (or BUMMERL_LAPTOP=1 on a laptop on a local network)"
+    )
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -45,6 +73,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "bummerl.middleware.RequestChecksMiddleware",
     "bummerl.middleware.RefuseNulMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "bummerl.middleware.NoStoreMiddleware",
@@ -70,7 +99,29 @@ AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "registration/locked.html"
 AXES_RESET_ON_SUCCESS = True
+# The lock counts a name together with the address it is guessed from. Behind a TLS proxy
+# that address is the proxy's; the visitor's is read from X-Forwarded-For, but only on a
+# connection from one of these proxies (addresses or networks, e.g. "127.0.0.1,::1").
+# Empty: the header is ignored, so a client cannot claim another address.
+TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES", [])
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"DJANGO_TRUSTED_PROXIES: {_proxy!r} is not an address or network"
+        ) from None
+AXES_CLIENT_IP_CALLABLE = "bummerl.clientip.client_ip"
 CSRF_FAILURE_VIEW = "bummerl.views.csrf_failure"
+
+# Mail: only with a mail server (DJANGO_EMAIL_HOST) is a password reset offered by mail;
+# without one, the reset page sends the visitor to the club's owner (a reset link).
+EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", "")
+EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("DJANGO_EMAIL_USER", "")
+EMAIL_HOST_PASSWORD = env_str("DJANGO_EMAIL_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DJANGO_EMAIL_FROM", "bummerl@localhost")
 
 # Private links (a table's, a match's) stop working this many days after the event.
 LINK_DAYS = env_int("BUMMERL_LINK_DAYS", 3)
@@ -79,6 +130,21 @@ INVITE_DAYS = env_int("BUMMERL_INVITE_DAYS", 7)
 # A password reset link (made by a club's owner, no mail is sent) works for 3 days,
 # as its page says.
 PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600
+
+# Limits, so that one request cannot starve the server. An imported sheet (pasted or a
+# file) has at most BUMMERL_IMPORT_MAX_KB kilobytes, BUMMERL_MAX_DEALS deals and
+# BUMMERL_MAX_TEXT characters in any one string; an export takes about 600 bytes a deal.
+BUMMERL_IMPORT_MAX_BYTES = env_int("BUMMERL_IMPORT_MAX_KB", 1024) * 1024
+BUMMERL_MAX_DEALS = env_int("BUMMERL_MAX_DEALS", 1000)
+BUMMERL_MAX_TEXT = env_int("BUMMERL_MAX_TEXT", 1000)
+# A request (form fields and files together) has at most the import's size and a little
+# more for the other fields: a larger one is refused at the door, by its Content-Length,
+# with that limit named (bummerl.middleware.RequestChecksMiddleware). Django's own limits
+# are the same, for a request sent without a length.
+BUMMERL_REQUEST_MAX_BYTES = BUMMERL_IMPORT_MAX_BYTES + 64 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = BUMMERL_REQUEST_MAX_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = BUMMERL_REQUEST_MAX_BYTES
+DATA_UPLOAD_MAX_NUMBER_FILES = 2
 
 ROOT_URLCONF = "bummerl.urls"
 
@@ -94,6 +160,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            "libraries": {"durations": "bummerl.durations"},
         },
     },
 ]
@@ -159,7 +226,37 @@ STORAGES = {
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 
+# Errors go to stderr with their traceback (gunicorn and runserver put stderr in the
+# server's log): a server error (django.request at ERROR, with the traceback of an
+# exception), refused hosts and other suspicious requests (django.security), and the
+# site's own loggers (bummerl, clubs, scoring, tournaments) from DJANGO_LOG_LEVEL on.
+LOG_LEVEL = env_str("DJANGO_LOG_LEVEL", "INFO").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "{asctime} {levelname} {name} {process}: {message}", "style": "{"},
+    },
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    # One handler, at the root: every logger below reaches it by propagation.
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        "django": {"handlers": [], "level": "WARNING"},
+        "django.request": {"handlers": [], "level": "ERROR"},
+        "django.security": {"handlers": [], "level": "WARNING"},
+        **{
+            name: {"handlers": [], "level": LOG_LEVEL}
+            for name in ("bummerl", "clubs", "scoring", "tournaments")
+        },
+    },
+}
+
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# A load balancer's or monitor's health check may ask over plain http: /healthz answers
+# there too (SecurityMiddleware matches these against the path without its first "/").
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 X_FRAME_OPTIONS = "DENY"
 if not DEBUG:
     # Behind HTTPS (a club's server): secure cookies, HTTPS only, HSTS. The pub laptop

@@ -3,6 +3,7 @@ from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import include, path
 
+from bummerl import views as site_views
 from clubs import members as member_views
 from clubs import views as club_views
 from tournaments import urls as tournament_urls
@@ -24,8 +25,13 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon),
     path("", club_views.home, name="home"),
-    # No mail server: a forgotten password is reset by a link from the club's owner.
-    path("accounts/password_reset/", member_views.no_mail_reset, name="password_reset"),
+    # Without a mail server a forgotten password is reset by a link from the club's owner.
+    path("accounts/password_reset/", site_views.password_reset, name="password_reset"),
+    path(
+        "accounts/password_reset/done/",
+        site_views.password_reset_done,
+        name="password_reset_done",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -16,8 +16,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST
 
+from bummerl.links import absolute_url
 from clubs import services
 from clubs.access import club_for
 from clubs.errors import RuleError
@@ -41,7 +42,7 @@ def qr(url: str) -> str:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def club_new(request):
     """Found a club: the account that founds it is its owner."""
     form = ClubForm(request.POST or None)
@@ -64,7 +65,7 @@ def club_new(request):
 
 
 def _join_url(request, invitation: Invitation) -> str:
-    return request.build_absolute_uri(reverse("join", kwargs={"token": invitation.token}))
+    return absolute_url(request, reverse("join", kwargs={"token": invitation.token}))
 
 
 def _members_page(request, club, *, form=None, reset=None, error=None, status=200):
@@ -103,7 +104,7 @@ def _members_page(request, club, *, form=None, reset=None, error=None, status=20
 
 @never_cache
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def members(request, slug):
     """The owner's page: members with their roles, open invitations; POST makes an
     invitation with the chosen role and shows its link and QR code."""
@@ -191,8 +192,8 @@ def member_reset(request, slug, membership_id):
         uidb64, token = services.issue_reset_link(membership, request.user)
     except RuleError as error:
         return _members_page(request, club, error=rule_error_text(error), status=409)
-    url = request.build_absolute_uri(
-        reverse("password_reset_confirm", kwargs={"uidb64": uidb64, "token": token})
+    url = absolute_url(
+        request, reverse("password_reset_confirm", kwargs={"uidb64": uidb64, "token": token})
     )
     reset = {"user": membership.user, "url": url, "qr": qr(url)}
     return _members_page(request, club, reset=reset)
@@ -214,7 +215,7 @@ GONE_STATUS = 410
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def join(request, token):
     """An invitation link. GET never uses it up (messengers open links to preview
     them): joining is a button (signed in) or the new account's form (anonymous)."""
@@ -268,9 +269,3 @@ def _joined(request, invitation: Invitation):
         % {"club": invitation.club.name, "role": invitation.get_role_display()},
     )
     return redirect("club", slug=invitation.club.slug)
-
-
-@require_safe
-def no_mail_reset(request):
-    """Instead of Django's reset by mail (the site sends none): who can help."""
-    return render(request, "registration/password_reset_form.html")

@@ -42,7 +42,7 @@ def home(request):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def players(request, slug):
     access = access_for(request, slug)
     club = access.club
@@ -212,7 +212,7 @@ def _merged_into(club, gone_id: int) -> str | None:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def merge(request, slug, player_id):
     """Merge another player into this one: the page names the other player (typed, in
     any case) and shows what moves; the organiser confirms with a POST."""

@@ -8,6 +8,7 @@ whose RuleError the view puts on the field it names.
 import uuid
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player
@@ -223,12 +224,20 @@ class ImportForm(forms.Form):
         data = super().clean()
         upload = data.get("file")
         text = data.get("document") or ""
+        limit = settings.BUMMERL_IMPORT_MAX_BYTES
+        too_big = _("A sheet to import has at most %(limit)s kB.") % {"limit": limit // 1024}
         if upload:
+            if upload.size > limit:
+                self.add_error("file", too_big)
+                return data
             try:
-                text = upload.read(2_000_000).decode("utf-8")
+                text = upload.read().decode("utf-8")
             except UnicodeDecodeError:
                 self.add_error("file", _("The file is not UTF-8 text."))
                 return data
+        elif len(text.encode("utf-8", "replace")) > limit:
+            self.add_error("document", too_big)
+            return data
         if not text.strip():
             self.add_error("document", _("Paste a sheet or choose a file."))
         data["text"] = text

@@ -6,6 +6,7 @@ render functions, so there is one reading of the format.
 """
 
 import copy
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -114,6 +115,76 @@ def check_text(value: Any, field: str) -> None:
         raise RuleError(field, gettext_noop("Contains characters that are not text."))
 
 
+DEFAULT_MAX_DEALS = 1000
+DEFAULT_MAX_TEXT = 1000
+
+
+def limits() -> tuple[int, int]:
+    """``(deals per sheet, characters per string)`` a document may have: the settings
+    ``BUMMERL_MAX_DEALS`` and ``BUMMERL_MAX_TEXT`` where Django is set up, else the
+    defaults (1000 deals, 1000 characters)."""
+    from django.conf import settings
+
+    if not settings.configured:
+        return DEFAULT_MAX_DEALS, DEFAULT_MAX_TEXT
+    return (
+        getattr(settings, "BUMMERL_MAX_DEALS", DEFAULT_MAX_DEALS),
+        getattr(settings, "BUMMERL_MAX_TEXT", DEFAULT_MAX_TEXT),
+    )
+
+
+def _is_broken(text: str) -> bool:
+    """A NUL (which PostgreSQL cannot store) or half of a UTF-16 pair (not Unicode text)."""
+    return "\x00" in text or any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)
+
+
+def check_strings(data: Any, max_text: int | None) -> None:
+    """Every string of a JSON value, keys too, at any depth: at most ``max_text``
+    characters (any length when None), no NUL, no lone surrogate. RuleError's ``place``
+    parameter, which its message shows, is the string's place, e.g. ``deals[3].contract``
+    or ``about`` (a key's place ends in the key itself); its field is the document's
+    field that holds it (``deals``, ``about``)."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        value, place = stack.pop()
+        if isinstance(value, str):
+            texts = [(value, place)]
+        elif isinstance(value, dict):
+            texts = []
+            for key, item in value.items():
+                key_place = f"{place}.{key}" if place else str(key)
+                if isinstance(key, str):
+                    texts.append((key, key_place[:80]))
+                stack.append((item, key_place[:80]))
+        elif isinstance(value, list):
+            stack.extend((item, f"{place}[{i}]") for i, item in enumerate(value))
+            continue
+        else:
+            continue
+        for text, where in texts:
+            if _is_broken(text):
+                shown = where.encode("utf-8", "replace").decode("utf-8").replace("\x00", "?")
+                raise RuleError(
+                    _top(shown),
+                    gettext_noop(
+                        "%(place)s contains a character that is not text (a NUL or a broken one)."
+                    ),
+                    place=shown or "sheet",
+                )
+            if max_text is not None and len(text) > max_text:
+                raise RuleError(
+                    _top(where),
+                    gettext_noop("%(place)s is longer than %(limit)s characters."),
+                    place=where or "sheet",
+                    limit=max_text,
+                )
+
+
+def _top(place: str) -> str:
+    """The document's field a place is in: ``deals`` for ``deals[3].contract``."""
+    return re.split(r"[.\[]", place, maxsplit=1)[0] or "sheet"
+
+
 def _unknown(keys, allowed: set[str]) -> None:
     for key in keys:
         if key not in allowed:
@@ -122,10 +193,24 @@ def _unknown(keys, allowed: set[str]) -> None:
             )
 
 
-def parse_document(data: Any) -> ParsedSheet:
-    """Read a sheet document; RuleError names the field (``deals[i]`` errors carry ``index``)."""
+def parse_document(data: Any, *, limited: bool = True) -> ParsedSheet:
+    """Read a sheet document; RuleError names the field (``deals[i]`` errors carry ``index``).
+
+    Before anything else, every string is checked (``check_strings``) and, when
+    ``limited``, the deals are counted against ``limits()``: a document from outside is
+    refused before it costs work. A sheet's own export is read with ``limited=False``.
+    """
     if not isinstance(data, dict):
         raise RuleError("sheet", gettext_noop("The sheet must be a JSON object."))
+    max_deals, max_text = limits()
+    check_strings(data, max_text if limited else None)
+    if limited and isinstance(data.get("deals"), list) and len(data["deals"]) > max_deals:
+        raise RuleError(
+            "deals",
+            gettext_noop("A sheet has at most %(limit)s deals; this one has %(count)s."),
+            limit=max_deals,
+            count=len(data["deals"]),
+        )
     _unknown(data, DOCUMENT_KEYS | SCORED_KEYS)
     try:
         variant = Variant(data.get("variant"))
@@ -317,8 +402,9 @@ def render_state(document: dict[str, Any], parsed: ParsedSheet, state: SheetStat
     return out
 
 
-def score_document(document: Any) -> dict[str, Any]:
-    """Parse, score and render a sheet document; RuleError names the deal and field."""
-    parsed = parse_document(document)
+def score_document(document: Any, *, limited: bool = True) -> dict[str, Any]:
+    """Parse, score and render a sheet document; RuleError names the deal and field
+    (``limited`` as for ``parse_document``)."""
+    parsed = parse_document(document, limited=limited)
     state = score_sheet(parsed.variant, parsed.rules, 0, list(parsed.entries))
     return render_state(document, parsed, state)

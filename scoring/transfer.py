@@ -123,7 +123,7 @@ def export_document(scored: ScoredSheet) -> dict:
         "players": list(names[shift:] + names[:shift]),
         "deals": [entry_to_dict(d.entry, names) for d in scored.live_deals],
     }
-    out = score_document(document)
+    out = score_document(document, limited=False)
     out["voided"] = [
         {**entry_to_dict(d.entry, names), "voided_at": d.voided_at.isoformat()}
         for d in scored.deals

@@ -141,7 +141,7 @@ def _gone(request, access, changes=()):
     return redirect(access.url("page"))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @with_sheet_access
 def correct(request, access, deal_id):
     if access.locked is not None:

@@ -2,6 +2,7 @@
 
 from django.views.decorators.http import require_safe
 
+from bummerl.links import absolute_url
 from bummerl.printing import pdf_response, qr_svg
 from scoring import services
 from scoring.display import sheet_rows
@@ -26,7 +27,7 @@ def print_blank(request, access):
         "variant": scored.state.variant,
         "rows": range(1, rows + 1),
         "row_height": row_height,
-        "qr": qr_svg(request.build_absolute_uri(f"/e/{access.sheet.entry_token}/")),
+        "qr": qr_svg(absolute_url(request, f"/e/{access.sheet.entry_token}/")),
     }
     return pdf_response("print/blank_sheet.html", context, f"blatt-{access.sheet.pk}.pdf")
 

@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
 from bummerl.htmx import partial_or_page, vary_on_htmx
+from bummerl.links import absolute_url
 from clubs import audit
 from scoring import services
 from scoring.access import SignInRequired, refreshed, sheet_for, sign_in
@@ -141,7 +142,7 @@ def link(request, access):
     """The private entry link with its QR code (organisers, signed in)."""
     if not access.can_manage:
         return HttpResponse(status=403)
-    url = request.build_absolute_uri(f"/e/{access.sheet.entry_token}/")
+    url = absolute_url(request, f"/e/{access.sheet.entry_token}/")
     qr = segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff")
     return render(
         request,

@@ -69,7 +69,7 @@ def club(request, slug):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def open_table(request, slug):
     club = club_for(request, slug, Role.SCORER)
     initial = {}
@@ -103,7 +103,7 @@ def open_table(request, slug):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def import_table(request, slug):
     club = club_for(request, slug, Role.SCORER)
     form = ImportForm(request.POST or None, request.FILES or None)
@@ -154,7 +154,7 @@ def import_table(request, slug):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def rule_sets(request, slug):
     """The presets and the club's own rule sets; copying one makes it the club's."""
     access = access_for(request, slug)
@@ -190,7 +190,7 @@ def rule_sets(request, slug):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def rule_set(request, slug, rule_set_id):
     """Change the values, names and options of one of the club's rule sets."""
     club = club_for(request, slug, Role.ORGANISER)

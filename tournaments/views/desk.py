@@ -37,7 +37,7 @@ from tournaments.views.common import actor, confirm, confirmed, tournament_for
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def tournament_list(request, slug):
     access = access_for(request, slug, Role.ORGANISER if request.method == "POST" else Role.MEMBER)
     club = access.club
@@ -176,7 +176,7 @@ def sell(request, slug, tournament_id):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def mark_paid(request, slug, tournament_id, card_id):
     """Mark a card paid (one tap: the money is taken) or not paid (the money is given back,
     or paid was tapped by mistake): that one asks first, since it changes the cash."""
@@ -206,7 +206,7 @@ def mark_paid(request, slug, tournament_id, card_id):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def withdraw(request, slug, tournament_id, card_id):
     """Withdraw a card whose holder went home, or take that back (RULES.md 5.7): a page
     that says what will happen, and its confirmation (organisers)."""

@@ -42,7 +42,7 @@ def draw_next(request, slug, tournament_id):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def physical_draw(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     state = load_state(t)
@@ -91,7 +91,7 @@ def physical_draw(request, slug, tournament_id):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def undo(request, slug, tournament_id, round_id):
     """Undo a draw, after a confirmation step (GET, or a POST without ``confirm``)."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
@@ -124,7 +124,7 @@ def undo(request, slug, tournament_id, round_id):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def undo_pull(request, slug, tournament_id, round_id):
     """Undo the last pull of the latest draw at the venue, after a confirmation step;
     a draw that pull completed is open again (``undo_last_pull``)."""

@@ -1,9 +1,12 @@
 """The printed documents of a tournament as PDF: bracket, prizes, draw list, match sheets."""
 
+from functools import partial
+
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.views.decorators.http import require_safe
 
+from bummerl.links import absolute_url
 from bummerl.printing import pdf_response
 from clubs.models import Role
 from tournaments import printing
@@ -52,5 +55,5 @@ def print_match_sheets(request, slug, tournament_id, number):
     # The sheets carry the match links: organisers only, like a table's private link.
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     round_ = _drawn_round(t, number)
-    context = printing.match_sheets_context(t, round_, request.build_absolute_uri)
+    context = printing.match_sheets_context(t, round_, partial(absolute_url, request))
     return pdf_response("print/match_sheets.html", context, f"partieblaetter-{t.pk}-{number}.pdf")

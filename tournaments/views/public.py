@@ -24,7 +24,7 @@ from tournaments.views.common import pairing_rows
 from tournaments.views.results import save_result
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def match_link(request, token):
     """A match's private page (QR code on its score sheet): enter the result, no account.
     Once a result stands it shows it, who entered it and when; only organisers change it
