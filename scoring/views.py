@@ -420,7 +420,8 @@ with the longest catalogue of the presets, names that wrap in the header and abo
 @require_GET
 @sheet_view
 def print_blank(request, access):
-    """A blank paper sheet for this table, with the rule set's values and its QR code."""
+    """A blank paper sheet for this table, with the rule set's values; with the QR code
+    of the private entry link only for those the link page lets in (organisers)."""
     view = services.sheet_view(access.sheet)
     rows, row_height = BLANK_ROWS[str(view.state.variant)]
     context = {
@@ -430,7 +431,9 @@ def print_blank(request, access):
         "variant": view.state.variant,
         "rows": range(1, rows + 1),
         "row_height": row_height,
-        "qr": qr_svg(request.build_absolute_uri(f"/e/{access.sheet.entry_token}/")),
+        "qr": qr_svg(request.build_absolute_uri(f"/e/{access.sheet.entry_token}/"))
+        if access.can_manage
+        else "",
     }
     return pdf_response("print/blank_sheet.html", context, f"blatt-{access.sheet.pk}.pdf")
 
