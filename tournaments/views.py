@@ -1,16 +1,13 @@
 """Preisschnapsen pages: the organiser's desk (sales, draws, results), round pages, the
 match link, and the public live bracket for the screen in the room."""
 
-import datetime
 import uuid
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -25,7 +22,7 @@ from clubs.text import clean_name, german_key, warn_unprintable
 from scoring.rules import RuleError
 from scoring.rules.errors import gettext_noop
 from scoring.views import renew_key, rule_error_text
-from tournaments import draw, printing, services
+from tournaments import draw, links, printing, services
 from tournaments.forms import PullForm, ResultForm, SellForm, TournamentForm
 from tournaments.history import describe_change
 from tournaments.models import Pairing, Round, Stage, Tournament
@@ -701,16 +698,10 @@ def gone_page(request, error: PairingGone):
 
 def live_pairing(token: str) -> Pairing:
     """The pairing of a match link; 404 when there is none or when the link expired
-    ``LINK_DAYS`` days after the tournament's start; ``PairingGone`` when it was undone
-    or voided."""
+    (``tournaments.links``: some hours after the night's last event); ``PairingGone``
+    when it was undone or voided."""
     pairing = Pairing.objects.filter(token=token).select_related("tournament", "round").first()
-    if pairing is None:
-        raise Http404
-    try:
-        ends = pairing.tournament.starts_at + datetime.timedelta(days=settings.LINK_DAYS)
-    except OverflowError:
-        ends = None
-    if ends is not None and timezone.now() > ends:
+    if pairing is None or not links.match_link_open(pairing.tournament):
         raise Http404
     if pairing.voided_at is not None or (pairing.round and pairing.round.undone_at):
         raise PairingGone(pairing)
