@@ -4,8 +4,8 @@ sheets, prize list. Each function returns a template context for ``bummerl.print
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from bummerl.printing import qr_svg
-from tournaments import services
+from bummerl.printing import qr_png
+from tournaments import services, sheet_grid
 from tournaments.models import Pull, Round, Tournament
 
 ONE_PAGE_CARDS = 64
@@ -64,13 +64,9 @@ def match_sheets_context(t: Tournament, round_: Round, build_url) -> dict:
             if not pairing.label
             else _("Placement match %(label)s") % {"label": pairing.label}
         )
-        row["qr"] = qr_svg(build_url(reverse("match_link", kwargs={"token": pairing.token})))
-    return {
-        "tournament": t,
-        "rows": rows,
-        "bummerl_range": range(1, 2 * t.match_bummerl),
-        "countdown": range(7, -1, -1),
-    }
+        row["qr"] = qr_png(build_url(reverse("match_link", kwargs={"token": pairing.token})))
+    headings = tuple(_("Bummerl %(n)s") % {"n": n} for n in range(1, 2 * t.match_bummerl))
+    return {"tournament": t, "rows": rows, "grid": sheet_grid.grid(headings)}
 
 
 def prizes_context(t: Tournament) -> dict:
