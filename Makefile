@@ -8,6 +8,10 @@ PYTEST_ARGS ?=
 
 .PHONY: run serve test bench install migrate seed messages lint backup restore
 WORKERS ?= 3
+# Seconds a gunicorn worker may take for one request. The largest printout, round 1's
+# 512 match sheets of a 1024-card night, takes about 20 s of CPU on a small laptop
+# (`make bench`); gunicorn's default of 30 s would kill it on a busy or slower machine.
+TIMEOUT ?= 120
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,7 +49,7 @@ serve: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed --no-demo
 	$(BIN)/python manage.py collectstatic --noinput -v0
-	$(BIN)/gunicorn bummerl.wsgi -w $(WORKERS) -b $(HOST):$(PORT) --access-logfile -
+	$(BIN)/gunicorn bummerl.wsgi -w $(WORKERS) -b $(HOST):$(PORT) --timeout $(TIMEOUT) --access-logfile -
 
 # One consistent snapshot of the database in one owner-only file (default
 # backups/bummerl-<time>.json.gz); `make restore FILE=…` checks the file in a scratch

@@ -123,8 +123,11 @@ EMAIL_HOST_PASSWORD = env_str("DJANGO_EMAIL_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_TLS", True)
 DEFAULT_FROM_EMAIL = env_str("DJANGO_EMAIL_FROM", "bummerl@localhost")
 
-# Private links (a table's, a match's) stop working this many days after the event.
+# A table's private link stops working this many days after the table was opened.
 LINK_DAYS = env_int("BUMMERL_LINK_DAYS", 3)
+# A tournament's match links stop working this many hours after the night's last draw or
+# result (tournaments.links), whatever date the tournament was announced for.
+MATCH_LINK_HOURS = env_int("BUMMERL_MATCH_LINK_HOURS", 12)
 # An invitation to join a club can be accepted for this many days.
 INVITE_DAYS = env_int("BUMMERL_INVITE_DAYS", 7)
 # A password reset link (made by a club's owner, no mail is sent) works for 3 days,

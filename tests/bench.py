@@ -255,6 +255,36 @@ def pdf_figures(club, small, finished) -> None:
         "PDF: 1024-card bracket",
         f"{time.perf_counter() - started:.1f} s, {pages} pages, {len(pdf) // 1024} KB",
     )
+    match_sheet_figures(club)
+
+
+def match_sheet_figures(club) -> None:
+    """The largest printout: round 1's match sheets of a sold-out 1024-card night (512
+    sheets), through the view, against the trivial view (gunicorn's timeout is 30 s by
+    default; ``make serve`` sets 120 s)."""
+    import io
+
+    from pypdf import PdfReader
+
+    from tournaments.services.draws import draw_round
+    from tournaments.services.sheets import Actor
+
+    organiser = factories.user(club, "organiser")
+    client = Client()
+    client.force_login(organiser)
+    t = factories.tournament(club, cards=1024, sold=1024, name="Bench 512 sheets")
+    draw_round(t, Actor(), seed=5)
+    url = f"/c/{club.slug}/tournaments/{t.pk}/rounds/1/sheets.pdf"
+    trivial = median_time(lambda: client.get("/healthz"), 50)
+    started, cpu = time.perf_counter(), time.process_time()
+    response = client.get(url)
+    took, cpu = time.perf_counter() - started, time.process_time() - cpu
+    pages = len(PdfReader(io.BytesIO(response.content)).pages)
+    say(
+        "PDF: 512 match sheets of round 1, 1024 cards (view)",
+        f"{took:.1f} s ({cpu:.1f} s CPU), {pages} pages, {len(response.content) // 1024} KB",
+    )
+    say("ratio 512 match sheets / trivial view", f"{took / trivial:.0f}x")
 
 
 def lighthouse(sheet) -> None:

@@ -12,7 +12,9 @@ from scoring import services as scoring
 from scoring.rules import DreierDeal
 from scoring.services import Actor
 from tests import factories
+from tournaments.models import Pairing
 from tournaments.services.cards import create_tournament
+from tournaments.services.draws import draw_round
 from tournaments.services.reading import load_state
 from tournaments.simulation import simulate
 
@@ -143,7 +145,31 @@ def test_match_sheets_are_four_to_a_page_with_both_names(client, organiser):
             state.cards[p.left_id].player.name in text
             and state.cards[p.right_id].player.name in text
         )
-    assert "7 6 5 4 3 2 1 0" in text
+    # The empty grids (7 down to 0 per Bummerl) are one picture, the same on every sheet;
+    # each sheet writes its two card numbers beside each of its three Bummerl rows.
+    grids = {
+        (image.image.size, image.data)
+        for page in reader.pages
+        for image in page.images
+        if image.image.size[0] > 200
+    }
+    assert len(grids) == 1
+    for p in matches:
+        for card in (state.cards[p.left_id], state.cards[p.right_id]):
+            assert len(re.findall(rf"#{card.number}(?!\d)", text)) == 4
+
+
+def test_the_largest_night_prints_its_512_match_sheets_on_128_pages(client, organiser):
+    t = factories.tournament(organiser, cards=1024, sold=1024)
+    draw_round(t, Actor(), seed=4)
+    url = reverse(
+        "print_match_sheets", kwargs={"slug": organiser.slug, "tournament_id": t.pk, "number": 1}
+    )
+    reader = pdf_of(client.get(url))
+    assert len(reader.pages) == 512 // 4
+    last = Pairing.objects.filter(tournament=t, kind="match").order_by("number").last()
+    assert last.number == 512
+    assert f"Runde 1, Partie {last.number}" in text_of(reader)
 
 
 def test_the_draw_list_has_every_pairing_and_every_pull(client, organiser):

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from bummerl.printing import qr_svg
+from bummerl.printing import qr_png
+from tournaments import sheet_grid
 from tournaments.models import Card, Pull, Round, Tournament
 from tournaments.prizes import Place
 from tournaments.rows import Row, SheetRow, bracket_columns, rows
@@ -65,14 +66,14 @@ def match_sheets_context(t: Tournament, round_: Round, build_url) -> dict:
             if isinstance(row.label, Place)
             else _("Round %(n)s, match %(m)s") % {"n": round_.number, "m": pairing.number}
         )
-        qr = qr_svg(build_url(reverse("match_link", kwargs={"token": pairing.token})))
+        qr = qr_png(build_url(reverse("match_link", kwargs={"token": pairing.token})))
         return SheetRow(**vars(row), title=title, qr=qr)
 
+    headings = tuple(_("Bummerl %(n)s") % {"n": n} for n in range(1, 2 * t.match_bummerl))
     return {
         "tournament": t,
         "rows": [sheet(row) for row in rows(state, pairings) if row.kind == "match"],
-        "bummerl_range": range(1, 2 * t.match_bummerl),
-        "countdown": range(7, -1, -1),
+        "grid": sheet_grid.grid(headings),
     }
 
 

@@ -17,7 +17,8 @@ with the longest catalogue of the presets, names that wrap in the header and abo
 @require_safe
 @with_sheet_access
 def print_blank(request, access):
-    """A blank paper sheet for this table, with the rule set's values and its QR code."""
+    """A blank paper sheet for this table, with the rule set's values; with the QR code
+    of the private entry link only for those the link page lets in (organisers)."""
     scored = services.read_sheet(access.sheet)
     rows, row_height = BLANK_ROWS[str(scored.state.variant)]
     context = {
@@ -27,7 +28,9 @@ def print_blank(request, access):
         "variant": scored.state.variant,
         "rows": range(1, rows + 1),
         "row_height": row_height,
-        "qr": qr_svg(absolute_url(request, f"/e/{access.sheet.entry_token}/")),
+        "qr": qr_svg(absolute_url(request, f"/e/{access.sheet.entry_token}/"))
+        if access.can_manage
+        else "",
     }
     return pdf_response("print/blank_sheet.html", context, f"blatt-{access.sheet.pk}.pdf")
 

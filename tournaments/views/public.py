@@ -1,20 +1,18 @@
 """Pages without sign-in: a match's private link (and its score sheet), the page of a
 match taken back, and the live bracket for the screen in the room."""
 
-import datetime
 import uuid
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from bummerl.htmx import partial_or_page
 from clubs.forms import rule_error_text
 from scoring.rules import RuleError
+from tournaments import links
 from tournaments.models import Pairing, Tournament
 from tournaments.prizes import still_in
 from tournaments.rows import bracket_columns
@@ -99,16 +97,10 @@ def gone_page(request, error: PairingGone):
 
 def live_pairing(token: str) -> Pairing:
     """The pairing of a match link; 404 when there is none or when the link expired
-    ``LINK_DAYS`` days after the tournament's start; ``PairingGone`` when it was undone
-    or voided."""
+    (``tournaments.links``: some hours after the night's last event); ``PairingGone``
+    when it was undone or voided."""
     pairing = Pairing.objects.filter(token=token).select_related("tournament", "round").first()
-    if pairing is None:
-        raise Http404
-    try:
-        ends = pairing.tournament.starts_at + datetime.timedelta(days=settings.LINK_DAYS)
-    except OverflowError:
-        ends = None
-    if ends is not None and timezone.now() > ends:
+    if pairing is None or not links.match_link_open(pairing.tournament):
         raise Http404
     if pairing.voided_at is not None or (pairing.round and pairing.round.undone_at):
         raise PairingGone(pairing)
