@@ -119,6 +119,17 @@ def test_an_end_chosen_by_button_is_recorded_and_kept_on_an_error(client, table)
     assert '<input type="radio" name="end" value="renonce" checked>' in html.content.decode()
 
 
+def test_correcting_an_ended_deal_shows_its_end_pressed(client, table):
+    data = {"key": factories.key(), "kind": "ended", "end": "last_trick", "by": BEN}
+    data |= {"other_augen": 40, "other_had_trick": 1}
+    client.post(url("record", table), data, headers={"HX-Request": "true"})
+    deal = Deal.objects.get(sheet=table)
+    page = client.get(reverse("sheet:correct", kwargs={"pk": table.pk, "deal_id": deal.pk}))
+    html = page.content.decode()
+    assert '<input type="radio" name="end" value="last_trick" checked>' in html
+    assert '<input type="radio" name="end" value="ausmelden" checked>' not in html
+
+
 # -- a series of Partien on the same seats ------------------------------------------
 
 
