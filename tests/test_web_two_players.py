@@ -7,10 +7,16 @@ Seats: Anna 0 deals first, Ben 1. The wiki rule set: a Partie is won by hanging
 one player win a whole Partie (7 - 9 < 0, the other still at 7: Schneider, 2 Bummerl).
 """
 
+import threading
+import uuid
+
 import pytest
+from django.db import connection
 from django.urls import reverse
 
+from scoring import services
 from scoring.models import Deal, Seat, Sheet
+from scoring.rules import QuickDeal
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -250,3 +256,30 @@ def test_the_page_of_a_later_partie_reads_the_series_in_few_queries(
     with django_assert_max_num_queries(12):
         page = client.get(url("page", sheet))
     assert page.context["series"].won == (2, 1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_four_taps_at_once_on_two_phones_open_one_new_partie():
+    club = factories.club()
+    sheet = factories.sheet(club, names=("Anna", "Ben"))
+    for _ in range(3):
+        services.record_entry(sheet, QuickDeal(ANNA, 3), uuid.uuid4(), services.Actor())
+    keys = [uuid.uuid4(), uuid.uuid4()] * 2  # each phone taps twice
+    opened, errors = [], []
+
+    def send(key):
+        try:
+            opened.append(services.open_next_partie(sheet, key, services.Actor()).pk)
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(key,)) for key in keys]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(set(opened)) == 1
+    assert Sheet.objects.filter(previous=sheet).count() == 1
