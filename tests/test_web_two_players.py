@@ -11,6 +11,7 @@ import threading
 import uuid
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.urls import reverse
 
@@ -85,6 +86,14 @@ def test_the_banner_after_a_plain_post_shows_the_points_too(client, table):
     assert response.status_code == 302
     page = client.get(response["Location"])
     assert page.context["saved_points"] == "Anna 3 Punkte"
+
+
+def test_in_english_the_banner_says_points(client, table):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    response = quick(client, table, BEN, 2)
+    assert response.context["saved_points"] == "Ben 2 points"
+    response = quick(client, table, BEN, 1)
+    assert response.context["saved_points"] == "Ben 1 point"
 
 
 # -- one reading: points left -------------------------------------------------------
