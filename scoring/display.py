@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from scoring import rules as core
 from scoring.rules.dreier import may_declare
@@ -70,6 +70,7 @@ class Row:
     number: int | None = None
     game: core.Game | None = None
     game_number: int | None = None
+    final: tuple[int, ...] = ()
 
     @property
     def points_text(self) -> str:
@@ -78,8 +79,9 @@ class Row:
 
     @property
     def final_text(self) -> str:
-        """``"18 · 24 · 12"``: the totals a game ended with."""
-        return " · ".join(str(p) for p in self.game.final) if self.game else ""
+        """``"18 · 24 · 12"``: the totals a game ended with, in the reading of the
+        sheet's big numbers (``SheetState.shown``: two players ``"0 · 1"``, points left)."""
+        return " · ".join(str(p) for p in self.final) if self.game else ""
 
 
 def radio_options(form, name: str, choices, default=None, classes=None) -> list[dict]:
@@ -96,6 +98,25 @@ def radio_options(form, name: str, choices, default=None, classes=None) -> list[
         }
         for key, label in choices
     ]
+
+
+def gains_text(points, players) -> str:
+    """What a deal gave, e.g. "Anna 2 Punkte" ("Ben 4 Punkte, Clara 4 Punkte" when it
+    gave two seats): ``points`` one value per seat, as ``core.Line.points``."""
+    return ", ".join(
+        ngettext("%(name)s %(n)s point", "%(name)s %(n)s points", p) % {"name": player.name, "n": p}
+        for player, p in zip(players, points, strict=True)
+        if p
+    )
+
+
+def saved_gains(scored, saved) -> str:
+    """``gains_text`` of the live deal row ``saved`` on ``scored``; "" when it gave
+    nothing (a redeal) or is not live."""
+    live = scored.live_deals
+    if saved is None or saved not in live:
+        return ""
+    return gains_text(scored.state.lines[live.index(saved)].points, scored.players)
 
 
 RESULT_TEXT = {
@@ -127,9 +148,9 @@ def sheet_rows(scored) -> list[Row]:
         rows.append(Row(deal, text, line, number + 1))
         if number in games:
             index, game = games[number]
-            rows.append(
-                Row(None, game_text(game, scored.players), game=game, game_number=index + 1)
-            )
+            text = game_text(game, scored.players)
+            final = scored.state.shown(game.final)
+            rows.append(Row(None, text, game=game, game_number=index + 1, final=final))
         number += 1
     return rows
 
@@ -183,4 +204,6 @@ def entry_options(form, players, rules, rufer) -> dict:
         "points": radio_options(form, "points", [(n, n) for n in (1, 2, 3)]),
         "by": radio_options(form, "by", seats),
         "other_had_trick": radio_options(form, "other_had_trick", [(1, _("yes")), (0, _("no"))]),
+        # How a two-player deal ended: melding out, the most frequent end, is preset.
+        "end": radio_options(form, "end", form.fields["end"].choices, default="ausmelden"),
     }

@@ -2,7 +2,9 @@
 
 A ``Sheet`` is one table's score sheet: two or three players in seating order, the
 first dealer, and a copy of the rule set it was opened with (``rules``), so editing a
-club's rule set later never changes a recorded evening. A ``Deal`` row keeps the raw
+club's rule set later never changes a recorded evening. A two-player table plays a
+series of Partien as a chain of sheets: each next Partie points to the one before
+(``previous``, at most one next) and to the first of the series (``series``). A ``Deal`` row keeps the raw
 inputs of one entry (``kind`` and ``inputs``) and the points computed when it was
 recorded. Deals are never edited: a correction voids the row (who, when) and records
 a new one at the same ``position``. Writes go through ``scoring.services`` only.
@@ -92,6 +94,22 @@ class Sheet(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     players = models.ManyToManyField(Player, through="Seat", related_name="sheets")
+    previous = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="next_partie",
+        help_text="the Partie this table played before this one, on the same seats",
+    )
+    series = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="the first sheet of the series of Partien this one belongs to",
+    )
 
     class Meta:
         verbose_name = _("table")

@@ -22,6 +22,7 @@ import uuid
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from clubs import audit
@@ -30,7 +31,7 @@ from clubs.errors import RuleError, gettext_noop, key_reused
 from clubs.models import Club, Player
 from scoring import rules as core
 from scoring.changes import SheetChanged, changes_since, version_of
-from scoring.models import Deal, DealRow, RuleSet, Seat, Sheet
+from scoring.models import ROW_FIELDS, Deal, DealRow, RuleSet, Seat, Sheet
 from scoring.signals import sheet_changed
 
 
@@ -439,3 +440,110 @@ def renew_link(sheet: Sheet) -> None:
     from scoring.models import new_token
 
     Sheet.objects.filter(pk=sheet.pk).update(entry_token=new_token(), token_revoked_at=None)
+
+
+# -- a series of Partien at one table (two players) -----------------------------------
+
+
+def open_next_partie(sheet: Sheet, key: uuid.UUID, actor: Actor) -> Sheet:
+    """Open the next Partie of a two-player table once ``sheet``'s Partie is decided
+    (RULES.md 2, *Partie*): a new sheet on the same seats, with the same copy of the
+    rules, linked to ``sheet`` (``previous``) and to the first sheet of the series.
+
+    The first dealer of the new Partie is the player who would deal next on ``sheet``:
+    RULES.md says dealer and Vorhand alternate every deal and is silent on a new
+    Partie; the sources draw the first dealer once and then alternate, so the
+    alternation simply goes on across the Partien.
+
+    A sheet has at most one next Partie: a second request (a double tap, the same
+    ``key``, or the other phone at the table with its own key) returns the sheet the
+    first one opened. RuleError on ``key`` when the key opened another sheet, on
+    ``sheet`` when the sheet takes no writes (a lock), is a tournament match (one
+    Partie only) or its Partie is not decided yet.
+    """
+    with transaction.atomic():
+        sheet, deals = _lock_for(sheet, actor)
+        earlier = Sheet.objects.filter(key=key).first()
+        if earlier is not None and earlier.previous_id != sheet.pk:
+            raise key_reused()
+        following = Sheet.objects.filter(previous=sheet).first()
+        if following is not None:
+            return following  # opened already, by this tap or another phone's
+        if sheet.reports_result:
+            raise RuleError("sheet", gettext_noop("A tournament match is a single Partie."))
+        state = _score(sheet, [d.entry for d in _live(deals)])
+        if state.partie_winner is None:
+            raise RuleError("sheet", gettext_noop("The Partie is not decided yet."))
+        following = Sheet.objects.create(
+            key=key,
+            club_id=sheet.club_id,
+            title=sheet.title,
+            variant=sheet.variant,
+            rule_set_id=sheet.rule_set_id,
+            rules=sheet.rules,
+            first_dealer=state.dealer,
+            created_by=actor.user,
+            previous=sheet,
+            series_id=sheet.series_id or sheet.pk,
+        )
+        seats = Seat.objects.filter(sheet=sheet).order_by("position")
+        Seat.objects.bulk_create(
+            Seat(sheet=following, player_id=s.player_id, position=s.position) for s in seats
+        )
+        return following
+
+
+def next_partie_of(sheet: Sheet) -> Sheet | None:
+    """The next Partie opened after ``sheet`` (``open_next_partie``), if any (one query)."""
+    return Sheet.objects.filter(previous=sheet).first()
+
+
+@dataclass(frozen=True)
+class SeriesScore:
+    """Where a sheet stands in its series of Partien: ``number`` (1 for the first
+    Partie) and ``won``, the Partien each seat's player won in the series up to and
+    including this sheet (one value per seat of this sheet)."""
+
+    number: int
+    won: tuple[int, ...]
+
+    @property
+    def started(self) -> bool:
+        """Whether there is a series to show: a later Partie, or a decided one."""
+        return self.number > 1 or any(self.won)
+
+
+def series_score(scored: ScoredSheet) -> SeriesScore:
+    """The series score of a read sheet: no query for a sheet that begins a series
+    (only its own Partie counts), else 3 (the earlier sheets, their seats, their deals).
+    """
+    sheet = scored.sheet
+    me = [p.pk for p in scored.players]
+    won = [0] * len(me)
+    if scored.state.partie_winner is not None:
+        won[scored.state.partie_winner] += 1
+    if sheet.series_id is None:
+        return SeriesScore(1, tuple(won))
+    earlier = list(
+        Sheet.objects.filter(
+            Q(pk=sheet.series_id) | Q(series_id=sheet.series_id),
+            pk__lt=sheet.pk,
+        ).order_by("pk")
+    )
+    seats: dict[int, dict[int, int]] = {}
+    for sheet_id, position, player_id in Seat.objects.filter(sheet__in=earlier).values_list(
+        "sheet_id", "position", "player_id"
+    ):
+        seats.setdefault(sheet_id, {})[position] = player_id
+    rows: dict[int, list[DealRow]] = {}
+    live = Deal.objects.filter(sheet__in=earlier).live()
+    ordered = live.order_by("sheet_id", "position", "recorded_at", "id")
+    for sheet_id, *values in ordered.values_list("sheet_id", *ROW_FIELDS):
+        rows.setdefault(sheet_id, []).append(DealRow(*values))
+    for other in earlier:
+        state = _score(other, [d.entry for d in rows.get(other.pk, [])])
+        if state.partie_winner is not None:
+            winner = seats.get(other.pk, {}).get(state.partie_winner)
+            if winner in me:
+                won[me.index(winner)] += 1
+    return SeriesScore(1 + len(earlier), tuple(won))

@@ -11,6 +11,7 @@ sheet_patterns = [
     path("record/", entry.record, name="record"),
     path("deals/<int:deal_id>/void/", entry.void, name="void"),
     path("deals/<int:deal_id>/correct/", entry.correct, name="correct"),
+    path("next/", sheet.next_partie, name="next_partie"),
     path("export.json", sheet.export, name="export"),
     path("link/", sheet.link, name="link"),
     path("link/<str:action>/", sheet.link_change, name="link_change"),

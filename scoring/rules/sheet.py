@@ -100,12 +100,23 @@ class SheetState:
     def display_totals(self) -> tuple[int, ...]:
         """Totals as the sheet shows them: points left (two players, or Dreierschnapsen
         with ``count_down_display``), else points won."""
+        return self.shown(self.totals)
+
+    @property
+    def counts_down(self) -> bool:
+        """Whether the sheet shows points left (``shown``) rather than points won."""
+        return self.variant is Variant.SCHNAPSEN or bool(self.rules.count_down_display)
+
+    def shown(self, totals: tuple[int, ...]) -> tuple[int, ...]:
+        """Any totals of this sheet (the open game's, a finished game's ``final``) in the
+        one reading the sheet shows: points left to 7 (two players) or to ``game_target``
+        (``count_down_display``, clamped at 0), else the points won as they are."""
         if self.variant is Variant.SCHNAPSEN:
-            return self.left
+            return tuple(max(0, BUMMERL_START - t) for t in totals)
         if self.rules.count_down_display:
             target = self.rules.game_target
-            return tuple(max(0, target - t) for t in self.totals)
-        return self.totals
+            return tuple(max(0, target - t) for t in totals)
+        return totals
 
     @property
     def is_closed(self) -> bool:

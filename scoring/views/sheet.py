@@ -10,17 +10,28 @@ import uuid
 from functools import wraps
 
 import segno
+from django.contrib import messages
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from bummerl.htmx import partial_or_page, vary_on_htmx
 from bummerl.links import absolute_url
 from clubs import audit
+from clubs.errors import RuleError
+from clubs.forms import rule_error_text
 from scoring import services
 from scoring.access import SignInRequired, refreshed, sheet_for, sign_in
-from scoring.display import describe_change, describe_entry, entry_options, sheet_rows
+from scoring.display import (
+    describe_change,
+    describe_entry,
+    entry_options,
+    saved_gains,
+    sheet_rows,
+)
 from scoring.forms import EntryForm
+from scoring.models import Sheet
 from scoring.transfer import export_document
 
 
@@ -87,6 +98,9 @@ def sheet_context(
         "rufer": state.rufer,
         "saved": saved,
         "saved_text": describe_entry(saved.entry, players, state.rules) if saved else "",
+        # Two players: who got how many points by the saved deal ("Anna 2 Punkte").
+        "saved_points": saved_gains(scored, saved) if state.variant == "schnapsen" else "",
+        **series_context(access, scored),
         "error": error,
         "notice": notice,
         "stale": stale,
@@ -103,6 +117,51 @@ def sheet_context(
             "print_blank": access.url("print_blank"),
         },
     }
+
+
+def series_context(access, scored) -> dict:
+    """Two players: the series score (``services.series_score``), and once the Partie is
+    decided the next Partie (its page when opened, else the form's one-time key)."""
+    if scored.state.variant != "schnapsen":
+        return {}
+    series = services.series_score(scored)
+    context = {"series": series, "series_won": list(zip(scored.players, series.won, strict=True))}
+    if scored.state.partie_winner is not None and not access.sheet.reports_result:
+        following = services.next_partie_of(access.sheet)
+        context["next_partie_url"] = _page_of(access, following) if following else ""
+        context["next_partie_key"] = uuid.uuid4()
+    return context
+
+
+def _page_of(access, sheet: Sheet) -> str:
+    """The page of ``sheet`` the way ``access`` reached this one (account or link)."""
+    if access.namespace == "entry":
+        return reverse("entry:page", kwargs={"token": sheet.entry_token})
+    return reverse("sheet:page", kwargs={"pk": sheet.pk})
+
+
+@require_POST
+@with_sheet_access
+def next_partie(request, access):
+    """Open the next Partie on the same seats (``services.open_next_partie``) and go to
+    it; a second tap, or the other phone, lands on the same new sheet."""
+    if not access.can_write:
+        return HttpResponse(status=403)
+    try:
+        key = uuid.UUID(request.POST.get("key", ""))
+    except ValueError:
+        return HttpResponse(status=400)
+    try:
+        following = services.open_next_partie(access.sheet, key, access.actor)
+    except RuleError as error:
+        messages.error(request, rule_error_text(error))
+        return vary_on_htmx(redirect(access.url("page")))
+    url = _page_of(access, following)
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return vary_on_htmx(response)
+    return vary_on_htmx(redirect(url))
 
 
 def render_sheet(request, access, scored, status=200, **extra):
