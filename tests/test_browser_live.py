@@ -173,3 +173,21 @@ def test_deals_typed_offline_wait_on_the_phone_and_are_recorded_once_in_order(
     page.reload()
     expect(waiting).to_be_hidden()
     assert Deal.objects.filter(sheet=sheet).count() == 3
+
+
+def test_a_deal_whose_request_fails_while_the_phone_thinks_it_is_online_waits_too(
+    live_server, phone_context: BrowserContext, sheet
+):
+    """Weak Wi-Fi: the phone has a connection, but the request does not come through."""
+    page = phone_context.new_page()
+    page.goto(entry_url(live_server, sheet))
+    page.route("**/record/", lambda route: route.abort())
+    tap(page, "contract", "bettler")
+    won(page)
+    expect(page.locator("#live")).to_contain_text("1 Spiel wartet auf die Verbindung")
+    expect(page.locator("#offline")).to_be_hidden()
+    assert Deal.objects.filter(sheet=sheet).count() == 0
+    page.unroute("**/record/")
+    expect(page.locator("#live")).to_be_hidden(timeout=10000)
+    expect_totals(page, 0, 4, 0)
+    assert Deal.objects.filter(sheet=sheet).count() == 1
