@@ -191,3 +191,18 @@ def test_a_deal_whose_request_fails_while_the_phone_thinks_it_is_online_waits_to
     expect(page.locator("#live")).to_be_hidden(timeout=10000)
     expect_totals(page, 0, 4, 0)
     assert Deal.objects.filter(sheet=sheet).count() == 1
+
+
+def test_a_double_tap_offline_keeps_one_deal(live_server, phone_context: BrowserContext, sheet):
+    page = phone_context.new_page()
+    page.goto(entry_url(live_server, sheet))
+    phone_context.set_offline(True)
+    tap(page, "contract", "bettler")
+    page.locator('form.deal-form button[name=won][value="1"]').dblclick()
+    expect(page.locator("#live")).to_contain_text("1 Spiel wartet auf die Verbindung")
+    page.wait_for_timeout(500)  # a second deal would be counted by now
+    expect(page.locator("#live")).to_contain_text("1 Spiel wartet auf die Verbindung")
+    phone_context.set_offline(False)
+    expect(page.locator("#live")).to_be_hidden(timeout=10000)
+    expect_totals(page, 0, 4, 0)
+    assert Deal.objects.filter(sheet=sheet).count() == 1

@@ -250,6 +250,7 @@
     if (offline) offline.hidden = true;
     // The form is ready for the next deal, with a key of its own.
     form.reset();
+    form.dataset.keptAt = String(Date.now());
     var input = form.querySelector("input[name=key]");
     if (input) input.value = newKey();
   }
@@ -333,6 +334,13 @@
     function (event) {
       var form = event.target;
       if (!recordForm(form)) return;
+      var kept = Number(form.dataset.keptAt || 0);
+      if (Date.now() - kept < 800 && !begun(form)) {
+        // The second tap of a double tap on a form just kept (and emptied): nothing.
+        event.preventDefault();
+        event.stopPropagation();
+        return;
+      }
       if (navigator.onLine !== false && (!waiting().length || paused)) return;
       // Offline, or deals wait: this one goes behind them.
       event.preventDefault();
