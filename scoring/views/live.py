@@ -81,7 +81,8 @@ def manifest(request):
 def service_worker(request):
     """The service worker, served from the root so that its scope is the whole site.
     Its cache is named after the static files' (hashed) URLs: a new deployment brings
-    a new worker that drops the old cache."""
+    a new worker that drops the old cache. Like every page it says no-store, so the
+    browser checks for a new worker on every visit."""
     assets = json.dumps([static(name) for name in SHELL_ASSETS])
     cache = "bummerl-" + hashlib.sha256(assets.encode()).hexdigest()[:12]
     response = render(
@@ -91,5 +92,4 @@ def service_worker(request):
         content_type="application/javascript",
     )
     response["Service-Worker-Allowed"] = "/"
-    response["Cache-Control"] = "no-cache"
     return response
