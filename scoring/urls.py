@@ -1,10 +1,11 @@
 """Scoring's addresses: a club's page, tables and rule sets under ``c/<slug>/``, and one
 table's sheet twice, by account (``tables/<pk>/``, namespace ``sheet``) and by its private
-link (``e/<token>/``, namespace ``entry``), with the same names in both."""
+link (``e/<token>/``, namespace ``entry``), with the same names in both; the web app's
+manifest and service worker at the root."""
 
 from django.urls import include, path
 
-from scoring.views import entry, printing, sheet, tables
+from scoring.views import entry, live, printing, sheet, tables
 
 sheet_patterns = [
     path("", sheet.page, name="page"),
@@ -17,6 +18,7 @@ sheet_patterns = [
     path("link/<str:action>/", sheet.link_change, name="link_change"),
     path("print/blank.pdf", printing.print_blank, name="print_blank"),
     path("history/", sheet.history, name="history"),
+    path("version/", live.version, name="version"),
     path("print/summary.pdf", printing.print_summary, name="print_summary"),
 ]
 
@@ -29,6 +31,8 @@ club_patterns = [
 ]
 
 urlpatterns = [
+    path("manifest.webmanifest", live.manifest, name="manifest"),
+    path("sw.js", live.service_worker, name="service_worker"),
     path("c/<slug:slug>/", include(club_patterns)),
     path("tables/<int:pk>/", include((sheet_patterns, "sheet"))),
     path("e/<str:token>/", include((sheet_patterns, "entry"))),

@@ -99,11 +99,13 @@ def test_back_after_saving_a_deal_never_drops_the_next_one(live_server, page: Pa
     print("Back: the sheet page was", "asked again" if url in str(asked) else "kept in memory")
 
 
+@pytest.mark.browser_context_args(service_workers="block")
 def test_an_old_page_shown_after_back_refuses_its_used_key_in_plain_words(
     live_server, page: Page, table
 ):
     """As if the browser had kept the page from before the first deal (it may not:
-    no-store), with the key that deal used."""
+    no-store), with the key that deal used, and had no answer to its live updates (the
+    service worker is off, so that the old page can be put in its place)."""
     sheet, user = table
     url = reverse("sheet:page", kwargs={"pk": sheet.pk})
     sign_in(page, live_server.url, user, url)
@@ -115,6 +117,7 @@ def test_an_old_page_shown_after_back_refuses_its_used_key_in_plain_words(
     page.route(
         live_server.url + url, lambda route: route.fulfill(body=old_html, content_type="text/html")
     )
+    page.route("**/version/", lambda route: route.abort())
     page.go_back()
     expect_totals(page, 0, 0, 0)  # the old page
     page.unroute(live_server.url + url)
@@ -147,10 +150,11 @@ def test_the_second_phone_sees_what_the_first_recorded_and_records_it_anyway(
     first, second = context.new_page(), context.new_page()
     sign_in(first, live_server.url, user, url)
     second.goto(live_server.url + url)
+    tap(second, "contract", "bettler")  # begun at the same time: kept through live updates
     record_bettler_for_ben(first)
     expect_totals(first, 0, 4, 0)
     # The second phone, not reloaded, records the same deal: refused, with what happened.
-    record_bettler_for_ben(second)
+    second.locator('form.deal-form button[name=won][value="1"]').click()
     expect_refusal_in_view(
         second,
         "#sheet .banner.error",

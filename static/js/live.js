@@ -1,0 +1,392 @@
+// Every phone at a table up to date, and no deal lost in a dead spot.
+//
+// 1. Every 2 s the page asks the sheet's version (a few bytes); only when it differs
+//    from the page's ``data-version`` it fetches the ``#sheet`` partial and swaps it in.
+//    An entry form its user has begun to fill in is kept as it is (the very element,
+//    with its choices, its key and the state ``after`` it was rendered from): sending
+//    it then is checked against that state as before.
+// 2. A deal sent while the connection is down is kept on the phone (localStorage, per
+//    sheet) with its one-time key, and sent in order once the site answers again; the
+//    page says how many wait. The first deal kept keeps the ``after`` of its form; each
+//    later one was typed on top of the one before it, so it is sent with the state the
+//    site answered for that one (a deal from another phone in between refuses it, as it
+//    would refuse a form). A refusal stops the queue and shows the site's answer.
+// 3. The service worker (/sw.js) is registered: the sheet page opens in a dead spot.
+(function () {
+  "use strict";
+  var POLL_MS = 2000;
+  var RECORD = /\/record\/$/;
+
+  function sheet() {
+    return document.getElementById("sheet");
+  }
+  function board() {
+    return document.getElementById("live");
+  }
+
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    var h = Array.prototype.map
+      .call(b, function (x) {
+        return (x + 256).toString(16).slice(1);
+      })
+      .join("");
+    return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join("-");
+  }
+
+  function csrf() {
+    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  // -- a form its user has begun -----------------------------------------------------
+
+  function begun(form) {
+    var els = form.elements;
+    for (var i = 0; i < els.length; i++) {
+      var el = els[i];
+      if (el.type === "radio" || el.type === "checkbox") {
+        if (el.checked !== el.defaultChecked) return true;
+      } else if (el.tagName === "SELECT") {
+        for (var j = 0; j < el.options.length; j++) {
+          if (el.options[j].selected !== el.options[j].defaultSelected) return true;
+        }
+      } else if (el.type !== "hidden" && el.tagName !== "BUTTON" && el.value !== el.defaultValue) {
+        return true;
+      }
+    }
+    var focus = document.activeElement;
+    return !!focus && form.contains(focus) && /^(INPUT|SELECT|TEXTAREA)$/.test(focus.tagName) &&
+      focus.type !== "radio" && focus.type !== "checkbox";
+  }
+
+  function place(form, root) {
+    var same = root.querySelectorAll("form");
+    var n = 0;
+    for (var i = 0; i < same.length; i++) {
+      if (same[i] === form) return [form.className, n];
+      if (same[i].className === form.className) n++;
+    }
+    return null;
+  }
+
+  function find(root, where) {
+    var forms = root.querySelectorAll("form");
+    var n = 0;
+    for (var i = 0; i < forms.length; i++) {
+      if (forms[i].className !== where[0]) continue;
+      if (n === where[1]) return forms[i];
+      n++;
+    }
+    return null;
+  }
+
+  // Swap a fresh ``#sheet`` in, keeping the forms the user has begun.
+  function swap(html, keepBegun) {
+    var old = sheet();
+    var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("sheet");
+    if (!old || !fresh) return false;
+    fresh = document.importNode(fresh, true);
+    var focus = document.activeElement;
+    if (keepBegun) {
+      var forms = old.querySelectorAll("form");
+      for (var i = 0; i < forms.length; i++) {
+        if (!begun(forms[i])) continue;
+        var twin = find(fresh, place(forms[i], old));
+        if (!twin) continue;
+        var open = forms[i].parentElement.tagName === "DETAILS" && forms[i].parentElement.open;
+        twin.replaceWith(forms[i]);
+        if (open) forms[i].parentElement.open = true;
+      }
+    }
+    old.replaceWith(fresh);
+    if (window.htmx) htmx.process(fresh);
+    if (focus && focus !== document.body && fresh.contains(focus)) focus.focus();
+    return true;
+  }
+
+  function versionOf(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var s = doc.getElementById("sheet");
+    return s && s.dataset.version;
+  }
+
+  // -- 1. polling -----------------------------------------------------------------------
+
+  var busy = false;
+
+  function pageUrl() {
+    var s = sheet();
+    var all = /[?&]all=1/.test(location.search) ? "?all=1" : "";
+    return s.dataset.live + all;
+  }
+
+  function tick() {
+    var s = sheet();
+    if (!s || !s.dataset.live || busy || document.hidden) return;
+    if (document.querySelector(".htmx-request")) return;
+    busy = true;
+    var done = function () {
+      busy = false;
+    };
+    if (waiting().length && !paused) {
+      flush().then(done, done);
+      return;
+    }
+    fetch(s.dataset.live + "version/", { cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        return response.ok ? response.text() : null;
+      })
+      .then(function (version) {
+        var now = sheet();
+        if (!version || !now || version === now.dataset.version) return;
+        if (now.querySelector(".stale")) {
+          say(board().dataset.changed, true);
+          return;
+        }
+        return fetch(pageUrl(), {
+          cache: "no-store",
+          credentials: "same-origin",
+          headers: { "HX-Request": "true" },
+        }).then(function (response) {
+          if (!response.ok || response.status !== 200) return;
+          return response.text().then(function (html) {
+            if (!document.querySelector(".htmx-request")) swap(html, true);
+          });
+        });
+      })
+      .then(done, done);
+  }
+
+  // -- 2. deals kept while the connection is down ---------------------------------------
+
+  var paused = false;
+
+  function store() {
+    var s = sheet();
+    return s && s.dataset.live ? "bummerl-waiting:" + s.dataset.live : null;
+  }
+
+  function waiting() {
+    var name = store();
+    if (!name) return [];
+    try {
+      return JSON.parse(localStorage.getItem(name) || "[]");
+    } catch (e) {
+      return [];
+    }
+  }
+
+  function keep(list) {
+    var name = store();
+    if (!name) return;
+    if (list.length) localStorage.setItem(name, JSON.stringify(list));
+    else localStorage.removeItem(name);
+    show();
+  }
+
+  function say(text, reload) {
+    var b = board();
+    if (!b) return;
+    b.replaceChildren();
+    if (!text) {
+      b.hidden = true;
+      return;
+    }
+    if (reload) {
+      var button = document.createElement("button");
+      button.className = "link";
+      button.textContent = text;
+      button.addEventListener("click", function () {
+        location.reload();
+      });
+      b.appendChild(button);
+    } else {
+      b.textContent = text;
+    }
+    b.hidden = false;
+  }
+
+  function show() {
+    var b = board();
+    if (!b) return;
+    var n = waiting().length;
+    if (!n) {
+      if (b.dataset.showing === "waiting") say("");
+      b.dataset.showing = "";
+      return;
+    }
+    b.dataset.showing = "waiting";
+    say(n === 1 ? b.dataset.one : b.dataset.many.replace("{n}", n));
+  }
+
+  // ``fields``: [name, value] pairs of the form as it was sent.
+  function enqueue(form, fields) {
+    var list = waiting();
+    var kept = fields.filter(function (f) {
+      return f[0] !== "csrfmiddlewaretoken";
+    });
+    var after = null;
+    for (var i = 0; i < kept.length; i++) if (kept[i][0] === "after") after = kept[i][1];
+    var key = kept.filter(function (f) {
+      return f[0] === "key";
+    })[0];
+    if (key && list.some(function (item) {
+      return item.key === key[1];
+    })) {
+      return; // the same form sent twice: one deal
+    }
+    list.push({
+      action: form.getAttribute("action"),
+      key: key ? key[1] : "",
+      fields: kept,
+      after: list.length ? null : after,
+    });
+    keep(list);
+    var offline = document.getElementById("offline");
+    if (offline) offline.hidden = true;
+    // The form is ready for the next deal, with a key of its own.
+    form.reset();
+    form.dataset.keptAt = String(Date.now());
+    var input = form.querySelector("input[name=key]");
+    if (input) input.value = newKey();
+  }
+
+  function recordForm(form) {
+    var s = sheet();
+    return form && form.tagName === "FORM" && s && s.contains(form) &&
+      RECORD.test(form.getAttribute("action") || "") && !!form.querySelector("input[name=key]");
+  }
+
+  function pairs(formData) {
+    var out = [];
+    formData.forEach(function (value, name) {
+      out.push([name, String(value)]);
+    });
+    return out;
+  }
+
+  var lastVersion = null;
+
+  function flush() {
+    var list = waiting();
+    if (!list.length) return Promise.resolve();
+    var item = list[0];
+    var body = new URLSearchParams();
+    item.fields.forEach(function (f) {
+      if (f[0] !== "after") body.append(f[0], f[1]);
+    });
+    var s = sheet();
+    body.append("after", item.after !== null ? item.after : lastVersion || (s && s.dataset.version) || "");
+    body.append("csrfmiddlewaretoken", csrf());
+    return fetch(item.action, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { "HX-Request": "true", "X-CSRFToken": csrf() },
+    }).then(
+      function (response) {
+        return response.text().then(function (html) {
+          if (!response.ok) {
+            paused = true;
+            var offline = document.getElementById("offline");
+            if (offline) {
+              var gone = response.status === 403 || response.status === 404;
+              offline.textContent = gone ? offline.dataset.gone : offline.dataset.failed;
+              offline.hidden = false;
+            }
+            return;
+          }
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          var refused = doc.querySelector(".stale, .field-error, .banner.error");
+          var rest = waiting().filter(function (other) {
+            return other.key !== item.key;
+          });
+          if (refused) {
+            // The site's answer shows the deal again (and why): the user decides.
+            paused = true;
+            lastVersion = null;
+            keep(rest);
+            swap(html, false);
+            return;
+          }
+          lastVersion = versionOf(html);
+          keep(rest);
+          if (rest.length) return flush();
+          lastVersion = null;
+          swap(html, true);
+        });
+      },
+      function () {
+        // Still no connection: everything stays kept, in order.
+        show();
+      }
+    );
+  }
+
+  // -- wiring -----------------------------------------------------------------------------
+
+  document.addEventListener(
+    "submit",
+    function (event) {
+      var form = event.target;
+      if (!recordForm(form)) return;
+      var kept = Number(form.dataset.keptAt || 0);
+      if (Date.now() - kept < 800 && !begun(form)) {
+        // The second tap of a double tap on a form just kept (and emptied): nothing.
+        event.preventDefault();
+        event.stopPropagation();
+        return;
+      }
+      if (navigator.onLine !== false && (!waiting().length || paused)) return;
+      // Offline, or deals wait: this one goes behind them.
+      event.preventDefault();
+      event.stopPropagation();
+      var data = new FormData(form, event.submitter || undefined);
+      enqueue(form, pairs(data));
+      if (navigator.onLine !== false && !busy) {
+        busy = true;
+        flush().then(
+          function () {
+            busy = false;
+          },
+          function () {
+            busy = false;
+          }
+        );
+      }
+    },
+    true
+  );
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var body = document.body;
+    // A sent record form whose request never reached the site: keep it.
+    body.addEventListener("htmx:sendError", function (event) {
+      var form = event.detail.elt;
+      if (!recordForm(form)) return;
+      enqueue(form, pairs(event.detail.requestConfig.formData));
+    });
+    body.addEventListener("htmx:afterRequest", function (event) {
+      if (event.detail.successful && event.detail.requestConfig.verb === "post") paused = false;
+    });
+    // A page the service worker kept: its forms' keys may have been used since.
+    if (document.documentElement.hasAttribute("data-kept-copy")) {
+      document.querySelectorAll("#sheet input[name=key]").forEach(function (input) {
+        input.value = newKey();
+      });
+    }
+    show();
+    if (sheet() && sheet().dataset.live) {
+      setInterval(tick, POLL_MS);
+      window.addEventListener("online", tick);
+    }
+    var b = board();
+    if (b && b.dataset.worker && "serviceWorker" in navigator) {
+      navigator.serviceWorker.register(b.dataset.worker, { scope: "/" }).catch(function () {});
+    }
+  });
+})();
