@@ -62,8 +62,18 @@ class Variant(models.TextChoices):
     DREIERSCHNAPSEN = "dreierschnapsen", _("Dreierschnapsen")
 
 
+TOKEN_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+"""32 signs that cannot be mistaken for one another when read aloud or typed (no i, l,
+o, u): each sign carries 5 bits."""
+
+
 def new_token() -> str:
-    return secrets.token_urlsafe(18)
+    """A private link's token, readable and unguessable: four groups of four signs of
+    ``TOKEN_ALPHABET`` (80 random bits), e.g. ``"k7m4-p9x2-r3q8-w5ab"``. Tokens of
+    older links (``secrets.token_urlsafe``) stay valid: the lookup compares the whole
+    token, whatever its shape."""
+    signs = "".join(secrets.choice(TOKEN_ALPHABET) for _ in range(16))
+    return "-".join(signs[i : i + 4] for i in range(0, 16, 4))
 
 
 class Sheet(models.Model):
