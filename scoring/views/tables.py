@@ -13,16 +13,18 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from bummerl.htmx import partial_or_page
 from clubs import audit
 from clubs.access import access_for, club_for
 from clubs.errors import RuleError
 from clubs.forms import put_rule_error, rule_error_text
 from clubs.models import Player, Role
+from clubs.players import add_player, known_player
 from clubs.tables import paginate
 from clubs.text import clean_name, german_key, warn_unprintable
 from scoring import services
 from scoring.forms import ImportForm, OpenSheetForm, RuleSetForm
-from scoring.models import RuleSet, Sheet
+from scoring.models import RuleSet, Sheet, Variant
 from scoring.rulesets import copy_rule_set, update_rule_set
 from scoring.tables import SheetTable, TallyTable
 from scoring.tally import club_sheets, tally
@@ -68,9 +70,55 @@ def club(request, slug):
     )
 
 
+SEAT_FIELDS = ("player_1", "player_2", "player_3")
+OPEN_FIELDS = ("key", "variant", "title", *SEAT_FIELDS, "rule_set")
+
+
+def _seat_new_player(request, club, data: dict) -> tuple[dict, str, str]:
+    """Add the player typed as ``new_player`` on the open-table page, or take the club's
+    player of that name, and put them in the first empty seat of the chosen game.
+
+    Returns ``(data, error, notice)``: the form values with the seat filled, the
+    refusal for the name field ("" when none) and the sentence that says where the
+    player sits ("" when refused)."""
+    name = clean_name(request.POST.get("new_player", ""))
+    if not name:
+        return data, _("Type the new player's name."), ""
+    try:
+        person = add_player(club, name)
+    except RuleError as error:
+        person = known_player(club, name)
+        if person is None:
+            return data, rule_error_text(error), ""
+        notice = rule_error_text(error) + " "
+    else:
+        warn_unprintable(request, person.name)
+        notice = ""
+    seats = 2 if data.get("variant") == Variant.SCHNAPSEN else 3
+    chosen = [str(data.get(f)) for f in SEAT_FIELDS[:seats]]
+    if str(person.pk) in chosen:
+        return data, "", notice + _("%(name)s sits at the table already.") % {"name": person.name}
+    empty = next((i for i, value in enumerate(chosen) if not value or value == "None"), None)
+    if empty is None:
+        return (
+            data,
+            "",
+            notice + _("%(name)s is ready to choose: every seat is taken.") % {"name": person.name},
+        )
+    data[SEAT_FIELDS[empty]] = person.pk
+    return (
+        data,
+        "",
+        notice + _("%(name)s sits in seat %(seat)s.") % {"name": person.name, "seat": empty + 1},
+    )
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def open_table(request, slug):
+    """Open a table; the same form adds a player who is new to the club (``add``, or a
+    name typed in ``new_player`` when the form is sent by Enter) and keeps everything
+    chosen so far. htmx swaps the form (partial ``openform``)."""
     club = club_for(request, slug, Role.SCORER)
     initial = {}
     for i in (1, 2, 3):
@@ -81,6 +129,20 @@ def open_table(request, slug):
         initial["variant"] = request.GET["variant"]
     if request.GET.get("rules", "").isdigit():
         initial["rule_set"] = int(request.GET["rules"])
+    context = {"club": club, "new_player": "", "new_player_error": "", "new_player_notice": ""}
+    adding = request.method == "POST" and (
+        request.POST.get("add") or clean_name(request.POST.get("new_player", ""))
+    )
+    if adding:
+        data = {name: request.POST.get(name, "") for name in OPEN_FIELDS}
+        data, error, notice = _seat_new_player(request, club, data)
+        form = OpenSheetForm(club=club, initial={k: v for k, v in data.items() if v != ""})
+        context.update(new_player_error=error, new_player_notice=notice)
+        if error:
+            context["new_player"] = request.POST.get("new_player", "")
+        status = 400 if error and not request.htmx else 200
+        context["form"] = form
+        return partial_or_page(request, "scoring/open_table.html", "openform", context, status)
     form = OpenSheetForm(request.POST or None, club=club, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -99,7 +161,8 @@ def open_table(request, slug):
         else:
             warn_unprintable(request, sheet.title, name=False)
             return redirect("sheet:page", pk=sheet.pk)
-    return render(request, "scoring/open_table.html", {"club": club, "form": form})
+    context["form"] = form
+    return partial_or_page(request, "scoring/open_table.html", "openform", context)
 
 
 @login_required
