@@ -17,10 +17,11 @@ from datetime import datetime
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 
 from clubs.models import Club, Player
 from scoring import rules as core
+from scoring.contract_names import shown_rules
 from scoring.rules.errors import gettext_noop
 
 
@@ -50,6 +51,9 @@ class RuleSet(models.Model):
         ordering = ["club_id", "name", "id"]
 
     def __str__(self) -> str:
+        """A preset's name in the active language; a club's as the club typed it."""
+        if self.club_id is None:
+            return pgettext("rule set", self.name)
         return self.name
 
     @property
@@ -113,7 +117,9 @@ class Sheet(models.Model):
 
     @property
     def core_rules(self) -> core.RuleSet:
-        return core.RuleSet.from_dict(self.rules)
+        """The sheet's rules for scoring and showing: the presets' contract names in the
+        active language (``scoring.contract_names``); ``rules`` keeps them as stored."""
+        return shown_rules(core.RuleSet.from_dict(self.rules))
 
     @property
     def core_variant(self) -> core.Variant:
