@@ -27,7 +27,7 @@ from scoring.forms import ImportForm, OpenSheetForm, RuleSetForm
 from scoring.models import RuleSet, Sheet, Variant
 from scoring.rulesets import copy_rule_set, update_rule_set
 from scoring.tables import SheetTable, TallyTable
-from scoring.tally import club_sheets, tally
+from scoring.tally import club_sheets, tally, variants_played
 from scoring.transfer import import_document
 
 
@@ -49,9 +49,15 @@ def club(request, slug):
     )
     sheet_table = SheetTable(sheets, prefix="t-", order_by=request.GET.get("t-sort"))
     paginate(sheet_table, request.GET.get("t-page"), 20)
+    in_season = club_sheets(club, season)
+    games = variants_played(in_season)
+    game = request.GET.get("game", "")
+    if game not in {value for value, _label, _count in games}:
+        # The game this club played most in the season; at a tie, the first.
+        game = max(games, key=lambda g: g[2])[0] if games else ""
     rows = [
         dataclasses.asdict(r) | {"evenings": None, "name_key": german_key(r.name)}
-        for r in tally(club_sheets(club, season))
+        for r in (tally(in_season.filter(variant=game)) if game else [])
     ]
     tally_table = TallyTable(rows, club=club, prefix="b-", order_by=request.GET.get("b-sort"))
     years = sorted({d.year for d in Sheet.objects.filter(club=club).dates("created_at", "year")})
@@ -64,6 +70,8 @@ def club(request, slug):
             "tally_table": tally_table,
             "season": season,
             "years": years,
+            "games": games,
+            "game": game,
             "can_manage": access.can_manage,
             "is_owner": access.is_owner,
         },
