@@ -76,4 +76,4 @@ def test_the_player_page_sums_each_game_apart(club, client):
     }
     assert parts == {"dreierschnapsen": (2, 1, 1, 1), "schnapsen": (1, 0, 1, 1)}
     html = page.content.decode()
-    assert html.index(">Dreierschnapsen</h2>") < html.index(">Schnapsen (zu zweit)</h2>")
+    assert html.index(">Schnapsen (zu zweit)</h2>") < html.index(">Dreierschnapsen</h2>")
