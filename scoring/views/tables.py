@@ -39,6 +39,8 @@ def _season(request) -> int | None:
 @login_required
 @require_safe
 def club(request, slug):
+    """The club's tables and its Bummerl tally of one game at a time (``?game=``, the
+    game played most in the season when none is chosen) and one season (``?season=``)."""
     access = access_for(request, slug)
     club = access.club
     season = _season(request)
