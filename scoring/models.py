@@ -19,10 +19,11 @@ from datetime import datetime
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 
 from clubs.models import Club, Player
 from scoring import rules as core
+from scoring.contract_names import shown_rules
 from scoring.rules.errors import gettext_noop
 
 
@@ -52,6 +53,9 @@ class RuleSet(models.Model):
         ordering = ["club_id", "name", "id"]
 
     def __str__(self) -> str:
+        """A preset's name in the active language; a club's as the club typed it."""
+        if self.club_id is None:
+            return pgettext("rule set", self.name)
         return self.name
 
     @property
@@ -64,8 +68,18 @@ class Variant(models.TextChoices):
     DREIERSCHNAPSEN = "dreierschnapsen", _("Dreierschnapsen")
 
 
+TOKEN_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+"""32 signs that cannot be mistaken for one another when read aloud or typed (no i, l,
+o, u): each sign carries 5 bits."""
+
+
 def new_token() -> str:
-    return secrets.token_urlsafe(18)
+    """A private link's token, readable and unguessable: four groups of four signs of
+    ``TOKEN_ALPHABET`` (80 random bits), e.g. ``"k7m4-p9x2-r3q8-w5ab"``. Tokens of
+    older links (``secrets.token_urlsafe``) stay valid: the lookup compares the whole
+    token, whatever its shape."""
+    signs = "".join(secrets.choice(TOKEN_ALPHABET) for _ in range(16))
+    return "-".join(signs[i : i + 4] for i in range(0, 16, 4))
 
 
 class Sheet(models.Model):
@@ -121,7 +135,9 @@ class Sheet(models.Model):
 
     @property
     def core_rules(self) -> core.RuleSet:
-        return core.RuleSet.from_dict(self.rules)
+        """The sheet's rules for scoring and showing: the presets' contract names in the
+        active language (``scoring.contract_names``); ``rules`` keeps them as stored."""
+        return shown_rules(core.RuleSet.from_dict(self.rules))
 
     @property
     def core_variant(self) -> core.Variant:

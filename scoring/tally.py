@@ -8,11 +8,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch
 
 from clubs.text import german_key
 from scoring import rules as core
-from scoring.models import Deal, Seat, Sheet
+from scoring.models import Deal, Seat, Sheet, Variant
 
 
 @dataclass
@@ -77,8 +77,33 @@ def club_sheets(club, year: int | None = None):
     return Sheet.objects.filter(club=club, **season_range(year)).order_by("created_at", "id")
 
 
+def variants_played(sheets) -> list[tuple[str, str, int]]:
+    """``(variant, label, number of sheets)`` of the games the sheets were played in,
+    in the order of ``Variant`` (one query): a Bummerl of Schnapsen and one of
+    Dreierschnapsen are never summed."""
+    counts = dict(
+        sheets.order_by().values("variant").annotate(n=Count("id")).values_list("variant", "n")
+    )
+    return [(value, label, counts[value]) for value, label in Variant.choices if value in counts]
+
+
 def player_figures(club, player) -> dict:
-    """``{"tally": PlayerTally | None}``: the player's figures over all the club's sheets,
-    evening by evening, for the player's page (``clubs.views.PLAYER_FIGURES``)."""
-    rows = tally(club_sheets(club).filter(seats__player=player))
-    return {"tally": next((r for r in rows if r.player_id == player.pk), None)}
+    """The player's figures over all the club's sheets, for the player's page
+    (``clubs.views.PLAYER_FIGURES``): ``{"tally": PlayerTally | None}`` with every
+    evening (all games), and ``"tallies"``, one ``{"variant", "label", "tally"}`` per
+    game played, the sums kept apart by game."""
+    sheets = club_sheets(club).filter(seats__player=player)
+    rows = tally(sheets)
+    mine = next((r for r in rows if r.player_id == player.pk), None)
+    tallies = []
+    if mine is not None:
+        for variant, label, _count in variants_played(sheets):
+            evenings = [e for e in mine.evenings if e["sheet"].variant == variant]
+            part = PlayerTally(player.pk, player.name, evenings=evenings)
+            for evening in evenings:
+                part.bummerl += evening["bummerl"]
+                part.schneider += evening["schneider"]
+                part.games += evening["games"]
+                part.sheets += 1
+            tallies.append({"variant": variant, "label": label, "tally": part})
+    return {"tally": mine, "tallies": tallies}

@@ -139,6 +139,7 @@ HTMX_TEMPLATES = {
     "scoring/sheet.html": "the sheet's forms post and get the #sheet partial",
     "scoring/_entry_form.html": "the entry forms post and get the #sheet partial",
     "scoring/_stale.html": "'record anyway' posts and gets the #sheet partial",
+    "scoring/open_table.html": "adding a player posts the form and gets #open-form back",
 }
 
 
@@ -157,6 +158,7 @@ def htmx_pages(club, sheet, t):
         (reverse("players", kwargs={"slug": club.slug}) + "?q=a", 'id="player-list"'),
         (reverse("sheet:page", kwargs={"pk": sheet.pk}), 'id="sheet"'),
         (reverse("entry:page", kwargs={"token": sheet.entry_token}), 'id="sheet"'),
+        (reverse("open_table", kwargs={"slug": club.slug}), 'id="open-form"'),
     ]
 
 
@@ -164,7 +166,7 @@ def varies_on_htmx(response) -> bool:
     return "hx-request" in response.get("Vary", "").lower()
 
 
-@pytest.mark.parametrize("page", range(4))
+@pytest.mark.parametrize("page", range(5))
 def test_an_htmx_swap_gets_the_partial_and_a_history_restore_the_whole_page(world, page):
     club, sheet, t, owner = world
     url, marker = htmx_pages(club, sheet, t)[page]

@@ -13,19 +13,21 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from bummerl.htmx import partial_or_page
 from clubs import audit
 from clubs.access import access_for, club_for
 from clubs.errors import RuleError
 from clubs.forms import put_rule_error, rule_error_text
 from clubs.models import Player, Role
+from clubs.players import add_player, known_player
 from clubs.tables import paginate
 from clubs.text import clean_name, german_key, warn_unprintable
 from scoring import services
 from scoring.forms import ImportForm, OpenSheetForm, RuleSetForm
-from scoring.models import RuleSet, Sheet
+from scoring.models import RuleSet, Sheet, Variant
 from scoring.rulesets import copy_rule_set, update_rule_set
 from scoring.tables import SheetTable, TallyTable
-from scoring.tally import club_sheets, tally
+from scoring.tally import club_sheets, tally, variants_played
 from scoring.transfer import import_document
 
 
@@ -37,6 +39,8 @@ def _season(request) -> int | None:
 @login_required
 @require_safe
 def club(request, slug):
+    """The club's tables and its Bummerl tally of one game at a time (``?game=``, the
+    game played most in the season when none is chosen) and one season (``?season=``)."""
     access = access_for(request, slug)
     club = access.club
     season = _season(request)
@@ -47,9 +51,15 @@ def club(request, slug):
     )
     sheet_table = SheetTable(sheets, prefix="t-", order_by=request.GET.get("t-sort"))
     paginate(sheet_table, request.GET.get("t-page"), 20)
+    in_season = club_sheets(club, season)
+    games = variants_played(in_season)
+    game = request.GET.get("game", "")
+    if game not in {value for value, _label, _count in games}:
+        # The game this club played most in the season; at a tie, the first.
+        game = max(games, key=lambda g: g[2])[0] if games else ""
     rows = [
         dataclasses.asdict(r) | {"evenings": None, "name_key": german_key(r.name)}
-        for r in tally(club_sheets(club, season))
+        for r in (tally(in_season.filter(variant=game)) if game else [])
     ]
     tally_table = TallyTable(rows, club=club, prefix="b-", order_by=request.GET.get("b-sort"))
     years = sorted({d.year for d in Sheet.objects.filter(club=club).dates("created_at", "year")})
@@ -62,15 +72,63 @@ def club(request, slug):
             "tally_table": tally_table,
             "season": season,
             "years": years,
+            "games": games,
+            "game": game,
             "can_manage": access.can_manage,
             "is_owner": access.is_owner,
         },
     )
 
 
+SEAT_FIELDS = ("player_1", "player_2", "player_3")
+OPEN_FIELDS = ("key", "variant", "title", *SEAT_FIELDS, "rule_set")
+
+
+def _seat_new_player(request, club, data: dict) -> tuple[dict, str, str]:
+    """Add the player typed as ``new_player`` on the open-table page, or take the club's
+    player of that name, and put them in the first empty seat of the chosen game.
+
+    Returns ``(data, error, notice)``: the form values with the seat filled, the
+    refusal for the name field ("" when none) and the sentence that says where the
+    player sits ("" when refused)."""
+    name = clean_name(request.POST.get("new_player", ""))
+    if not name:
+        return data, _("Type the new player's name."), ""
+    try:
+        person = add_player(club, name)
+    except RuleError as error:
+        person = known_player(club, name)
+        if person is None:
+            return data, rule_error_text(error), ""
+        notice = rule_error_text(error) + " "
+    else:
+        warn_unprintable(request, person.name)
+        notice = ""
+    seats = 2 if data.get("variant") == Variant.SCHNAPSEN else 3
+    chosen = [str(data.get(f)) for f in SEAT_FIELDS[:seats]]
+    if str(person.pk) in chosen:
+        return data, "", notice + _("%(name)s sits at the table already.") % {"name": person.name}
+    empty = next((i for i, value in enumerate(chosen) if not value or value == "None"), None)
+    if empty is None:
+        return (
+            data,
+            "",
+            notice + _("%(name)s is ready to choose: every seat is taken.") % {"name": person.name},
+        )
+    data[SEAT_FIELDS[empty]] = person.pk
+    return (
+        data,
+        "",
+        notice + _("%(name)s sits in seat %(seat)s.") % {"name": person.name, "seat": empty + 1},
+    )
+
+
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def open_table(request, slug):
+    """Open a table; the same form adds a player who is new to the club (``add``, or a
+    name typed in ``new_player`` when the form is sent by Enter) and keeps everything
+    chosen so far. htmx swaps the form (partial ``openform``)."""
     club = club_for(request, slug, Role.SCORER)
     initial = {}
     for i in (1, 2, 3):
@@ -81,6 +139,20 @@ def open_table(request, slug):
         initial["variant"] = request.GET["variant"]
     if request.GET.get("rules", "").isdigit():
         initial["rule_set"] = int(request.GET["rules"])
+    context = {"club": club, "new_player": "", "new_player_error": "", "new_player_notice": ""}
+    adding = request.method == "POST" and (
+        request.POST.get("add") or clean_name(request.POST.get("new_player", ""))
+    )
+    if adding:
+        data = {name: request.POST.get(name, "") for name in OPEN_FIELDS}
+        data, error, notice = _seat_new_player(request, club, data)
+        form = OpenSheetForm(club=club, initial={k: v for k, v in data.items() if v != ""})
+        context.update(new_player_error=error, new_player_notice=notice)
+        if error:
+            context["new_player"] = request.POST.get("new_player", "")
+        status = 400 if error and not request.htmx else 200
+        context["form"] = form
+        return partial_or_page(request, "scoring/open_table.html", "openform", context, status)
     form = OpenSheetForm(request.POST or None, club=club, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -99,7 +171,8 @@ def open_table(request, slug):
         else:
             warn_unprintable(request, sheet.title, name=False)
             return redirect("sheet:page", pk=sheet.pk)
-    return render(request, "scoring/open_table.html", {"club": club, "form": form})
+    context["form"] = form
+    return partial_or_page(request, "scoring/open_table.html", "openform", context)
 
 
 @login_required
