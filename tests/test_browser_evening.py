@@ -88,7 +88,7 @@ class Sheet:
 
     def redeal(self, *, dealer: int, rufer: int) -> None:
         self.expect_rufer(rufer, dealer)
-        self.page.locator("form.redeal button").click()
+        self.page.locator("#sheet .redeal-button").click()
         self.live += 1
         self.expect_swapped()
 

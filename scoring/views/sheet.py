@@ -18,7 +18,14 @@ from bummerl.htmx import partial_or_page, vary_on_htmx
 from clubs import audit
 from scoring import services
 from scoring.access import SignInRequired, refreshed, sheet_for, sign_in
-from scoring.display import describe_change, describe_entry, entry_options, sheet_rows
+from scoring.display import (
+    describe_change,
+    describe_entry,
+    entry_options,
+    game_end,
+    sheet_rows,
+    tiebreak_dealer,
+)
 from scoring.forms import EntryForm
 from scoring.transfer import export_document
 
@@ -64,6 +71,22 @@ def sheet_context(
     rows = sheet_rows(scored)
     hidden = 0 if show_all else max(0, len(rows) - RECENT_ROWS)
     base = access.url("page")
+    # The badges name who deals next: the third player while a tie-break deal is due
+    # (RULES.md 3.3), nobody once the Partie is decided.
+    third = tiebreak_dealer(state)
+    if state.is_closed:
+        badges = {"dealer": None, "rufer": None}
+    elif third is not None:
+        badges = {"dealer": third, "rufer": None}
+    else:
+        dreier = state.variant == "dreierschnapsen"
+        badges = {"dealer": state.dealer, "rufer": state.rufer if dreier else None}
+    tiebreak = None
+    if third is not None:
+        tiebreak = {
+            "names": [players[s].name for s in state.awaiting_tiebreak],
+            "dealer": players[third].name,
+        }
     return {
         "access": access,
         "sheet": access.sheet,
@@ -86,6 +109,9 @@ def sheet_context(
         "rufer": state.rufer,
         "saved": saved,
         "saved_text": describe_entry(saved.entry, players, state.rules) if saved else "",
+        "game_end": game_end(scored, saved),
+        "badges": badges,
+        "tiebreak": tiebreak,
         "error": error,
         "notice": notice,
         "stale": stale,
