@@ -161,12 +161,20 @@ class Evening:
 
     def redeal(self, label):
         self.measure(
-            "redeal", label, lambda thumb: thumb.tap(self.page.locator("#sheet .redeal-button"))
+            "redeal",
+            label,
+            lambda thumb: thumb.tap(
+                self.page.locator("#sheet .redeal-button, #sheet form.redeal button").first
+            ),
         )
 
     def undo(self, label):
         self.measure(
-            "undo", label, lambda thumb: thumb.tap(self.page.locator("#sheet .banner.saved .undo"))
+            "undo",
+            label,
+            lambda thumb: thumb.tap(
+                self.page.locator("#sheet .banner form[action*='/void/'] button").first
+            ),
         )
 
     def tiebreak(self, label, winner):
