@@ -144,11 +144,37 @@ def main() -> None:
         len(gzip.compress(a.read_bytes(), 6)) for a in assets
     )
     say("sheet page of 100 deals + assets, gzip (goal <= 40 KB)", f"{weight / 1024:.1f} KB")
+    taps_table()
     tournament_figures(club, client)
     if os.environ.get("BENCH_LIGHTHOUSE", "1") == "1":
         lighthouse(second)
     if os.environ.get("BENCH_LOAD", "1") == "1":
         load_figures()
+
+
+def taps_table() -> None:
+    """Taps and scrolls per deal kind of a 20-deal evening on two phone sizes
+    (``tests.thumb``, the measurement of the browser test)."""
+    from tests import thumb
+    from tests.conftest import CHROMIUM
+
+    if not CHROMIUM or os.environ.get("BENCH_TAPS", "1") != "1":
+        say("taps table", "skipped: needs chromium")
+        return
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with serving(WORK) as base:
+        try:
+            results = thumb.measure(
+                lambda: f"{base}/e/{factories.sheet(factories.club('Taps')).entry_token}/",
+                {"executable_path": CHROMIUM, "args": ["--no-sandbox", "--disable-gpu"]},
+            )
+        except Exception as error:  # noqa: BLE001 - report and go on
+            say("taps table", f"failed: {error.__class__.__name__}: {str(error)[:200]}")
+            return
+    print("taps/scrolls per deal (goal: normal 2/0, contract 2-3/0, Spritzen <=4/0,")
+    print("tie-break 1/0, undo 1/0):")
+    for line in thumb.table(results):
+        print("  " + line)
 
 
 def load_figures() -> None:

@@ -277,25 +277,46 @@ def play_evening(page, url: str) -> list[Cost]:
 
 
 def table(results: dict) -> list[str]:
-    """The taps table: one line per deal kind, ``taps/scrolls`` per viewport (the most
-    any deal of that kind took), from ``{(width, height): [Cost, ...]}``."""
+    """The taps table: one line per deal kind, ``taps/scrolls`` per viewport (the
+    fewest-most taps, the most scrolls any deal of that kind took), then the scrolls
+    and jumps of the whole evening; from ``{(width, height): [Cost, ...]}``."""
     sizes = list(results)
-    head = f"{'deal kind':<44}" + "".join(f"{w}x{h:<12}" for w, h in sizes)
-    lines = [head]
+    lines = [f"{'deal kind':<50}" + "".join(f"{f'{w}x{h}':<12}" for w, h in sizes)]
     for kind, words in KINDS:
         cells = []
         for size in sizes:
             costs = [c for c in results[size] if c.kind == kind]
             if not costs:
-                cells.append(f"{'-':<15}")
+                cells.append("-")
                 continue
-            taps = sorted({c.taps for c in costs})
-            spread = f"{taps[0]}" if len(taps) == 1 else f"{taps[0]}-{taps[-1]}"
-            cells.append(f"{spread}/{max(c.scrolls for c in costs):<13}")
+            low, high = min(c.taps for c in costs), max(c.taps for c in costs)
+            taps = f"{low}" if low == high else f"{low}-{high}"
+            cells.append(f"{taps}/{max(c.scrolls for c in costs)}")
         count = max(len([c for c in results[s] if c.kind == kind]) for s in sizes)
-        lines.append(f"{words + f' ({count}x)':<44}" + "".join(cells))
-    jumps = {s: sum(c.jumps for c in results[s]) for s in sizes}
-    lines.append(
-        f"{'jumps of the page after saving':<44}" + "".join(f"{j:<15}" for j in jumps.values())
-    )
+        lines.append(f"{f'{words} ({count}x)':<50}" + "".join(f"{c:<12}" for c in cells))
+    for words, field in (("scrolls, whole evening", "scrolls"), ("jumps after saving", "jumps")):
+        sums = [sum(getattr(c, field) for c in results[s]) for s in sizes]
+        lines.append(f"{words:<50}" + "".join(f"{n:<12}" for n in sums))
     return lines
+
+
+def measure(new_sheet_url, launch_args: dict | None = None) -> dict:
+    """Play the evening once per phone size of VIEWPORTS in a headless Chromium, each on
+    a fresh sheet whose entry link ``new_sheet_url()`` returns; ``{size: [Cost, ...]}``."""
+    from playwright.sync_api import sync_playwright
+
+    results = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(**(launch_args or {}))
+        try:
+            for width, height in VIEWPORTS:
+                context = browser.new_context(
+                    viewport={"width": width, "height": height}, locale="de-AT"
+                )
+                try:
+                    results[(width, height)] = play_evening(context.new_page(), new_sheet_url())
+                finally:
+                    context.close()
+        finally:
+            browser.close()
+    return results
