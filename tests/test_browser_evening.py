@@ -31,8 +31,12 @@ CLUB = "gruener-baum"
 
 
 def tap(page: Page, name: str, value) -> None:
-    """Tap the button-styled radio ``name`` = ``value`` (its wrapping label)."""
-    page.locator(f'label:has(input[name={name}][value="{value}"])').click()
+    """Tap the button-styled radio ``name`` = ``value`` (its wrapping label); a
+    contract behind "more contracts" after opening that first."""
+    label = page.locator(f'label:has(input[name={name}][value="{value}"])')
+    if label.evaluate("el => !!el.closest('details:not([open])')"):
+        page.locator("details.more > summary").click()
+    label.click()
 
 
 def bummerl(n: int) -> re.Pattern:
