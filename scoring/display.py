@@ -8,6 +8,7 @@ from django.utils.translation import gettext_noop
 
 from scoring import rules as core
 from scoring.rules.dreier import may_declare
+from scoring.rules.ruleset import BUMMERL_START
 
 
 def contract_buttons(rules: core.RuleSet, rufer: int, seats: int) -> list[dict]:
@@ -108,7 +109,8 @@ RESULT_TEXT = {
 def game_end(scored, saved) -> dict | None:
     """What the sheet announces after ``saved`` (a stored deal) when that deal ended a
     game (RULES.md 3.3 and 2): ``{"number", "text", "final"}``, e.g. number 2,
-    "Ben is Schneider: 2 Bummerl", final "24 · 0 · 30"; or when it left a tie for the
+    "Ben is Schneider: 2 Bummerl", final "24 · 0 · 30" (totals as the sheet shows them:
+    points left for two players); or when it left a tie for the
     loser's place: ``{"tie": (seat, seat), "dealer": seat}``. None otherwise."""
     if saved is None or saved.voided_at is not None:
         return None
@@ -119,10 +121,15 @@ def game_end(scored, saved) -> dict | None:
     state = scored.state
     for number, game in enumerate(state.games, 1):
         if game.decided_at == index:
+            final = game.final
+            if state.variant is core.Variant.SCHNAPSEN:
+                final = tuple(max(0, BUMMERL_START - p) for p in final)  # points left
+            elif state.rules.count_down_display:
+                final = tuple(max(0, state.rules.game_target - p) for p in final)
             return {
                 "number": number,
                 "text": game_text(game, scored.players),
-                "final": " · ".join(str(p) for p in game.final),
+                "final": " · ".join(str(p) for p in final),
             }
     if state.awaiting_tiebreak and index == len(live) - 1:
         return {"tie": state.awaiting_tiebreak, "dealer": tiebreak_dealer(state)}

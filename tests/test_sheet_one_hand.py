@@ -135,3 +135,20 @@ def test_a_club_picks_its_common_contracts():
     ]  # fmt: skip
     with pytest.raises(RuleError):
         RuleSet.from_dict({**wiki.to_dict(), "options": {"common_contracts": "gang"}})
+
+
+def test_two_players_read_the_end_of_a_bummerl_as_points_left(client):
+    # Anna wins 3, 3 and 1: she is at 0 left, Ben still at 7 (no point): Schneider.
+    club = factories.club()
+    client.force_login(factories.user(club, "organiser"))
+    sheet = factories.sheet(club, names=("Anna", "Ben"))
+    url = reverse("sheet:record", kwargs={"pk": sheet.pk})
+    for points in (3, 3, 1):
+        response = client.post(
+            url,
+            {"key": factories.key(), "kind": "quick", "winner": 0, "points": points},
+            headers={"HX-Request": "true"},
+        )
+    assert "Spiel 1 ist aus (0 · 7): Ben ist Schneider: 2 Bummerl." in banner(
+        response.content.decode()
+    )
