@@ -8,6 +8,7 @@ from django.utils.translation import gettext_noop, ngettext
 
 from scoring import rules as core
 from scoring.rules.dreier import may_declare
+from scoring.rules.ruleset import BUMMERL_START
 
 
 def contract_buttons(rules: core.RuleSet, rufer: int, seats: int) -> list[dict]:
@@ -126,6 +127,44 @@ RESULT_TEXT = {
 }
 
 
+def game_end(scored, saved) -> dict | None:
+    """What the sheet announces after ``saved`` (a stored deal) when that deal ended a
+    game (RULES.md 3.3 and 2): ``{"number", "text", "final"}``, e.g. number 2,
+    "Ben is Schneider: 2 Bummerl", final "24 · 0 · 30" (totals as the sheet shows them:
+    points left for two players); or when it left a tie for the
+    loser's place: ``{"tie": (seat, seat), "dealer": seat}``. None otherwise."""
+    if saved is None or saved.voided_at is not None:
+        return None
+    live = [d.pk for d in scored.live_deals]
+    if saved.pk not in live:
+        return None
+    index = live.index(saved.pk)
+    state = scored.state
+    for number, game in enumerate(state.games, 1):
+        if game.decided_at == index:
+            final = game.final
+            if state.variant is core.Variant.SCHNAPSEN:
+                final = tuple(max(0, BUMMERL_START - p) for p in final)  # points left
+            elif state.rules.count_down_display:
+                final = tuple(max(0, state.rules.game_target - p) for p in final)
+            return {
+                "number": number,
+                "text": game_text(game, scored.players),
+                "final": " · ".join(str(p) for p in final),
+            }
+    if state.awaiting_tiebreak and index == len(live) - 1:
+        return {"tie": state.awaiting_tiebreak, "dealer": tiebreak_dealer(state)}
+    return None
+
+
+def tiebreak_dealer(state) -> int | None:
+    """The seat that deals the due tie-break deal: the third player, not in the tie
+    (RULES.md 3.3); None when no tie-break is due."""
+    if not state.awaiting_tiebreak:
+        return None
+    return next(s for s in range(len(state.totals)) if s not in state.awaiting_tiebreak)
+
+
 def game_text(game: core.Game, players) -> str:
     losers = " & ".join(players[s].name for s in game.losers)
     count = max(game.bummerl)
@@ -185,20 +224,50 @@ def describe_change(scored):
     return describe
 
 
+CONTRACT_HINTS = {
+    "assenbettler": gettext_noop("holds an Ass"),
+    "ass_bettler": gettext_noop("no Ass needed"),
+}
+"""A short hint under contracts that are easily mistaken for each other (RULES.md 3.1:
+the Assenbettler is declared by a player holding an Ass, the Ass-Bettler by anyone)."""
+
+
+def contract_label(contract) -> str:
+    """A contract button's text: name, base value and, where it helps, a hint."""
+    hint = CONTRACT_HINTS.get(contract.code)
+    if contract.base is None:
+        return contract.name
+    if hint:
+        return format_html(
+            '{} <small>{}</small> <em class="hint-line">{}</em>',
+            contract.name,
+            contract.base,
+            _(hint),
+        )
+    return format_html("{} <small>{}</small>", contract.name, contract.base)
+
+
 def entry_options(form, players, rules, rufer) -> dict:
-    """The button groups of the entry form, checked states worked out once."""
+    """The button groups of the entry form, checked states worked out once.
+
+    ``contract`` are the common contracts (``RuleSet.common``, shown first) and
+    ``more_contracts`` the others (behind a disclosure, open when one of them is
+    checked: ``more_open``)."""
     seats = [(i, p.name) for i, p in enumerate(players)]
     hidden = {
         item["contract"].code: " ".join(f"no-{seat}" for seat in item["hidden_for"])
         for item in contract_buttons(rules, rufer, len(players))
     }
-    contracts = [
-        (c.code, format_html("{} <small>{}</small>", c.name, c.base) if c.base else c.name)
-        for c in rules.contracts
-    ]
+    common = {c.code for c in rules.common}
+    contracts = [(c.code, contract_label(c)) for c in rules.contracts]
+    options = radio_options(form, "contract", contracts, default="normal", classes=hidden)
+    first = [o for o in options if o["value"] in common]
+    more = [o for o in options if o["value"] not in common]
     return {
         "declarer": radio_options(form, "declarer", seats, default=rufer),
-        "contract": radio_options(form, "contract", contracts, default="normal", classes=hidden),
+        "contract": first,
+        "more_contracts": more,
+        "more_open": any(o["checked"] for o in more),
         "normal_points": radio_options(form, "normal_points", [(n, n) for n in (1, 2, 3)]),
         "spritzen": radio_options(form, "spritzen", form.fields["spritzen"].choices, default=0),
         "points": radio_options(form, "points", [(n, n) for n in (1, 2, 3)]),

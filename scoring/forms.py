@@ -293,6 +293,8 @@ class RuleSetForm(forms.Form):
         self.fields["name"].initial = rules.name
         for key, value in rules.options.items():
             label = OPTION_LABELS.get(key, key)
+            if isinstance(value, list):
+                continue  # common_contracts: a tick per contract (``<code>-common``)
             if isinstance(value, bool):
                 field = forms.BooleanField(label=label, required=False, initial=value)
             elif key in OPTION_CHOICES:
@@ -314,6 +316,11 @@ class RuleSetForm(forms.Form):
                 self.fields[f"{code}-enabled"] = forms.BooleanField(
                     label=_("played"), required=False, initial=contract.enabled
                 )
+                self.fields[f"{code}-common"] = forms.BooleanField(
+                    label=_("shown first"),
+                    required=False,
+                    initial=code in (rules.options.get("common_contracts") or ()),
+                )
 
     def option_fields(self):
         return [self[name] for name in self.fields if name.startswith("opt_")]
@@ -328,6 +335,7 @@ class RuleSetForm(forms.Form):
                     "name": self[f"{code}-name"],
                     "base": self[f"{code}-base"] if contract.base is not None else None,
                     "enabled": self[f"{code}-enabled"] if contract.base is not None else None,
+                    "common": self[f"{code}-common"] if contract.base is not None else None,
                 }
             )
         return rows
@@ -345,6 +353,13 @@ class RuleSetForm(forms.Form):
         data = self.cleaned_data
         options = {}
         for key, value in self.rules.options.items():
+            if isinstance(value, list):  # common_contracts
+                options[key] = [
+                    c.code
+                    for c in self.rules.catalog
+                    if c.base is not None and data.get(f"{c.code}-common")
+                ]
+                continue
             raw = data.get(f"opt_{key}")
             options[key] = int(raw) if key == "partie_bummerl" else raw
             if isinstance(value, bool):

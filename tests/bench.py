@@ -138,6 +138,7 @@ def main() -> None:
     say("ratio record / trivial (goal <= 1.5x)", f"{recording / trivial:.1f}x")
 
     page_weight(client.get(page).content)
+    taps_table()
     if os.environ.get("BENCH_TOURNAMENT", "1") == "1":
         tournament_figures(club, client)
     if os.environ.get("BENCH_LIGHTHOUSE", "1") == "1":
@@ -170,6 +171,31 @@ def page_weight(html: bytes) -> None:
         f"{sum(sizes.values()) / 1024:.1f} KB",
     )
     say("  of which (KB)", parts)
+
+
+def taps_table() -> None:
+    """Taps and scrolls per deal kind of a 20-deal evening on two phone sizes
+    (``tests.thumb``, the measurement of the browser test)."""
+    from tests import thumb
+    from tests.conftest import CHROMIUM
+
+    if not CHROMIUM or os.environ.get("BENCH_TAPS", "1") != "1":
+        say("taps table", "skipped: needs chromium")
+        return
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with serving(WORK) as base:
+        try:
+            results = thumb.measure(
+                lambda: f"{base}/e/{factories.sheet(factories.club('Taps')).entry_token}/",
+                {"executable_path": CHROMIUM, "args": ["--no-sandbox", "--disable-gpu"]},
+            )
+        except Exception as error:  # noqa: BLE001 - report and go on
+            say("taps table", f"failed: {error.__class__.__name__}: {str(error)[:200]}")
+            return
+    print("taps/scrolls per deal (goal: normal 2/0, contract 2-3/0, Spritzen <=4/0,")
+    print("tie-break 1/0, undo 1/0):")
+    for line in thumb.table(results):
+        print("  " + line)
 
 
 def load_figures() -> None:

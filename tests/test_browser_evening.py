@@ -31,8 +31,12 @@ CLUB = "gruener-baum"
 
 
 def tap(page: Page, name: str, value) -> None:
-    """Tap the button-styled radio ``name`` = ``value`` (its wrapping label)."""
-    page.locator(f'label:has(input[name={name}][value="{value}"])').click()
+    """Tap the button-styled radio ``name`` = ``value`` (its wrapping label); a
+    contract behind "more contracts" after opening that first."""
+    label = page.locator(f'label:has(input[name={name}][value="{value}"])')
+    if label.evaluate("el => !!el.closest('details:not([open])')"):
+        page.locator("details.more > summary").click()
+    label.click()
 
 
 def bummerl(n: int) -> re.Pattern:
@@ -88,7 +92,7 @@ class Sheet:
 
     def redeal(self, *, dealer: int, rufer: int) -> None:
         self.expect_rufer(rufer, dealer)
-        self.page.locator("form.redeal button").click()
+        self.page.locator("#sheet .redeal-button").click()
         self.live += 1
         self.expect_swapped()
 

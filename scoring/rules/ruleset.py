@@ -20,6 +20,9 @@ Options (code names of RULES.md; defaults in ``DEFAULT_OPTIONS``):
 - ``normal_game`` ("caller_vs_two" | "each_for_himself").
 - ``game_target`` (int, 24): the Dreierschnapsen game ends at this many points.
 - ``count_down_display`` (bool): show Dreierschnapsen totals counting down from the target.
+- ``common_contracts`` (list of contract codes): the contracts the club plays most; the
+  entry form shows them first and the others behind "more contracts" (the normal game
+  is always first). Codes not in the catalogue or disabled are left out.
 """
 
 from dataclasses import dataclass, field, replace
@@ -59,6 +62,14 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "normal_game": "caller_vs_two",
     "game_target": 24,
     "count_down_display": False,
+    "common_contracts": [
+        "bettler",
+        "assenbettler",
+        "ass_bettler",
+        "schnapser",
+        "gang",
+        "kontraschnapser",
+    ],
 }
 
 _CHOICES: dict[str, tuple[Any, ...]] = {
@@ -140,12 +151,19 @@ class RuleSet:
         enabled = [c for c in self.catalog if c.enabled]
         return tuple(sorted(enabled, key=lambda c: (c.base is not None, c.base or 0)))
 
+    @property
+    def common(self) -> tuple[Contract, ...]:
+        """The enabled contracts the entry form shows first (``common_contracts``), in
+        the order of ``contracts``; the normal game is always one of them."""
+        wanted = set(self.options.get("common_contracts") or ())
+        return tuple(c for c in self.contracts if c.code == NORMAL or c.code in wanted)
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "RuleSet":
         """Build and check a rule set; RuleError names the bad option or contract."""
         if not isinstance(data, dict):
             raise RuleError("rule_set", gettext_noop("A rule set must be an object."))
-        options = dict(DEFAULT_OPTIONS)
+        options = {k: list(v) if isinstance(v, list) else v for k, v in DEFAULT_OPTIONS.items()}
         raw_options = data.get("options") or {}
         if not isinstance(raw_options, dict):
             raise RuleError("options", gettext_noop("Options must be an object."))
@@ -165,7 +183,7 @@ class RuleSet:
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
-            "options": dict(self.options),
+            "options": {k: list(v) if isinstance(v, list) else v for k, v in self.options.items()},
             "catalog": [c.to_dict() for c in self.catalog],
         }
 
@@ -213,6 +231,14 @@ def _check_option(key: str, value: Any) -> Any:
     if key not in DEFAULT_OPTIONS:
         raise RuleError(f"options.{key}", gettext_noop("Unknown option %(key)s."), key=key)
     default = DEFAULT_OPTIONS[key]
+    if isinstance(default, list):
+        if (
+            not isinstance(value, list)
+            or len(value) > 100
+            or not all(isinstance(v, str) and 0 < len(v) <= 60 for v in value)
+        ):
+            raise RuleError(f"options.{key}", gettext_noop("Must be a list of contract codes."))
+        return list(dict.fromkeys(value))
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise RuleError(f"options.{key}", gettext_noop("Must be true or false."))

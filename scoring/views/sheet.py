@@ -27,8 +27,10 @@ from scoring.display import (
     describe_change,
     describe_entry,
     entry_options,
+    game_end,
     saved_gains,
     sheet_rows,
+    tiebreak_dealer,
 )
 from scoring.forms import EntryForm
 from scoring.models import Sheet
@@ -76,6 +78,22 @@ def sheet_context(
     rows = sheet_rows(scored)
     hidden = 0 if show_all else max(0, len(rows) - RECENT_ROWS)
     base = access.url("page")
+    # The badges name who deals next: the third player while a tie-break deal is due
+    # (RULES.md 3.3), nobody once the Partie is decided.
+    third = tiebreak_dealer(state)
+    if state.is_closed:
+        badges = {"dealer": None, "rufer": None}
+    elif third is not None:
+        badges = {"dealer": third, "rufer": None}
+    else:
+        dreier = state.variant == "dreierschnapsen"
+        badges = {"dealer": state.dealer, "rufer": state.rufer if dreier else None}
+    tiebreak = None
+    if third is not None:
+        tiebreak = {
+            "names": [players[s].name for s in state.awaiting_tiebreak],
+            "dealer": players[third].name,
+        }
     return {
         "access": access,
         "sheet": access.sheet,
@@ -101,6 +119,9 @@ def sheet_context(
         # Two players: who got how many points by the saved deal ("Anna 2 Punkte").
         "saved_points": saved_gains(scored, saved) if state.variant == "schnapsen" else "",
         **series_context(access, scored),
+        "game_end": game_end(scored, saved),
+        "badges": badges,
+        "tiebreak": tiebreak,
         "error": error,
         "notice": notice,
         "stale": stale,
