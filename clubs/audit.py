@@ -51,6 +51,8 @@ ACTIONS = {
     "tournament created": gettext_lazy("Tournament created"),
     "draw started": gettext_lazy("Draw at the venue started"),
     "match sheet opened": gettext_lazy("Score sheet of a match opened"),
+    "link revoked": gettext_lazy("Table link revoked"),
+    "link renewed": gettext_lazy("Table link renewed"),
 }
 """Action code -> label of the history page (German first, through gettext)."""
 

@@ -428,18 +428,25 @@ def _scored(sheet: Sheet, players, deals: list[DealRow]) -> ScoredSheet:
     return ScoredSheet(sheet, players, tuple(deals), _score(sheet, [d.entry for d in _live(deals)]))
 
 
-def revoke_link(sheet: Sheet) -> None:
-    """Stop the table's private link from working."""
-    Sheet.objects.filter(pk=sheet.pk, token_revoked_at__isnull=True).update(
-        token_revoked_at=timezone.now()
-    )
+def revoke_link(sheet: Sheet, actor: Actor) -> None:
+    """Stop the table's private link from working; kept in the sheet's history (without
+    the link: the history is shown to every member)."""
+    with transaction.atomic():
+        revoked = Sheet.objects.filter(pk=sheet.pk, token_revoked_at__isnull=True).update(
+            token_revoked_at=timezone.now()
+        )
+        if revoked:
+            audit.record(sheet.club_id, "sheet", sheet.pk, "link revoked", actor=actor)
 
 
-def renew_link(sheet: Sheet) -> None:
-    """Give the table a new private link (the old one stops working)."""
+def renew_link(sheet: Sheet, actor: Actor) -> None:
+    """Give the table a new private link (the old one stops working); kept in the
+    sheet's history, without the link."""
     from scoring.models import new_token
 
-    Sheet.objects.filter(pk=sheet.pk).update(entry_token=new_token(), token_revoked_at=None)
+    with transaction.atomic():
+        Sheet.objects.filter(pk=sheet.pk).update(entry_token=new_token(), token_revoked_at=None)
+        audit.record(sheet.club_id, "sheet", sheet.pk, "link renewed", actor=actor)
 
 
 # -- a series of Partien at one table (two players) -----------------------------------

@@ -120,3 +120,21 @@ def test_a_match_sheet_is_audited_once_when_it_is_opened(db):
     assert open_match_sheet(pairing, Actor()).pk == sheet.pk  # made once: nothing written
     (entry,) = AuditEntry.objects.filter(scope_id=t.pk, action="match sheet opened")
     assert entry.after == {"pairing": pairing.number, "round": 1, "sheet": sheet.pk}
+
+
+def test_renewing_and_revoking_the_table_link_is_kept_without_the_link(client):
+    club = factories.club()
+    organiser = factories.user(club, "organiser")
+    sheet = factories.sheet(club)
+    client.force_login(organiser)
+    for action in ("renew", "revoke", "revoke"):  # the second revoke changes nothing
+        client.post(reverse("sheet:link_change", kwargs={"pk": sheet.pk, "action": action}))
+    entries = AuditEntry.objects.filter(scope="sheet", scope_id=sheet.pk).order_by("id")
+    assert [(e.action, e.actor_id, e.before, e.after) for e in entries] == [
+        ("link renewed", organiser.pk, None, None),
+        ("link revoked", organiser.pk, None, None),
+    ]
+    sheet.refresh_from_db()
+    page = client.get(reverse("sheet:history", kwargs={"pk": sheet.pk})).content.decode()
+    assert "Tisch-Link erneuert" in page and "Tisch-Link gesperrt" in page
+    assert sheet.entry_token not in page

@@ -182,7 +182,7 @@ def test_the_private_link_records_without_an_account(client, table):
 
 
 def test_a_revoked_link_records_nothing(client, table):
-    services.revoke_link(table)
+    services.revoke_link(table, services.Actor())
     client.logout()
     url = reverse("entry:record", kwargs={"token": table.entry_token})
     response = client.post(url, {"key": factories.key(), "kind": "redeal"})

@@ -237,9 +237,9 @@ def link_change(request, access, action):
     if not access.can_manage:
         return HttpResponse(status=403)
     if action == "revoke":
-        services.revoke_link(access.sheet)
+        services.revoke_link(access.sheet, audit.by(request.user))
     elif action == "renew":
-        services.renew_link(access.sheet)
+        services.renew_link(access.sheet, audit.by(request.user))
     else:
         return HttpResponse(status=404)
     return redirect(access.url("link"))
