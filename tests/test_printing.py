@@ -159,6 +159,7 @@ def test_match_sheets_are_four_to_a_page_with_both_names(client, organiser):
             assert len(re.findall(rf"#{card.number}(?!\d)", text)) == 4
 
 
+@pytest.mark.heavy
 def test_the_largest_night_prints_its_512_match_sheets_on_128_pages(client, organiser):
     t = factories.tournament(organiser, cards=1024, sold=1024)
     draw_round(t, Actor(), seed=4)

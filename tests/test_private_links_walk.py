@@ -229,6 +229,7 @@ def findings(world) -> tuple[list, dict]:
     return wrong, decoded
 
 
+@pytest.mark.heavy
 def test_no_visitor_finds_a_private_link_the_link_page_would_not_show_him(world):
     wrong, decoded = findings(world)
     assert wrong == []
