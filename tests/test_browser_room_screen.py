@@ -27,7 +27,7 @@ def check_every_page(page) -> int:
         assert boxes, f"page {i} shows no name"
         for left, top, right, bottom, size in boxes:
             assert size >= 40
-            assert 0 <= left and right <= 1920 and 0 <= top and bottom <= 1080, (i, top, bottom)
+            assert left >= 0 and right <= 1920 and top >= 0 and bottom <= 1080, (i, top, bottom)
         scroll = page.evaluate(
             "[document.documentElement.scrollHeight, document.documentElement.scrollWidth]"
         )
@@ -43,8 +43,9 @@ def test_the_room_screen_shows_every_name_on_screen_at_40_px(
 ):
     club = factories.club()
     names = [f"{LONG} {n}" for n in range(players)]
-    t = simulate(club, cards=cards, players=players, max_cards=2, seed=3, names=names,
-                 stop_after=stop_after)
+    t = simulate(
+        club, cards=cards, players=players, max_cards=2, seed=3, names=names, stop_after=stop_after
+    )
     context = browser.new_context(viewport=SCREEN, locale="de-AT")
     page = context.new_page()
     page.goto(live_server.url + reverse("room_screen", kwargs={"token": t.public_token}))
@@ -57,8 +58,9 @@ def test_a_finished_night_shows_the_final_placement_matches_and_prizes_on_screen
     live_server, browser: Browser
 ):
     club = factories.club()
-    t = simulate(club, cards=128, players=100, max_cards=2, seed=5,
-                 names=[f"{LONG} {n}" for n in range(100)])
+    t = simulate(
+        club, cards=128, players=100, max_cards=2, seed=5, names=[f"{LONG} {n}" for n in range(100)]
+    )
     t.prizes = [{"place": p, "description": f"Preis {p}"} for p in range(1, 9)]
     t.save(update_fields=["prizes"])
     context = browser.new_context(viewport=SCREEN, locale="de-AT")

@@ -30,7 +30,9 @@ def night():
     t.save(update_fields=["result_check"])
     state = load_state(t)
     open_matches = [
-        p for p in state.pairings[state.current.pk] if p.kind == "match" and p.pk not in state.results
+        p
+        for p in state.pairings[state.current.pk]
+        if p.kind == "match" and p.pk not in state.results
     ]
     return club, t, open_matches
 
@@ -62,7 +64,7 @@ def test_a_result_from_a_players_link_is_reported_and_counts_when_the_other_conf
     waiting = Report.objects.open().get(pairing=pairing)
     assert (waiting.side, waiting.winner_id, waiting.score) == ("left", pairing.left_id, "2:1")
     page = ben.get(side(pairing, "right")).content.decode()
-    assert 'name="report" value="%d"' % waiting.pk in page
+    assert f'name="report" value="{waiting.pk}"' in page
     assert confirm(ben, pairing, "right", waiting.pk).status_code == 302
     result = Result.objects.live_for(pairing)
     assert (result.winner_id, result.score) == (pairing.left_id, "2:1")
@@ -180,8 +182,12 @@ def test_a_result_entered_on_the_round_page_sets_the_waiting_reports_aside(night
     report(Client(), pairing, "left", pairing.left_id)
     organiser = Client()
     organiser.force_login(factories.user(club, "organiser"))
-    url = reverse("result", kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk})
-    organiser.post(url, {"key": str(uuid.uuid4()), "seen": "none", "winner": pairing.right_id, "score": "2:0"})
+    url = reverse(
+        "result", kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk}
+    )
+    organiser.post(
+        url, {"key": str(uuid.uuid4()), "seen": "none", "winner": pairing.right_id, "score": "2:0"}
+    )
     assert Result.objects.live_for(pairing).winner_id == pairing.right_id
     assert not Report.objects.open().filter(pairing=pairing).exists()
 
@@ -191,7 +197,9 @@ def test_the_shared_match_link_only_points_to_the_players_links_while_results_ar
     url = reverse("match_link", kwargs={"token": pairing.token})
     page = Client().get(url).content.decode()
     assert 'id="report-only"' in page and 'name="winner"' not in page
-    Client().post(url, {"key": str(uuid.uuid4()), "seen": "none", "winner": pairing.left_id, "score": "2:0"})
+    Client().post(
+        url, {"key": str(uuid.uuid4()), "seen": "none", "winner": pairing.left_id, "score": "2:0"}
+    )
     assert Result.objects.live_for(pairing) is None
 
 
@@ -266,3 +274,16 @@ def test_the_setting_defaults_to_single_entry(night):
     club, *_ = night
     assert factories.tournament(club).result_check == "single"
     assert Pairing._meta.get_field("left_token").unique
+
+
+def test_the_players_link_and_the_desk_speak_german(night):
+    club, t, (pairing, *_rest) = night
+    report(Client(), pairing, "left", pairing.left_id, "2:1")
+    page = Client().get(side(pairing, "right")).content.decode()
+    assert "hat gemeldet" in page and "Bestätigen:" in page and "Ergebnis melden" in page
+    organiser = Client()
+    organiser.force_login(factories.user(club, "organiser"))
+    desk = organiser.get(reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk}))
+    html = desk.content.decode()
+    assert "Ergebnisse von den Handys der Spieler" in html and "Dieses Ergebnis übernehmen" in html
+    assert "reported" not in html

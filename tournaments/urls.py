@@ -26,7 +26,9 @@ club_patterns = [
         name="side_link_change",
     ),
     path(
-        "<int:tournament_id>/pairings/<int:pairing_id>/accept/", reports.accept, name="accept_report"
+        "<int:tournament_id>/pairings/<int:pairing_id>/accept/",
+        reports.accept,
+        name="accept_report",
     ),
     path("<int:tournament_id>/result-check/", reports.result_check, name="result_check"),
     path("<int:tournament_id>/export.json", export.export, name="tournament_export"),

@@ -15,66 +15,117 @@ def give_side_tokens(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0004_german_model_names'),
+        ("tournaments", "0004_german_model_names"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='pairing',
-            name='left_revoked_at',
+            model_name="pairing",
+            name="left_revoked_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='pairing',
-            name='left_token',
+            model_name="pairing",
+            name="left_token",
             field=models.CharField(max_length=40, null=True),
         ),
         migrations.AddField(
-            model_name='pairing',
-            name='right_revoked_at',
+            model_name="pairing",
+            name="right_revoked_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='pairing',
-            name='right_token',
+            model_name="pairing",
+            name="right_token",
             field=models.CharField(max_length=40, null=True),
         ),
         migrations.RunPython(give_side_tokens, migrations.RunPython.noop),
         migrations.AlterField(
-            model_name='pairing',
-            name='left_token',
-            field=models.CharField(default=tournaments.models.side_token, max_length=40, unique=True),
+            model_name="pairing",
+            name="left_token",
+            field=models.CharField(
+                default=tournaments.models.side_token, max_length=40, unique=True
+            ),
         ),
         migrations.AlterField(
-            model_name='pairing',
-            name='right_token',
-            field=models.CharField(default=tournaments.models.side_token, max_length=40, unique=True),
+            model_name="pairing",
+            name="right_token",
+            field=models.CharField(
+                default=tournaments.models.side_token, max_length=40, unique=True
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='result_check',
-            field=models.CharField(choices=[('single', 'final when entered'), ('confirm', 'final when the other player confirms it')], default='single', max_length=10, verbose_name="results from the players' phones"),
+            model_name="tournament",
+            name="result_check",
+            field=models.CharField(
+                choices=[
+                    ("single", "final when entered"),
+                    ("confirm", "final when the other player confirms it"),
+                ],
+                default="single",
+                max_length=10,
+                verbose_name="results from the players' phones",
+            ),
         ),
         migrations.CreateModel(
-            name='Report',
+            name="Report",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('side', models.CharField(choices=[('left', 'left'), ('right', 'right')], max_length=5)),
-                ('score', models.CharField(max_length=5, verbose_name='score')),
-                ('key', models.UUIDField(unique=True)),
-                ('reported_at', models.DateTimeField(auto_now_add=True)),
-                ('closed_at', models.DateTimeField(blank=True, null=True)),
-                ('outcome', models.CharField(blank=True, choices=[('confirmed', 'confirmed by the other player'), ('accepted', 'accepted by the organisers'), ('replaced', 'replaced by a new report of the same player'), ('set_aside', 'set aside: another result was made final')], max_length=10)),
-                ('pairing', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='reports', to='tournaments.pairing')),
-                ('winner', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tournaments.card')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "side",
+                    models.CharField(choices=[("left", "left"), ("right", "right")], max_length=5),
+                ),
+                ("score", models.CharField(max_length=5, verbose_name="score")),
+                ("key", models.UUIDField(unique=True)),
+                ("reported_at", models.DateTimeField(auto_now_add=True)),
+                ("closed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "outcome",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("confirmed", "confirmed by the other player"),
+                            ("accepted", "accepted by the organisers"),
+                            ("replaced", "replaced by a new report of the same player"),
+                            ("set_aside", "set aside: another result was made final"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "pairing",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="reports",
+                        to="tournaments.pairing",
+                    ),
+                ),
+                (
+                    "winner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tournaments.card",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'reported result',
-                'verbose_name_plural': 'reported results',
-                'ordering': ['reported_at', 'id'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('closed_at__isnull', True)), fields=('pairing', 'side'), name='one_open_report_per_side')],
+                "verbose_name": "reported result",
+                "verbose_name_plural": "reported results",
+                "ordering": ["reported_at", "id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("closed_at__isnull", True)),
+                        fields=("pairing", "side"),
+                        name="one_open_report_per_side",
+                    )
+                ],
             },
         ),
     ]

@@ -113,12 +113,16 @@ def report_result(
             check_entry(t, pairing, winner, score)
             live = Result.objects.live_for(pairing)
             if live is not None:
-                raise RuleError("pairing", RESULT_STANDS[result_source(live)], **result_params(live))
+                raise RuleError(
+                    "pairing", RESULT_STANDS[result_source(live)], **result_params(live)
+                )
             gone = withdrawn_in(pairing)
             if gone:
                 raise RuleError(
                     "pairing",
-                    gettext_noop("%(name)s (card %(card)s) was withdrawn: the match is a walkover."),
+                    gettext_noop(
+                        "%(name)s (card %(card)s) was withdrawn: the match is a walkover."
+                    ),
                     name=gone[0].player.name,
                     card=gone[0].number,
                 )

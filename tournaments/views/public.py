@@ -18,11 +18,11 @@ from bummerl.printing import qr_svg
 from clubs.forms import rule_error_text
 from scoring.rules import RuleError
 from tournaments import links
+from tournaments.forms import ResultForm
 from tournaments.models import Pairing, Report, Result, Side, Tournament
 from tournaments.prizes import still_in
 from tournaments.rows import bracket_columns
 from tournaments.screen import screen_pages
-from tournaments.forms import ResultForm
 from tournaments.services.reading import SCORES, load_state
 from tournaments.services.reports import confirm_report, report_result
 from tournaments.services.sheets import Actor, open_match_sheet
@@ -208,8 +208,7 @@ def side_link(request, token):
     state = load_state(pairing.tournament)
     row = pairing_rows(state, [pairing])[0]
     reports = {
-        r.side: r
-        for r in Report.objects.open().filter(pairing=pairing) if row.result is None
+        r.side: r for r in Report.objects.open().filter(pairing=pairing) if row.result is None
     }
     for report in reports.values():
         report.winner = state.cards[report.winner_id]

@@ -16,6 +16,7 @@ from bummerl.printing import qr_svg
 from clubs.forms import rule_error_text
 from clubs.models import Role
 from scoring.rules import RuleError
+from scoring.rules.errors import gettext_noop
 from tournaments.models import Pairing, Side
 from tournaments.services.reading import load_state
 from tournaments.services.reports import (
@@ -25,6 +26,8 @@ from tournaments.services.reports import (
     set_result_check,
 )
 from tournaments.views.common import actor, pairing_rows, tournament_for
+
+OUT_OF_DATE = gettext_noop("This form is out of date: reload the page.")
 
 
 def _pairing(t, pairing_id) -> Pairing:
@@ -81,9 +84,7 @@ def side_link_change(request, slug, tournament_id, pairing_id, side, action):
         raise Http404
     change = revoke_side_link if action == "revoke" else renew_side_link
     change(pairing, side, actor(request, access))
-    return redirect(
-        "side_links", slug=slug, tournament_id=t.pk, pairing_id=pairing.pk
-    )
+    return redirect("side_links", slug=slug, tournament_id=t.pk, pairing_id=pairing.pk)
 
 
 @login_required
@@ -99,13 +100,15 @@ def accept(request, slug, tournament_id, pairing_id):
     except ValueError:
         key = None
     if key is None or not report.isdigit():
-        messages.error(request, rule_error_text(RuleError("key", "This form is out of date: reload the page.")))
+        messages.error(request, rule_error_text(RuleError("key", OUT_OF_DATE)))
     else:
         try:
             accept_report(pairing, int(report), key, actor(request, access))
         except RuleError as error:
             messages.error(request, rule_error_text(error))
-    return redirect(reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#reports")
+    return redirect(
+        reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#reports"
+    )
 
 
 @login_required
@@ -116,4 +119,6 @@ def result_check(request, slug, tournament_id):
         set_result_check(t, request.POST.get("result_check", ""), actor(request, access))
     except RuleError as error:
         messages.error(request, rule_error_text(error))
-    return redirect(reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#reports")
+    return redirect(
+        reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#reports"
+    )
