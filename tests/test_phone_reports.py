@@ -287,3 +287,48 @@ def test_the_players_link_and_the_desk_speak_german(night):
     html = desk.content.decode()
     assert "Ergebnisse von den Handys der Spieler" in html and "Dieses Ergebnis übernehmen" in html
     assert "reported" not in html
+
+
+def test_two_confirmations_and_an_acceptance_at_once_leave_one_result(transactional_db):
+    import threading
+
+    from django.db import connection
+
+    from scoring.rules import RuleError
+    from tournaments.services.reports import accept_report, confirm_report, report_result
+
+    factories.presets()
+    club = factories.club()
+    t = simulate(club, cards=8, players=6, max_cards=2, seed=1, stop_after=1)
+    t.result_check = "confirm"
+    t.save(update_fields=["result_check"])
+    state = load_state(t)
+    pairing = next(
+        p
+        for p in state.pairings[state.current.pk]
+        if p.kind == "match" and p.pk not in state.results
+    )
+    waiting = report_result(pairing, "left", pairing.left_id, "2:1", uuid.uuid4())
+    organiser = Actor(factories.user(club, "organiser"), organiser=True)
+    errors = []
+
+    def run(write):
+        try:
+            write()
+        except RuleError as error:
+            errors.append(error)
+        finally:
+            connection.close()
+
+    writes = [
+        lambda: confirm_report(pairing, "right", waiting.pk, uuid.uuid4()),
+        lambda: confirm_report(pairing, "right", waiting.pk, uuid.uuid4()),
+        lambda: accept_report(pairing, waiting.pk, uuid.uuid4(), organiser),
+    ]
+    threads = [threading.Thread(target=run, args=(w,)) for w in writes]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert Result.objects.filter(pairing=pairing).count() == 1
+    assert len(errors) == 2  # the report no longer waits for the later two

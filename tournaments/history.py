@@ -78,6 +78,10 @@ def describe_change(state):
                 )
                 side = _("left") if value["side"] == "left" else _("right")
                 return f"{where}: {side}"
+            if action == "result check changed":
+                from tournaments.models import ResultCheck
+
+                return str(ResultCheck(value["result_check"]).label)
             if set(value) == {"round"}:
                 return _("Round %(n)s") % {"n": value["round"]}
             if {"pairing", "round", "winner_card", "score"} <= set(value):
