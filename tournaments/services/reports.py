@@ -24,7 +24,7 @@ from tournaments.services.reading import (
     result_source,
     withdrawn_in,
 )
-from tournaments.services.results import _dependents, _write_result, check_entry
+from tournaments.services.results import check_entry, dependents, record_reported
 from tournaments.services.sheets import Actor, key_reused, lock_sheets_first
 
 REPORT_CHANGED = gettext_noop(
@@ -97,7 +97,7 @@ def report_result(
         return record_result(pairing, winner, score, key, Actor(None, via_link=True))
     try:
         with transaction.atomic():
-            lock_sheets_first(_dependents(pairing))
+            lock_sheets_first(dependents(pairing))
             t = locked(pairing.tournament)
             first = Report.objects.filter(key=key).first()
             if first is not None:
@@ -149,15 +149,13 @@ def report_result(
             )
             if theirs is not None and (theirs.winner_id, theirs.score) == (winner, score):
                 # Both players say the same: that is a confirmation.
-                result = _write_result(
+                result = record_reported(
                     pairing,
                     winner,
                     score,
                     uuid.uuid4(),
                     Actor(None, via_link=True),
-                    correct=False,
-                    from_sheet=False,
-                    reported="result confirmed",
+                    "result confirmed",
                 )
                 Report.objects.filter(pk__in=(theirs.pk, report.pk)).update(
                     outcome=Outcome.CONFIRMED
@@ -190,7 +188,7 @@ def accept_report(pairing: Pairing, report_id: int, key: uuid.UUID, actor: Actor
 
 def _settle(pairing, report_id, key, actor, *, side) -> Result:
     with transaction.atomic():
-        lock_sheets_first(_dependents(pairing))
+        lock_sheets_first(dependents(pairing))
         locked(pairing.tournament)
         first = Result.objects.filter(key=key).select_related("recorded_by").first()
         if first is not None:
@@ -207,16 +205,8 @@ def _settle(pairing, report_id, key, actor, *, side) -> Result:
                 if report is not None:
                     report.pairing = pairing
                 raise StaleReport(report)
-        result = _write_result(
-            pairing,
-            report.winner_id,
-            report.score,
-            key,
-            actor,
-            correct=False,
-            from_sheet=False,
-            reported="report accepted" if side is None else "result confirmed",
-        )
+        action = "report accepted" if side is None else "result confirmed"
+        result = record_reported(pairing, report.winner_id, report.score, key, actor, action)
         outcome = Outcome.ACCEPTED if side is None else Outcome.CONFIRMED
         Report.objects.filter(pk=report.pk).update(outcome=outcome)
         return result

@@ -53,7 +53,7 @@ def void_dependents(t: Tournament, pairing: Pairing) -> None:
         dependents.update(voided_at=timezone.now())
 
 
-def _dependents(pairing: Pairing):
+def dependents(pairing: Pairing):
     """The pairings whose sheets a change of ``pairing``'s result may lock: itself, and
     for a "5-8" match the matches for 5 and 7."""
     query = Pairing.objects.filter(pk=pairing.pk)
@@ -126,6 +126,17 @@ def record_result(
     )
 
 
+def record_reported(
+    pairing: Pairing, winner: int, score: str, key: uuid.UUID, actor: Actor, action: str
+) -> Result:
+    """Decide a match with the result of a report (``services.reports``): confirmed by
+    the other player or accepted by an organiser; ``action`` names it in the history
+    ("result confirmed", "report accepted"). As ``record_result`` otherwise."""
+    return _write_result(
+        pairing, winner, score, key, actor, correct=False, from_sheet=False, reported=action
+    )
+
+
 def correct_result(
     pairing: Pairing,
     winner: int,
@@ -178,7 +189,7 @@ def _write_result(
     checks results."""
     try:
         with transaction.atomic():
-            lock_sheets_first(_dependents(pairing))
+            lock_sheets_first(dependents(pairing))
             t = locked(pairing.tournament)
             first = Result.objects.filter(key=key).first()
             if first is not None:
@@ -271,7 +282,7 @@ def void_result(pairing: Pairing, actor: Actor, seen=NOT_CHECKED) -> None:
     round is drawn, and (``StaleResult``) when another result than ``seen`` (the live
     result's id the form showed) stands now. Its score sheet takes deals again."""
     with transaction.atomic():
-        lock_sheets_first(_dependents(pairing))
+        lock_sheets_first(dependents(pairing))
         t = locked(pairing.tournament)
         pairing = Pairing.objects.select_related("round").get(pk=pairing.pk)
         live = Result.objects.live_for(pairing)
