@@ -24,7 +24,12 @@ from tournaments.services.reading import (
     result_source,
     withdrawn_in,
 )
-from tournaments.services.results import check_entry, dependents, record_reported
+from tournaments.services.results import (
+    check_entry,
+    dependents,
+    record_reported,
+    record_result,
+)
 from tournaments.services.sheets import Actor, key_reused, lock_sheets_first
 
 REPORT_CHANGED = gettext_noop(
@@ -92,8 +97,6 @@ def report_result(
 
     With ``result_check`` "single" the link's result is final at once (``Result``)."""
     if pairing.tournament.result_check != ResultCheck.CONFIRM:
-        from tournaments.services.results import record_result
-
         return record_result(pairing, winner, score, key, Actor(None, via_link=True))
     try:
         with transaction.atomic():
