@@ -68,5 +68,7 @@ urlpatterns = [
     path("c/<slug:slug>/tournaments/", include(tournament_urls.club_patterns)),
     path("m/<str:token>/", tournament_views.match_link, name="match_link"),
     path("m/<str:token>/sheet/", tournament_views.match_sheet, name="match_sheet"),
+    path("s/<str:token>/", tournament_views.side_link, name="side_link"),
     path("p/<str:token>/", tournament_views.bracket, name="bracket"),
+    path("p/<str:token>/screen/", tournament_views.room_screen, name="room_screen"),
 ]

@@ -37,6 +37,12 @@ ACTIONS = {
     "result recorded": gettext_lazy("Result recorded"),
     "result corrected": gettext_lazy("Result corrected"),
     "result voided": gettext_lazy("Result voided"),
+    "result reported": gettext_lazy("Result reported by a player"),
+    "result confirmed": gettext_lazy("Result confirmed by the other player"),
+    "report accepted": gettext_lazy("Reported result accepted"),
+    "side link revoked": gettext_lazy("Player's match link revoked"),
+    "side link renewed": gettext_lazy("Player's match link renewed"),
+    "result check changed": gettext_lazy("Check of the players' results changed"),
     # players and clubs
     "player added": gettext_lazy("Player added"),
     "player renamed": gettext_lazy("Player renamed"),

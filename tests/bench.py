@@ -273,6 +273,30 @@ def tournament_figures(club, client) -> None:
             f"queries: live bracket, finished {t.cards}-card night (goal <= 12)",
             f"{statements(captured)} ({len(response.content) // 1024} KB)",
         )
+    round_one = simulate(
+        club, cards=1024, players=400, max_cards=3, seed=7, name="Bench 1024 R1", stop_after=1
+    )
+    for t, when in ((round_one, "round 1 open"), (finished, "finished")):
+        room_screen_figures(client, t, when)
+
+
+ROOM_ASSETS = ["static/css/screen.css", "static/js/screen.js"]
+
+
+def room_screen_figures(client, t, when: str) -> None:
+    """The room screen of a 1024-card night: queries, and its weight (HTML, and with
+    its CSS and JS, gzip level 6)."""
+    connection.queries_log.clear()
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(f"/p/{t.public_token}/screen/")
+    html = response.content
+    assets = sum(len(gzip.compress((ROOT / f).read_bytes(), 6)) for f in ROOM_ASSETS)
+    say(f"queries: room screen, {t.cards} cards, {when} (goal <= 12)", str(statements(captured)))
+    say(
+        f"room screen page, {t.cards} cards, {when}: HTML / gzip / gzip with CSS+JS",
+        f"{len(html) / 1024:.0f} KB / {len(gzip.compress(html, 6)) / 1024:.1f} KB"
+        f" / {(len(gzip.compress(html, 6)) + assets) / 1024:.1f} KB",
+    )
 
 
 def pdf_figures(club, small, finished) -> None:

@@ -56,6 +56,7 @@ def pages(club, sheet, t):
     state = load_state(t)
     deal_free = {"pk": sheet.pk}
     pairing = Pairing.objects.filter(tournament=t).first()
+    match = Pairing.objects.filter(tournament=t, kind="match").first()
     return [
         (reverse("club", kwargs={"slug": slug}), READ),
         (reverse("players", kwargs={"slug": slug}), READ),
@@ -91,6 +92,15 @@ def pages(club, sheet, t):
             {**MANAGE, "organiser": 302, "owner": 302},
         ),
         (reverse("bracket", kwargs={"token": t.public_token}), PUBLIC),
+        (reverse("room_screen", kwargs={"token": t.public_token}), PUBLIC),
+        (
+            reverse(
+                "side_links",
+                kwargs={"slug": slug, "tournament_id": t.pk, "pairing_id": match.pk},
+            ),
+            MANAGE,
+        ),
+        (reverse("side_link", kwargs={"token": match.left_token}), PUBLIC),
         (reverse("match_link", kwargs={"token": pairing.token}), PUBLIC),
         (reverse("entry:page", kwargs={"token": sheet.entry_token}), PUBLIC),
         ("/e/not-a-token/", dict.fromkeys(PERSONAS, 404)),

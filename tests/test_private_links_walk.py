@@ -80,14 +80,21 @@ def private_links(world) -> dict[str, tuple[str, set[str]]]:
     }
     for pairing in Pairing.objects.filter(tournament=world["tournament"]):
         links[pairing.token] = (f"/m/{pairing.token}/", LINK_PAGE)
+        for token in (pairing.left_token, pairing.right_token):  # each player's own link
+            links[token] = (f"/s/{token}/", LINK_PAGE)
     return links
+
+
+def public_codes(world) -> set[str]:
+    """QR codes anyone may see: the public live bracket (on the room screen)."""
+    return {f"http://testserver/p/{world['tournament'].public_token}/"}
 
 
 def visitors(world) -> dict[str, tuple[Client, list[str], set[str]]]:
     """Who walks: client, start pages, the tokens he holds himself."""
     named, _state = named_pages(world["club"], world["sheet"], world["tournament"])
     # The named link pages are walked by their holders below, not by every visitor.
-    named = [url for url, _codes in named if not url.startswith(("/e/", "/m/"))]
+    named = [url for url, _codes in named if not url.startswith(("/e/", "/m/", "/s/"))]
     sheet, played = world["sheet"], world["played"]
     out = {
         role: (world["clients"][role], ["/", *named], set()) for role in ("anonymous", *ACCOUNTS)
@@ -220,6 +227,8 @@ def findings(world) -> tuple[list, dict]:
             if pdf is None or not TOOLS:
                 continue
             for code in qr_codes(pdf):
+                if code in public_codes(world):
+                    continue
                 decoded[persona].add(code)
                 target = urlsplit(code)
                 token = next((t for t, (path, _) in links.items() if path == target.path), None)

@@ -8,6 +8,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.models import ResultCheck
 from tournaments.services.reading import CARD_COUNTS
 
 VIENNA = zoneinfo.ZoneInfo(settings.TIME_ZONE)
@@ -69,6 +70,15 @@ class TournamentForm(forms.Form):
     )
     one_prize_per_player = forms.BooleanField(
         label=_("At most one prize per player"), required=False
+    )
+    result_check = forms.ChoiceField(
+        label=_("Results from the players' phones"),
+        choices=ResultCheck.choices,
+        initial=ResultCheck.SINGLE,
+        help_text=_(
+            "Checked: a result a player enters with his link counts when the other player "
+            "confirms it on his phone, or the desk accepts it."
+        ),
     )
     prizes = forms.CharField(
         label=_("Prizes"),

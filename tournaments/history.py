@@ -70,6 +70,18 @@ def describe_change(state):
                         "m": value["pairing"],
                     }
                 return _("Placement match %(label)s") % {"label": value["pairing"]}
+            if action in ("side link revoked", "side link renewed"):
+                where = (
+                    _("Round %(n)s, match %(m)s") % {"n": value["round"], "m": value["pairing"]}
+                    if value["round"] is not None
+                    else _("Placement match %(label)s") % {"label": value["pairing"]}
+                )
+                side = _("left") if value["side"] == "left" else _("right")
+                return f"{where}: {side}"
+            if action == "result check changed":
+                from tournaments.models import ResultCheck
+
+                return str(ResultCheck(value["result_check"]).label)
             if set(value) == {"round"}:
                 return _("Round %(n)s") % {"n": value["round"]}
             if {"pairing", "round", "winner_card", "score"} <= set(value):

@@ -2,7 +2,8 @@
 
 A match link works from its draw until ``MATCH_LINK_HOURS`` hours (setting, default 12)
 after the night ends. The night has no closing button: it ends with its last event, the
-latest of a draw (a pairing made), a result recorded and a result voided. While results
+latest of a draw (a pairing made), a result recorded, a result voided and a result
+reported from a player's phone. While results
 keep coming the links stay open, however long the night; once the room is quiet they
 close that many hours later, whatever date the tournament was announced for.
 """
@@ -13,12 +14,12 @@ from django.conf import settings
 from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 
-from tournaments.models import Pairing, Result, Tournament
+from tournaments.models import Pairing, Report, Result, Tournament
 
 
 def last_event(tournament: Tournament) -> datetime.datetime | None:
-    """The time of the night's last draw, result or voided result; None before round 1
-    is drawn. One query."""
+    """The time of the night's last draw, result, voided result or reported result; None
+    before round 1 is drawn. One query."""
 
     def latest(model, lookup, field):
         rows = model.objects.filter(**{lookup: OuterRef("pk")}).values(lookup)
@@ -30,8 +31,9 @@ def last_event(tournament: Tournament) -> datetime.datetime | None:
             drawn=latest(Pairing, "tournament", "created_at"),
             recorded=latest(Result, "pairing__tournament", "recorded_at"),
             voided=latest(Result, "pairing__tournament", "voided_at"),
+            reported=latest(Report, "pairing__tournament", "reported_at"),
         )
-        .values_list("drawn", "recorded", "voided")
+        .values_list("drawn", "recorded", "voided", "reported")
         .first()
     )
     known = [t for t in times or () if t is not None]

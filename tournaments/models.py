@@ -9,6 +9,10 @@ it is never edited, a correction voids it and records a new one. Undone draws ar
 A *withdrawn* card (RULES.md 5.7) is one whose holder went home: it is not drawn again,
 and an open match it is in becomes a walkover for the other card.
 Placement matches (for prizes 3 to 8) are pairings of their own stage.
+A *side* of a match is one of its two cards; each side has a private link of its own.
+With the tournament's ``result_check`` "confirm", a result entered with a side link is
+a *report*: it becomes the result when the other side confirms it or an organiser
+accepts it; two reports that differ are a *disagreement* for the desk.
 """
 
 import secrets
@@ -24,6 +28,20 @@ def new_token() -> str:
     return secrets.token_urlsafe(12)
 
 
+def side_token() -> str:
+    """A side link's token: readable aloud, like a table's link (``scoring.models``)."""
+    from scoring.models import new_token as readable
+
+    return readable()
+
+
+class ResultCheck(models.TextChoices):
+    """How a result entered with a player's link becomes final."""
+
+    SINGLE = "single", _("final when entered")
+    CONFIRM = "confirm", _("final when the other player confirms it")
+
+
 class Tournament(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(_("name"), max_length=100)
@@ -35,6 +53,12 @@ class Tournament(models.Model):
         _("entry fee per card"), max_digits=8, decimal_places=2, default=0
     )
     one_prize_per_player = models.BooleanField(_("one prize per player"), default=False)
+    result_check = models.CharField(
+        _("results from the players' phones"),
+        max_length=10,
+        choices=ResultCheck.choices,
+        default=ResultCheck.SINGLE,
+    )
     prizes = models.JSONField(_("prizes"), default=list, help_text="[{place, description}]")
     public_token = models.CharField(max_length=30, unique=True, default=new_token)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -216,6 +240,10 @@ class Pairing(models.Model):
         Card, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     token = models.CharField(max_length=30, unique=True, default=new_token)
+    left_token = models.CharField(max_length=40, unique=True, default=side_token)
+    right_token = models.CharField(max_length=40, unique=True, default=side_token)
+    left_revoked_at = models.DateTimeField(null=True, blank=True)
+    right_revoked_at = models.DateTimeField(null=True, blank=True)
     sheet = models.OneToOneField(
         "scoring.Sheet", null=True, blank=True, on_delete=models.SET_NULL, related_name="pairing"
     )
@@ -284,3 +312,56 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pairing}: {self.winner} {self.score}"
+
+
+class Side(models.TextChoices):
+    LEFT = "left", _("left")
+    RIGHT = "right", _("right")
+
+
+class Outcome(models.TextChoices):
+    """How a report was closed."""
+
+    CONFIRMED = "confirmed", _("confirmed by the other player")
+    ACCEPTED = "accepted", _("accepted by the organisers")
+    REPLACED = "replaced", _("replaced by a new report of the same player")
+    SET_ASIDE = "set_aside", _("set aside: another result was made final")
+
+
+class ReportQuerySet(models.QuerySet):
+    def open(self):
+        """The reports still waiting: not confirmed, accepted, replaced or set aside."""
+        return self.filter(closed_at__isnull=True)
+
+
+class Report(models.Model):
+    """A result reported with one side's link (``side``), waiting for the other side or
+    the organisers (``Tournament.result_check`` "confirm"). Never edited: a new report of
+    the same side closes the old one (``replaced``); the result made final closes every
+    open report of the match."""
+
+    pairing = models.ForeignKey(Pairing, on_delete=models.PROTECT, related_name="reports")
+    side = models.CharField(max_length=5, choices=Side.choices)
+    winner = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="+")
+    score = models.CharField(_("score"), max_length=5)
+    key = models.UUIDField(unique=True)
+    reported_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True)
+
+    objects = ReportQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("reported result")
+        verbose_name_plural = _("reported results")
+        ordering = ["reported_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pairing", "side"],
+                condition=models.Q(closed_at__isnull=True),
+                name="one_open_report_per_side",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pairing} ({self.side}): {self.winner} {self.score}"

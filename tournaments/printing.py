@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from bummerl.printing import qr_png
 from tournaments import sheet_grid
-from tournaments.models import Card, Pull, Round, Tournament
+from tournaments.models import Card, Pull, ResultCheck, Round, Tournament
 from tournaments.prizes import Place
 from tournaments.rows import Row, SheetRow, bracket_columns, rows
 from tournaments.services.reading import load_state
@@ -53,8 +53,11 @@ def draw_context(t: Tournament, round_: Round) -> dict:
 
 
 def match_sheets_context(t: Tournament, round_: Round, build_url) -> dict:
-    """One A6 sheet per match of the round (and the open placement matches with it)."""
+    """One A6 sheet per match of the round (and the open placement matches with it), with
+    the match link's QR code, or, while the tournament checks results
+    (``result_check`` "confirm"), each player's link's code under his name."""
     state = load_state(t)
+    checked = t.result_check == ResultCheck.CONFIRM
     pairings = list(state.pairings.get(round_.pk, []))
     if round_ == state.current:
         pairings += state.placement
@@ -66,6 +69,12 @@ def match_sheets_context(t: Tournament, round_: Round, build_url) -> dict:
             if isinstance(row.label, Place)
             else _("Round %(n)s, match %(m)s") % {"n": round_.number, "m": pairing.number}
         )
+        if checked:
+            sides = (pairing.left_token, pairing.right_token)
+            side_qrs = tuple(
+                qr_png(build_url(reverse("side_link", kwargs={"token": token}))) for token in sides
+            )
+            return SheetRow(**vars(row), title=title, side_qrs=side_qrs)
         qr = qr_png(build_url(reverse("match_link", kwargs={"token": pairing.token})))
         return SheetRow(**vars(row), title=title, qr=qr)
 

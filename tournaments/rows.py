@@ -72,10 +72,12 @@ class Row:
 @dataclass(frozen=True)
 class SheetRow(Row):
     """A row printed as a match's score sheet, with its ``title`` and the match link's
-    QR code (``qr``, SVG markup)."""
+    QR code (``qr``, a ``data:`` URI); while the tournament checks results, instead the
+    two players' links' codes (``side_qrs``: left, right)."""
 
     title: str = ""
     qr: str = ""
+    side_qrs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

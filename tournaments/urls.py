@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import desk, draws, export, printouts, results
+from tournaments.views import desk, draws, export, printouts, reports, results
 
 club_patterns = [
     path("", desk.tournament_list, name="tournaments"),
@@ -15,6 +15,22 @@ club_patterns = [
     path("<int:tournament_id>/draw/<int:round_id>/undo-pull/", draws.undo_pull, name="undo_pull"),
     path("<int:tournament_id>/rounds/<int:number>/", results.round_page, name="round"),
     path("<int:tournament_id>/pairings/<int:pairing_id>/result/", results.result, name="result"),
+    path(
+        "<int:tournament_id>/pairings/<int:pairing_id>/links/",
+        reports.side_links,
+        name="side_links",
+    ),
+    path(
+        "<int:tournament_id>/pairings/<int:pairing_id>/links/<str:side>/<str:action>/",
+        reports.side_link_change,
+        name="side_link_change",
+    ),
+    path(
+        "<int:tournament_id>/pairings/<int:pairing_id>/accept/",
+        reports.accept,
+        name="accept_report",
+    ),
+    path("<int:tournament_id>/result-check/", reports.result_check, name="result_check"),
     path("<int:tournament_id>/export.json", export.export, name="tournament_export"),
     path("<int:tournament_id>/history/", export.history, name="tournament_history"),
     path("<int:tournament_id>/print/bracket.pdf", printouts.print_bracket, name="print_bracket"),

@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 
 from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import bracket, draw
-from tournaments.models import Card, Pairing, Pull, Result, Round, Stage, Tournament
+from tournaments.models import Card, Pairing, Pull, Report, Result, Round, Side, Stage, Tournament
 from tournaments.prizes import award
 
 CARD_COUNTS = tuple(2**k for k in range(3, 11))
@@ -353,3 +353,40 @@ def latest_pull(round_: Round) -> Pull | None:
         .order_by("-index")
         .first()
     )
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A match with reported results waiting (``Tournament.result_check`` "confirm"):
+    its pairing ``row`` (a ``rows.Row``), the round page it is listed on (``round``),
+    the open ``reports`` (left side first) and whether they ``disagree``."""
+
+    round: int
+    row: object
+    reports: tuple
+    disagree: bool
+
+
+def waiting_reports(state: TournamentState) -> list[Waiting]:
+    """The matches of ``state`` whose reports wait for the other player or the desk:
+    disagreements first, then in round and match order. One query."""
+    from tournaments.rows import rows
+
+    reports: dict[int, list[Report]] = {}
+    for report in Report.objects.open().filter(pairing__tournament=state.tournament):
+        reports.setdefault(report.pairing_id, []).append(report)
+    if not reports:
+        return []
+    waiting = []
+    listed = [(r.number, p) for r in state.rounds for p in state.pairings[r.pk]]
+    listed += [(state.current.number, p) for p in state.placement]
+    number_of = {p.pk: n for n, p in listed}
+    pairings = [p for _n, p in listed if p.pk in reports and p.pk not in state.results]
+    for row in rows(state, pairings):
+        mine = sorted(reports[row.pairing.pk], key=lambda r: r.side != Side.LEFT)
+        for report in mine:
+            report.winner = state.cards[report.winner_id]
+        disagree = len({(r.winner_id, r.score) for r in mine}) > 1
+        waiting.append(Waiting(number_of[row.pairing.pk], row, tuple(mine), disagree))
+    waiting.sort(key=lambda w: not w.disagree)
+    return waiting

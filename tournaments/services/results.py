@@ -8,7 +8,17 @@ from django.utils import timezone
 
 from clubs import audit
 from scoring.rules.errors import RuleError, gettext_noop
-from tournaments.models import Kind, Pairing, Result, Round, Stage, Tournament
+from tournaments.models import (
+    Kind,
+    Outcome,
+    Pairing,
+    Report,
+    Result,
+    ResultCheck,
+    Round,
+    Stage,
+    Tournament,
+)
 from tournaments.services.draws import create_placement
 from tournaments.services.reading import (
     NOT_CHECKED,
@@ -43,7 +53,7 @@ def void_dependents(t: Tournament, pairing: Pairing) -> None:
         dependents.update(voided_at=timezone.now())
 
 
-def _dependents(pairing: Pairing):
+def dependents(pairing: Pairing):
     """The pairings whose sheets a change of ``pairing``'s result may lock: itself, and
     for a "5-8" match the matches for 5 and 7."""
     query = Pairing.objects.filter(pk=pairing.pk)
@@ -116,6 +126,17 @@ def record_result(
     )
 
 
+def record_reported(
+    pairing: Pairing, winner: int, score: str, key: uuid.UUID, actor: Actor, action: str
+) -> Result:
+    """Decide a match with the result of a report (``services.reports``): confirmed by
+    the other player or accepted by an organiser; ``action`` names it in the history
+    ("result confirmed", "report accepted"). As ``record_result`` otherwise."""
+    return _write_result(
+        pairing, winner, score, key, actor, correct=False, from_sheet=False, reported=action
+    )
+
+
 def correct_result(
     pairing: Pairing,
     winner: int,
@@ -134,30 +155,53 @@ def correct_result(
     )
 
 
-def _write_result(pairing, winner, score, key, actor, *, correct, from_sheet, seen=NOT_CHECKED):
+REPORT_ONLY = gettext_noop(
+    "Each player reports the result with his own link (a QR code on the match sheet); "
+    "it counts when the other player confirms it."
+)
+
+
+def check_entry(t: Tournament, pairing: Pairing, winner: int, score: str) -> None:
+    """A result ``winner`` (card id) ``score`` can be entered for ``pairing`` (read with its
+    round): a live match, one of its cards, a score of ``SCORES`` (RULES.md 5.3)."""
+    if pairing.voided_at is not None or (
+        pairing.round is not None and pairing.round.undone_at is not None
+    ):
+        raise RuleError("pairing", gettext_noop("This pairing was undone."))
+    if pairing.kind != Kind.MATCH:
+        raise RuleError("pairing", gettext_noop("A bye or walkover has no result."))
+    if winner not in (pairing.left_id, pairing.right_id):
+        raise RuleError("winner", gettext_noop("The winner must be one of the two cards."))
+    if score not in SCORES[t.match_bummerl]:
+        raise RuleError(
+            "score",
+            gettext_noop("A match to %(n)s Bummerl ends %(scores)s."),
+            n=t.match_bummerl,
+            scores=" / ".join(SCORES[t.match_bummerl]),
+        )
+
+
+def _write_result(
+    pairing, winner, score, key, actor, *, correct, from_sheet, seen=NOT_CHECKED, reported=""
+):
+    """``reported``: the history's action when the result is that of a report confirmed or
+    accepted (``services.reports``), which may come from a link while the tournament
+    checks results."""
     try:
         with transaction.atomic():
-            lock_sheets_first(_dependents(pairing))
+            lock_sheets_first(dependents(pairing))
             t = locked(pairing.tournament)
             first = Result.objects.filter(key=key).first()
             if first is not None:
                 return _repeated(first, pairing, winner, score)
             pairing = Pairing.objects.select_related("round").get(pk=pairing.pk)
-            if pairing.voided_at is not None or (
-                pairing.round is not None and pairing.round.undone_at is not None
+            check_entry(t, pairing, winner, score)
+            if (
+                t.result_check == ResultCheck.CONFIRM
+                and actor.via_link
+                and not (from_sheet or reported)
             ):
-                raise RuleError("pairing", gettext_noop("This pairing was undone."))
-            if pairing.kind != Kind.MATCH:
-                raise RuleError("pairing", gettext_noop("A bye or walkover has no result."))
-            if winner not in (pairing.left_id, pairing.right_id):
-                raise RuleError("winner", gettext_noop("The winner must be one of the two cards."))
-            if score not in SCORES[t.match_bummerl]:
-                raise RuleError(
-                    "score",
-                    gettext_noop("A match to %(n)s Bummerl ends %(scores)s."),
-                    n=t.match_bummerl,
-                    scores=" / ".join(SCORES[t.match_bummerl]),
-                )
+                raise RuleError("pairing", REPORT_ONLY)
             live = Result.objects.live_for(pairing)
             if live is not None and not correct and (live.winner_id, live.score) == (winner, score):
                 return live  # the same result sent again (or by two at once): nothing to do
@@ -199,12 +243,16 @@ def _write_result(pairing, winner, score, key, actor, *, correct, from_sheet, se
                 from_sheet=from_sheet,
             )
             result.recorded_by = actor.user if actor.user_id else None
+            # Whatever made the result final, the reports still waiting are answered.
+            Report.objects.open().filter(pairing=pairing).update(
+                closed_at=timezone.now(), outcome=Outcome.SET_ASIDE
+            )
             lock_for_result(pairing, result)
             audit.record(
                 t.club_id,
                 "tournament",
                 t.pk,
-                "result corrected" if live else "result recorded",
+                reported or ("result corrected" if live else "result recorded"),
                 actor=actor,
                 before=_audit_result(live),
                 after=_audit_result(result),
@@ -234,7 +282,7 @@ def void_result(pairing: Pairing, actor: Actor, seen=NOT_CHECKED) -> None:
     round is drawn, and (``StaleResult``) when another result than ``seen`` (the live
     result's id the form showed) stands now. Its score sheet takes deals again."""
     with transaction.atomic():
-        lock_sheets_first(_dependents(pairing))
+        lock_sheets_first(dependents(pairing))
         t = locked(pairing.tournament)
         pairing = Pairing.objects.select_related("round").get(pk=pairing.pk)
         live = Result.objects.live_for(pairing)

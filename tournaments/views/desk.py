@@ -21,7 +21,7 @@ from clubs.text import clean_name, warn_unprintable
 from scoring.rules import RuleError
 from tournaments import draw
 from tournaments.forms import SellForm, TournamentForm
-from tournaments.models import Tournament
+from tournaments.models import ResultCheck, Tournament
 from tournaments.prizes import cash, still_in
 from tournaments.rows import Row, rows
 from tournaments.services.cards import (
@@ -32,7 +32,7 @@ from tournaments.services.cards import (
     undo_withdrawal,
     withdraw_card,
 )
-from tournaments.services.reading import load_state, lower_offer
+from tournaments.services.reading import load_state, lower_offer, waiting_reports
 from tournaments.views.common import actor, confirm, confirmed, tournament_for
 
 
@@ -55,6 +55,7 @@ def tournament_list(request, slug):
             entry_fee=data["entry_fee"],
             one_prize_per_player=data["one_prize_per_player"],
             prizes=data["prizes"],
+            result_check=data["result_check"],
         )
         warn_unprintable(
             request, tournament.name, *(p["description"] for p in tournament.prizes), name=False
@@ -119,6 +120,9 @@ def _desk_context(request, tournament, access, state, sell_form=None):
         "in_play": in_play,
         "playing": playing,
         "checks": _checks(state),
+        "waiting": waiting_reports(state),
+        "result_checks": ResultCheck.choices,
+        "new_key": uuid.uuid4,
         "players_in": len(still_in(state.cards[card_id] for card_id in in_play)),
         "sell_form": sell_form or SellForm(initial={"key": uuid.uuid4()}),
         "access": access,

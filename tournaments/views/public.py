@@ -1,22 +1,30 @@
-"""Pages without sign-in: a match's private link (and its score sheet), the page of a
-match taken back, and the live bracket for the screen in the room."""
+"""Pages without sign-in: a match's private link (and its score sheet), a side's link
+(one player's: report or confirm the result), the page of a match taken back, and the
+live bracket for the screen in the room."""
 
 import uuid
 
 from django.contrib import messages
+from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from bummerl.htmx import partial_or_page
+from bummerl.links import absolute_url
+from bummerl.printing import qr_svg
 from clubs.forms import rule_error_text
 from scoring.rules import RuleError
 from tournaments import links
-from tournaments.models import Pairing, Tournament
+from tournaments.forms import ResultForm
+from tournaments.models import Pairing, Report, Result, Side, Tournament
 from tournaments.prizes import still_in
 from tournaments.rows import bracket_columns
+from tournaments.screen import screen_pages
 from tournaments.services.reading import SCORES, load_state
+from tournaments.services.reports import confirm_report, report_result
 from tournaments.services.sheets import Actor, open_match_sheet
 from tournaments.views.common import pairing_rows
 from tournaments.views.results import save_result
@@ -48,6 +56,7 @@ def match_link(request, token):
             "row": row,
             "error": error,
             "thanks": result is not None and str(result.key) == request.GET.get("sent"),
+            "checked": pairing.tournament.result_check == "confirm",
             "scores": SCORES[pairing.tournament.match_bummerl],
             "key": uuid.uuid4(),
         },
@@ -80,6 +89,26 @@ def bracket(request, token):
     if t is None:
         raise Http404
     return partial_or_page(request, "tournaments/bracket.html", "live", _bracket_context(t))
+
+
+@require_safe
+def room_screen(request, token):
+    """The live bracket as a room screen (1920×1080, ``tournaments.screen``): pages that
+    take turns by themselves, the public link as a QR code in a corner; the page polls
+    its partial like the live bracket. Public: no private link on it."""
+    t = Tournament.objects.filter(public_token=token).select_related("club").first()
+    if t is None:
+        raise Http404
+    state = load_state(t)
+    awards = [(a, state.cards[a.card]) for a in state.awards()]
+    public = absolute_url(request, reverse("bracket", kwargs={"token": t.public_token}))
+    context = {
+        "tournament": t,
+        "pages": screen_pages(state, awards),
+        "qr": qr_svg(public),
+        "public": public,
+    }
+    return partial_or_page(request, "tournaments/screen.html", "screen", context)
 
 
 class PairingGone(Exception):
@@ -122,3 +151,87 @@ def match_sheet(request, token):
         messages.error(request, rule_error_text(error))
         return redirect("match_link", token=token)
     return redirect("entry:page", token=sheet.entry_token)
+
+
+def live_side(token: str) -> tuple[Pairing, str]:
+    """The pairing and side ("left"/"right") of a side link; 404 when there is none, it
+    was revoked or renewed, or the match links expired; ``PairingGone`` when the
+    pairing was undone or voided."""
+    pairing = (
+        Pairing.objects.filter(
+            Q(left_token=token, left_revoked_at__isnull=True)
+            | Q(right_token=token, right_revoked_at__isnull=True)
+        )
+        .select_related("tournament", "round")
+        .first()
+    )
+    if pairing is None or not links.match_link_open(pairing.tournament):
+        raise Http404
+    if pairing.voided_at is not None or (pairing.round and pairing.round.undone_at):
+        raise PairingGone(pairing)
+    return pairing, Side.LEFT if pairing.left_token == token else Side.RIGHT
+
+
+def _side_post(request, pairing: Pairing, side: str) -> tuple[str | None, object]:
+    """Report a result, or confirm the other side's report (``report``: the id of the
+    report the page showed). Returns (error text or None, what was written)."""
+    try:
+        if request.POST.get("confirm") == "1":
+            form = ResultForm({"key": request.POST.get("key"), "winner": 0, "score": "-"})
+            report = request.POST.get("report", "")
+            if not form.is_valid() or not report.isdigit():
+                return _("This form is out of date: reload the page."), None
+            return None, confirm_report(pairing, side, int(report), form.cleaned_data["key"])
+        form = ResultForm(request.POST)
+        if not form.is_valid():
+            return _("Choose the winner and the score."), None
+        data = form.cleaned_data
+        return None, report_result(pairing, side, data["winner"], data["score"], data["key"])
+    except RuleError as error:
+        return rule_error_text(error), None
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def side_link(request, token):
+    """One player's link to his match (a QR code on the match sheet): report the result,
+    or confirm the other player's report. It reaches this match and this side only."""
+    try:
+        pairing, side = live_side(token)
+    except PairingGone as error:
+        return gone_page(request, error)
+    error = None
+    if request.method == "POST":
+        error, written = _side_post(request, pairing, side)
+        if error is None:
+            sent = "result" if isinstance(written, Result) else "report"
+            return redirect(f"{request.path}?sent={sent}")
+    state = load_state(pairing.tournament)
+    row = pairing_rows(state, [pairing])[0]
+    reports = {
+        r.side: r for r in Report.objects.open().filter(pairing=pairing) if row.result is None
+    }
+    for report in reports.values():
+        report.winner = state.cards[report.winner_id]
+    me, them = (row.left, row.right) if side == Side.LEFT else (row.right, row.left)
+    mine, theirs = reports.get(side), reports.get(Side.RIGHT if side == Side.LEFT else Side.LEFT)
+    return render(
+        request,
+        "tournaments/side.html",
+        {
+            "tournament": pairing.tournament,
+            "row": row,
+            "me": me,
+            "them": them,
+            "mine": mine,
+            "theirs": theirs,
+            "differ": bool(
+                mine and theirs and (mine.winner_id, mine.score) != (theirs.winner_id, theirs.score)
+            ),
+            "checked": pairing.tournament.result_check == "confirm",
+            "error": error,
+            "sent": request.GET.get("sent", ""),
+            "scores": SCORES[pairing.tournament.match_bummerl],
+            "key": uuid.uuid4(),
+        },
+        status=409 if error else 200,
+    )

@@ -1,0 +1,84 @@
+"""The room screen at 1920×1080 in a real Chromium: at 64 and 128 cards every page of
+the current round, the placement matches and the prizes fit the screen (every name's
+box inside the viewport, nothing to scroll) and no name is below 40 px."""
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Browser
+
+from tests import factories
+from tournaments.simulation import simulate
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+SCREEN = {"width": 1920, "height": 1080}
+LONG = "Maximilian-Alexander Österreicher-Hohenberg"
+
+
+def check_every_page(page) -> int:
+    pages = page.evaluate("roomScreen.pages()")
+    for i in range(pages):
+        page.evaluate(f"roomScreen.show({i})")
+        boxes = page.evaluate(
+            """() => [...document.querySelectorAll('.screen-page:not([hidden]) .name')]
+                .map(e => { const r = e.getBoundingClientRect();
+                  return [r.left, r.top, r.right, r.bottom,
+                          parseFloat(getComputedStyle(e).fontSize)]; })"""
+        )
+        assert boxes, f"page {i} shows no name"
+        for left, top, right, bottom, size in boxes:
+            assert size >= 40
+            assert left >= 0 and right <= 1920 and top >= 0 and bottom <= 1080, (i, top, bottom)
+        scroll = page.evaluate(
+            "[document.documentElement.scrollHeight, document.documentElement.scrollWidth]"
+        )
+        assert scroll[0] <= 1080 and scroll[1] <= 1920
+    return pages
+
+
+@pytest.mark.parametrize(
+    ("cards", "players", "stop_after", "pages"), [(64, 50, 1, 2), (128, 100, 1, 3)]
+)
+def test_the_room_screen_shows_every_name_on_screen_at_40_px(
+    live_server, browser: Browser, cards, players, stop_after, pages
+):
+    club = factories.club()
+    names = [f"{LONG} {n}" for n in range(players)]
+    t = simulate(
+        club, cards=cards, players=players, max_cards=2, seed=3, names=names, stop_after=stop_after
+    )
+    context = browser.new_context(viewport=SCREEN, locale="de-AT")
+    page = context.new_page()
+    page.goto(live_server.url + reverse("room_screen", kwargs={"token": t.public_token}))
+    assert check_every_page(page) == pages
+    assert page.locator(".room-qr svg").count() == 1
+    context.close()
+
+
+def test_a_finished_night_shows_the_final_placement_matches_and_prizes_on_screen(
+    live_server, browser: Browser
+):
+    club = factories.club()
+    t = simulate(
+        club, cards=128, players=100, max_cards=2, seed=5, names=[f"{LONG} {n}" for n in range(100)]
+    )
+    t.prizes = [{"place": p, "description": f"Preis {p}"} for p in range(1, 9)]
+    t.save(update_fields=["prizes"])
+    context = browser.new_context(viewport=SCREEN, locale="de-AT")
+    page = context.new_page()
+    page.goto(live_server.url + reverse("room_screen", kwargs={"token": t.public_token}))
+    # The final, the placement matches, the prizes.
+    assert check_every_page(page) == 3
+    context.close()
+
+
+def test_the_pages_take_turns_by_themselves(live_server, browser: Browser):
+    club = factories.club()
+    t = simulate(club, cards=128, players=100, max_cards=2, seed=3, stop_after=1)
+    context = browser.new_context(viewport=SCREEN, locale="de-AT")
+    page = context.new_page()
+    url = live_server.url + reverse("room_screen", kwargs={"token": t.public_token})
+    page.goto(url)
+    first = page.locator(".screen-page:not([hidden]) h1").inner_text()
+    page.wait_for_timeout(12500)
+    assert page.locator(".screen-page:not([hidden]) h1").inner_text() != first
+    context.close()
