@@ -6,6 +6,8 @@ the names of rounds and matches, table numbers and where each player plays
 import uuid
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
@@ -379,6 +381,8 @@ def test_setting_the_tables_from_an_old_page_is_refused_and_the_same_number_logs
     assert [(e.before, e.after) for e in entries] == [({"tables": 0}, {"tables": 4})]
     history = client.get(url("tournament_history", t)).content.decode()
     assert "Tische festgelegt" in history
+    assert "Vorher:</span> Tische: 0" in history
+    assert "Nachher:</span> Tische: 4" in history
 
 
 def test_where_do_i_play_lists_every_player_in_german_order_on_screen_and_as_pdf(client, club):
@@ -431,3 +435,91 @@ def test_without_tables_no_table_numbers_are_shown(client, club):
     html = client.get(url("seats", t)).content.decode()
     assert '<th class="num">Tisch</th>' not in html
     assert 'class="table"' not in client.get(url("round", t, number=1)).content.decode()
+
+
+def test_the_desk_and_where_do_i_play_read_a_fixed_number_of_queries(client, club):
+    counts = []
+    for cards in (16, 128):
+        t = factories.tournament(club, cards=cards, sold=cards, max_cards=1, tables=10)
+        draw_round(t, ACTOR, seed=1)
+        with CaptureQueriesContext(connection) as desk:
+            client.get(url("tournament", t))
+        with CaptureQueriesContext(connection) as seats:
+            client.get(url("seats", t))
+        counts.append((len(desk), len(seats)))
+    assert counts[0] == counts[1]
+
+
+ENGLISH = (
+    "Not paid yet",
+    "owed",
+    "can buy",
+    "paid now",
+    "Call list",
+    "draws now",
+    "Then:",
+    "Where do I play",
+    "Print / PDF",
+    "Tables (0",
+    "table 1",
+    "against",
+    "Match for",
+    "Final",
+    "Round ",
+    "Quarter",
+)
+
+
+def test_the_new_desk_pages_show_no_english_in_german(client, club):
+    at_venue = sold(club, ("Anna", 3, False), ("Ben", 1, True), ("Clara", 1, False))
+    start_physical_draw(at_venue, ACTOR)
+    drawn = sold(club, ("Anna", 3, False), ("Ben", 2, True), ("Clara", 1, False), tables=4)
+    draw_round(drawn, ACTOR, seed=2)
+    for path in (
+        url("tournament", drawn),
+        url("tournament", at_venue),
+        url("physical_draw", at_venue),
+        url("seats", drawn),
+        url("round", drawn, number=1),
+    ):
+        html = client.get(path).content.decode()
+        assert [word for word in ENGLISH if word in html] == [], path
+    desk = client.get(url("tournament", drawn)).content.decode()
+    assert "Tische (0: ohne Tischnummern)" in desk
+    assert "Drucken / PDF: Kassabericht" in desk
+    call_page = client.get(url("physical_draw", at_venue)).content.decode()
+    assert '<h2 id="calls">Aufrufliste</h2>' in call_page
+    assert "<em>zieht jetzt</em>" in call_page
+
+
+# --- On a phone -------------------------------------------------------------------------------
+
+LONG = "Maximilian Oberhollenzer-Größwang"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_desk_the_call_list_and_where_do_i_play_fit_a_360_phone(live_server, page):
+    club = factories.club("Schnapsrunde zum Goldenen Hirschen")
+    factories.user(club, "organiser", username="carl")
+    at_venue = sold(club, (LONG, 3, False), ("Ben", 1, True), ("Clara", 1, False))
+    start_physical_draw(at_venue, ACTOR)
+    drawn = sold(club, (LONG, 3, False), ("Ben", 2, True), ("Clara", 1, False), tables=4)
+    draw_round(drawn, ACTOR, seed=2)
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.goto(live_server.url + reverse("login"))
+    page.locator("input[name=username]").fill("carl")
+    page.locator("input[name=password]").fill("pw-carl")
+    page.locator("main form button").click()
+    pages = {
+        "desk": url("tournament", drawn),
+        "desk during the draw": url("tournament", at_venue),
+        "call list": url("physical_draw", at_venue),
+        "where do I play": url("seats", drawn),
+    }
+    widths = {}
+    for name, path in pages.items():
+        response = page.goto(live_server.url + path)
+        assert response.status == 200, name
+        widths[name] = page.evaluate("document.documentElement.scrollWidth")
+    assert widths == dict.fromkeys(pages, 360)

@@ -73,6 +73,8 @@ def describe_change(state):
                     "cards": value["cards"],
                     "max": value["max_cards"],
                 }
+            if action == "tables set":
+                return _("Tables: %(n)s") % {"n": value["tables"]}
             if action == "match sheet opened":
                 return match(value["round"], value["pairing"])
             if set(value) == {"round"}:
