@@ -4,19 +4,23 @@ the names of rounds and matches, table numbers and where each player plays
 (RULES.md 5.1, 5.2, 5.4, 5.5)."""
 
 import uuid
+from dataclasses import dataclass
+from decimal import Decimal
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from clubs.models import AuditEntry
 from tests import factories
 from tests.test_desk_faults import left_wins
 from tests.test_printing import pdf_of, text_of
 from tournaments.models import Card, Pairing
-from tournaments.prizes import Place
+from tournaments.prizes import Place, cash, player_cash
 from tournaments.rows import match_name, place_name, round_name
 from tournaments.services.cards import sell_cards, set_paid
 from tournaments.services.draws import add_pull, draw_round, start_physical_draw
@@ -170,6 +174,46 @@ def test_the_printed_match_sheets_name_the_round_the_match_and_the_table(client,
 
 
 # --- Cash per player, unpaid flags, the cash report -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Someone:
+    pk: int
+    name_key: str
+
+
+@dataclass(frozen=True)
+class Sold:
+    number: int
+    paid: bool
+    player_id: int
+    player: Someone
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 5), st.booleans()), max_size=30),
+    st.integers(1, 4),
+    st.sampled_from([Decimal("0"), Decimal("5"), Decimal("7.50")]),
+)
+def test_the_money_per_player_adds_up_to_the_cash_of_the_night(sales, most, fee):
+    people = [
+        Someone(i, key) for i, key in enumerate(["zach", "anna", "oberhuber", "anna", "b", "c"])
+    ]
+    cards = [Sold(n + 1, paid, who, people[who]) for n, (who, paid) in enumerate(sales)]
+    lines = player_cash(fee, most, cards)
+    total = cash(fee, cards)
+    assert sum(len(line.cards) for line in lines) == total.sold
+    assert sum(line.paid for line in lines) == total.paid
+    assert sum((line.owed for line in lines), Decimal(0)) == total.open_amount
+    assert sum((line.paid_amount for line in lines), Decimal(0)) == total.paid_amount
+    assert all(line.left == max(0, most - len(line.cards)) for line in lines)
+    assert [(line.player.name_key, line.player.pk) for line in lines] == sorted(
+        (line.player.name_key, line.player.pk) for line in lines
+    )
+    for line in lines:
+        assert [c.number for c in line.cards] == sorted(c.number for c in line.cards)
+        assert all(not c.paid for c in line.unpaid)
 
 
 def test_the_desk_shows_cards_paid_owed_and_cards_left_per_player(client, club):
