@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0004_german_model_names'),
+        ("tournaments", "0004_german_model_names"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='tables',
-            field=models.PositiveSmallIntegerField(default=0, help_text='how many tables the matches are played at (0: no table numbers)', verbose_name='tables'),
+            model_name="tournament",
+            name="tables",
+            field=models.PositiveSmallIntegerField(
+                default=0,
+                help_text="how many tables the matches are played at (0: no table numbers)",
+                verbose_name="tables",
+            ),
         ),
     ]
