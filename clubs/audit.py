@@ -30,6 +30,7 @@ ACTIONS = {
     "card withdrawn": gettext_lazy("Card withdrawn"),
     "withdrawal undone": gettext_lazy("Withdrawal undone"),
     "cards lowered": gettext_lazy("Cards laid out lowered"),
+    "tables set": gettext_lazy("Tables set"),
     "round drawn": gettext_lazy("Round drawn"),
     "pull entered": gettext_lazy("Pull entered"),
     "pull undone": gettext_lazy("Pull undone"),

@@ -356,6 +356,28 @@ def match_sheet_figures(club) -> None:
         f"{took:.1f} s ({cpu:.1f} s CPU), {pages} pages, {len(response.content) // 1024} KB",
     )
     say("ratio 512 match sheets / trivial view", f"{took / trivial:.0f}x")
+    desk_figures(client, club, t)
+
+
+def desk_figures(client, club, t) -> None:
+    """The desk of a sold-out 1024-card night with round 1 drawn and 100 tables: its
+    queries, and the "where do I play" (1024 lines) and cash report PDFs, through the views."""
+    t.tables = 100
+    t.save(update_fields=["tables"])
+    base = f"/c/{club.slug}/tournaments/{t.pk}"
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(f"{base}/")
+    say(
+        "queries: desk, 1024 cards, round 1 drawn",
+        f"{statements(captured)} ({len(response.content) // 1024} KB)",
+    )
+    for label, path in (
+        ("PDF: where do I play, 1024 cards (view)", "/print/seats.pdf"),
+        ("PDF: cash report, 1024 cards (view)", "/print/cash.pdf"),
+    ):
+        started = time.perf_counter()
+        response = client.get(base + path)
+        say(label, f"{time.perf_counter() - started:.1f} s, {len(response.content) // 1024} KB")
 
 
 def lighthouse(sheet) -> None:

@@ -80,6 +80,14 @@ def pages(club, sheet, t):
         (reverse("round", kwargs={"slug": slug, "tournament_id": t.pk, "number": 1}), READ),
         (reverse("tournament_export", kwargs={"slug": slug, "tournament_id": t.pk}), READ),
         (reverse("print_prizes", kwargs={"slug": slug, "tournament_id": t.pk}), READ),
+        (reverse("print_cash", kwargs={"slug": slug, "tournament_id": t.pk}), MANAGE),
+        (reverse("seats", kwargs={"slug": slug, "tournament_id": t.pk}), READ),
+        (reverse("print_seats", kwargs={"slug": slug, "tournament_id": t.pk}), READ),
+        # No draw is being typed in: no call list.
+        (
+            reverse("print_calls", kwargs={"slug": slug, "tournament_id": t.pk}),
+            {**MANAGE, "organiser": 404, "owner": 404},
+        ),
         (
             reverse(
                 "print_match_sheets", kwargs={"slug": slug, "tournament_id": t.pk, "number": 1}
@@ -140,6 +148,12 @@ def test_writes_answer_every_visitor_as_the_table_says(world):
         ),
         (reverse("sell", kwargs={"slug": slug, "tournament_id": t.pk}), {"name": "X"}, MANAGE),
         (reverse("draw_next", kwargs={"slug": slug, "tournament_id": t.pk}), {}, MANAGE),
+        (reverse("pay_player", kwargs={"slug": slug, "tournament_id": t.pk}), {}, MANAGE),
+        (
+            reverse("set_tables", kwargs={"slug": slug, "tournament_id": t.pk}),
+            {"tables": "2", "seen": "0"},
+            MANAGE,
+        ),
         (
             reverse("player_rename", kwargs={"slug": slug, "player_id": _player(club, "Ben").pk}),
             {"name": "Ben"},

@@ -125,14 +125,14 @@ def test_a_tournaments_history_reads_cards_draws_pulls_and_results(client):
     assert page == [
         [
             "bob · Ergebnis korrigiert",
-            f"Vorher: Runde 1, Partie {pairing.number}: Karte {left.number} "
+            f"Vorher: Viertelfinale, Partie {pairing.number}: Karte {left.number} "
             f"({left.player.name}) gewinnt 2:0",
-            f"Nachher: Runde 1, Partie {pairing.number}: Karte {right.number} "
+            f"Nachher: Viertelfinale, Partie {pairing.number}: Karte {right.number} "
             f"({right.player.name}) gewinnt 2:1",
         ],
         [
             "bob · Ergebnis eingetragen",
-            f"Runde 1, Partie {pairing.number}: Karte {left.number} "
+            f"Viertelfinale, Partie {pairing.number}: Karte {left.number} "
             f"({left.player.name}) gewinnt 2:0",
         ],
         ["bob · Runde ausgelost", "Runde 1: 4 Paarungen, Seed 4"],

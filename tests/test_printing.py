@@ -107,7 +107,10 @@ def test_a_128_card_bracket_continues_over_labelled_pages(client, organiser):
     _state, players = tournament_names(t)
     assert all(name in text for name in players)
     for page in reader.pages[1:]:
-        assert re.search(r"(Runde \d+|Platzierung)", page.extract_text())  # the header says where
+        assert re.search(  # the header says where
+            r"(Runde \d+ \(\d+\)|Achtelfinale|Viertelfinale|Halbfinale|Finale|Platzierung)",
+            page.extract_text(),
+        )
 
 
 def test_a_blank_bracket_before_round_one(client, organiser):
@@ -127,7 +130,8 @@ def test_a_blank_bracket_before_round_one(client, organiser):
         client.get(reverse("print_bracket", kwargs={"slug": organiser.slug, "tournament_id": t.pk}))
     )
     text = text_of(reader)
-    assert all(f"Runde {n}" in text for n in (1, 2, 3, 4, 5))
+    names = ("Runde 1 (32)", "Achtelfinale", "Viertelfinale", "Halbfinale", "Finale")
+    assert all(name in text for name in names)
 
 
 def test_match_sheets_are_four_to_a_page_with_both_names(client, organiser):
@@ -170,7 +174,7 @@ def test_the_largest_night_prints_its_512_match_sheets_on_128_pages(client, orga
     assert len(reader.pages) == 512 // 4
     last = Pairing.objects.filter(tournament=t, kind="match").order_by("number").last()
     assert last.number == 512
-    assert f"Runde 1, Partie {last.number}" in text_of(reader)
+    assert f"Runde 1 (1024), Partie {last.number}" in text_of(reader)
 
 
 def test_the_draw_list_has_every_pairing_and_every_pull(client, organiser):

@@ -384,7 +384,7 @@ def test_the_live_and_the_printed_bracket_show_the_same_columns(client):
     live = client.get(reverse("bracket", kwargs={"token": t.public_token})).context["columns"]
     printed = printing.bracket_context(t)["columns"]
     assert live == printed
-    assert [c.title for c in printed] == ["Runde 1", "Runde 2", "Runde 3", "Platzierung"]
+    assert [c.title for c in printed] == ["Viertelfinale", "Halbfinale", "Finale", "Platzierung"]
     labels = [[str(row.label) for row in c.rows] for c in printed]
     assert labels == [["1", "2", "3", "4"], ["1", "2"], ["1"], ["3", "5"]]
     assert [row.label for row in printed[-1].rows] == [Place.THIRD, Place.FIFTH]
@@ -393,7 +393,7 @@ def test_the_live_and_the_printed_bracket_show_the_same_columns(client):
 def test_the_printed_bracket_before_the_draw_is_blank_down_to_the_final(db):
     t = new_tournament(factories.club(), cards=16)
     columns = printing.bracket_context(t)["columns"]
-    assert [c.title for c in columns] == ["Runde 1", "Runde 2", "Runde 3", "Runde 4"]
+    assert [c.title for c in columns] == ["Achtelfinale", "Viertelfinale", "Halbfinale", "Finale"]
     assert [[row.label for row in c.rows] for c in columns] == [
         [1, 2, 3, 4, 5, 6, 7, 8],
         [1, 2, 3, 4],

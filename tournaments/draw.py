@@ -334,6 +334,7 @@ class DrawSession:
                 most=2 * pot_size,
             )
         self.pot_size = pot_size
+        self._holders = tuple(holders)
         self._turns = turns
         self._turn = 0
         self._pots = {Pot.LEFT: _PotContents(pot_size), Pot.RIGHT: _PotContents(pot_size)}
@@ -353,6 +354,11 @@ class DrawSession:
     def pulls(self) -> tuple[Pull, ...]:
         """The pulls so far, in order."""
         return tuple(self._pulls)
+
+    @property
+    def holders(self) -> tuple[Holder, ...]:
+        """The holders in the order they draw (the call list of a draw at the venue)."""
+        return self._holders
 
     def _pot(self) -> Pot:
         return Pot.LEFT if len(self._pots[Pot.LEFT]) else Pot.RIGHT

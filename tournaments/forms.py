@@ -122,6 +122,13 @@ class SellForm(forms.Form):
     paid = forms.BooleanField(label=_("paid"), required=False, initial=True)
 
 
+class TablesForm(forms.Form):
+    """How many tables the night is played at; ``seen``: the number the page showed."""
+
+    tables = forms.IntegerField(label=_("Tables"), min_value=0, max_value=512)
+    seen = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+
 class ResultForm(forms.Form):
     """A result; ``seen`` (the live result's id the form was rendered with, or "none") is
     read by the view, which refuses a write from an older state."""

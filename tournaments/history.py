@@ -3,12 +3,22 @@
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournaments.rows import match_name
+
 
 def describe_change(state):
     """The ``describe`` of the tournament's history page: cards with their holders
     ("Karte 5 (Anna)"), sales, payments, draws, pulls and results as short lines. None
     for a value of another shape (the page then lists its fields)."""
     holders = {card.number: card.player.name for card in state.cards.values()}
+    pots = {round_.number: round_.pot_size for round_ in state.rounds}
+
+    def match(round_number, pairing) -> str:
+        """A match named as everywhere (``rows.match_name``); a placement match has no
+        round, a round taken back keeps its number."""
+        if round_number is None:
+            return match_name(None, None, pairing, str(pairing))
+        return match_name(round_number, pots.get(round_number), pairing)
 
     def card(number) -> str:
         name = holders.get(number)
@@ -63,21 +73,13 @@ def describe_change(state):
                     "cards": value["cards"],
                     "max": value["max_cards"],
                 }
+            if action == "tables set":
+                return _("Tables: %(n)s") % {"n": value["tables"]}
             if action == "match sheet opened":
-                if value["round"] is not None:
-                    return _("Round %(n)s, match %(m)s") % {
-                        "n": value["round"],
-                        "m": value["pairing"],
-                    }
-                return _("Placement match %(label)s") % {"label": value["pairing"]}
+                return match(value["round"], value["pairing"])
             if action in ("side link revoked", "side link renewed"):
-                where = (
-                    _("Round %(n)s, match %(m)s") % {"n": value["round"], "m": value["pairing"]}
-                    if value["round"] is not None
-                    else _("Placement match %(label)s") % {"label": value["pairing"]}
-                )
                 side = _("left") if value["side"] == "left" else _("right")
-                return f"{where}: {side}"
+                return f"{match(value['round'], value['pairing'])}: {side}"
             if action == "result check changed":
                 from tournaments.models import ResultCheck
 
@@ -85,17 +87,13 @@ def describe_change(state):
             if set(value) == {"round"}:
                 return _("Round %(n)s") % {"n": value["round"]}
             if {"pairing", "round", "winner_card", "score"} <= set(value):
-                where = (
-                    _("Round %(n)s, match %(m)s") % {"n": value["round"], "m": value["pairing"]}
-                    if value["round"] is not None
-                    else _("Placement match %(label)s") % {"label": value["pairing"]}
-                )
+                where = match(value["round"], value["pairing"])
                 wins = _("%(card)s wins %(score)s") % {
                     "card": card(value["winner_card"]),
                     "score": value["score"],
                 }
                 return f"{where}: {wins}"
-        except (KeyError, TypeError):
+        except (KeyError, TypeError, ValueError):
             return None
         return None
 

@@ -59,6 +59,11 @@ class Tournament(models.Model):
         choices=ResultCheck.choices,
         default=ResultCheck.SINGLE,
     )
+    tables = models.PositiveSmallIntegerField(
+        _("tables"),
+        default=0,
+        help_text=_("how many tables the matches are played at (0: no table numbers)"),
+    )
     prizes = models.JSONField(_("prizes"), default=list, help_text="[{place, description}]")
     public_token = models.CharField(max_length=30, unique=True, default=new_token)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -5,7 +5,8 @@ prize list. With one prize per player, a player's lower prize passes to the next
 place held by someone else, and every place after it moves up by one; past the places
 decided one by one it passes into the range the next cards share (9-16 …), in card order.
 ``Place`` names the placement matches; ``cash`` and ``still_in`` give the desk's and
-the live bracket's figures: money taken and open, and the players still in.
+the live bracket's figures: money taken and open, and the players still in;
+``player_cash`` the money per player (cards, paid, owed, cards left under the limit).
 """
 
 from collections.abc import Iterable, Sequence
@@ -113,6 +114,11 @@ class Cash:
         return self.paid * self.entry_fee
 
     @property
+    def sold_amount(self) -> Decimal:
+        """Euros of every card sold, paid or not."""
+        return self.sold * self.entry_fee
+
+    @property
     def open_amount(self) -> Decimal:
         """Euros still to be paid for the cards sold."""
         return self.open * self.entry_fee
@@ -123,6 +129,60 @@ def cash(entry_fee: Decimal, cards: Iterable) -> Cash:
     their money was taken (RULES.md 5.7)."""
     paid = [card.paid for card in cards]
     return Cash(sold=len(paid), paid=sum(1 for p in paid if p), entry_fee=entry_fee)
+
+
+@dataclass(frozen=True)
+class PlayerCash:
+    """A player's money at the desk: his ``cards`` (by number), the ``unpaid`` ones among
+    them, at ``entry_fee`` euros a card, and ``left``, the cards he may still buy under
+    the most per player (RULES.md 5.1)."""
+
+    player: object
+    cards: tuple
+    unpaid: tuple
+    entry_fee: Decimal
+    left: int
+
+    @property
+    def paid(self) -> int:
+        return len(self.cards) - len(self.unpaid)
+
+    @property
+    def paid_amount(self) -> Decimal:
+        return self.paid * self.entry_fee
+
+    @property
+    def unpaid_numbers(self) -> str:
+        """The numbers of the unpaid cards: "2, 5"."""
+        return ", ".join(str(card.number) for card in self.unpaid)
+
+    @property
+    def owed(self) -> Decimal:
+        """Euros he still owes: his unpaid cards at the fee."""
+        return len(self.unpaid) * self.entry_fee
+
+
+def player_cash(entry_fee: Decimal, max_cards: int, cards: Iterable) -> list[PlayerCash]:
+    """``PlayerCash`` of every holder of ``cards`` (anything with ``number``, ``paid``,
+    ``player_id`` and ``player``; withdrawn cards included, their money was taken),
+    sorted by name in German order (``player.name_key``). ``left`` is never below 0 (a
+    merge may leave a player above the limit)."""
+    held: dict[int, list] = {}
+    for card in cards:
+        held.setdefault(card.player_id, []).append(card)
+    lines = []
+    for own in held.values():
+        own.sort(key=lambda card: card.number)
+        lines.append(
+            PlayerCash(
+                player=own[0].player,
+                cards=tuple(own),
+                unpaid=tuple(card for card in own if not card.paid),
+                entry_fee=entry_fee,
+                left=max(0, max_cards - len(own)),
+            )
+        )
+    return sorted(lines, key=lambda line: (line.player.name_key, line.player.pk))
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,76 @@
 """Pairings as the tournament pages and printouts show them: ``Row`` (a pairing with its
 cards, result and state), ``BlankRow`` (a box of a round still to come on the printed
 bracket) and ``Column`` (a round, or the placement matches, of a bracket).
-``bracket_columns`` builds the columns once for the live bracket and the printed one."""
+``bracket_columns`` builds the columns once for the live bracket and the printed one.
+
+The names every page, printout and history line gives a round and a match are made here
+and nowhere else: ``round_name`` (*Finale*, *Halbfinale*, *Viertelfinale*,
+*Achtelfinale*, earlier rounds "Runde 1 (128)"), ``place_name`` ("Spiel um Platz 3",
+"Spiel um Platz 5–8") and ``match_name`` ("Viertelfinale, Partie 3")."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
-from tournaments.models import Card, Pairing, Result
+from tournaments.models import Card, Pairing, Result, Stage
 from tournaments.prizes import Place
+
+_NAMED_ROUNDS = {
+    1: gettext_noop("Final"),
+    2: gettext_noop("Semi-final"),
+    4: gettext_noop("Quarter-final"),
+    8: gettext_noop("Round of 16"),
+}
+"""The rounds with a name of their own, by pot size (the matches the round has)."""
+
+
+def round_name(number: int, pot_size: int) -> str:
+    """The name of round ``number`` drawn from pots of ``pot_size`` numbers (RULES.md 5.2,
+    5.4), translated: pots of 1 are the final, of 2 the semi-final, of 4 the
+    quarter-final, of 8 the round of 16; a round with larger pots is "Round 1 (128)",
+    the cards it starts with in brackets (twice the pot size)."""
+    if pot_size in _NAMED_ROUNDS:
+        return _(_NAMED_ROUNDS[pot_size])
+    return _("Round %(n)s (%(cards)s)") % {"n": number, "cards": 2 * pot_size}
+
+
+def place_name(label: str) -> str:
+    """The name of a placement match by its ``Pairing.label`` (``Place``, RULES.md 5.5):
+    "Match for place 3", "Match for places 5–8" (the drawn quarter-final losers)."""
+    place = Place(label)
+    if place is Place.FIFTH_TO_EIGHTH:
+        return _("Match for places %(first)s–%(last)s") % {"first": 5, "last": 8}
+    return _("Match for place %(n)s") % {"n": place.first}
+
+
+def match_name(
+    round_number: int | None, pot_size: int | None, number: int | str, label: str = ""
+) -> str:
+    """A match as pages, sheets and the history name it: a placement match by its
+    ``label`` (``place_name``), the final by its round name, any other match "round name,
+    match ``number``" ("Quarter-final, match 3"). ``round_number``/``pot_size`` None:
+    the round is not known (a round taken back): "Round 2, match 3"."""
+    if label:
+        return place_name(label)
+    if pot_size is None:
+        return _("Round %(n)s, match %(m)s") % {"n": round_number, "m": number}
+    if pot_size == 1:
+        return round_name(round_number, pot_size)
+    return _("%(round)s, match %(m)s") % {"round": round_name(round_number, pot_size), "m": number}
+
+
+def pairing_name(pairing: Pairing) -> str:
+    """``match_name`` of a pairing (its ``round`` is read when not loaded)."""
+    if pairing.stage == Stage.PLACEMENT:
+        return place_name(pairing.label)
+    return match_name(pairing.round.number, pairing.round.pot_size, pairing.number)
+
+
+def score_text(name: str, score: str) -> str:
+    """A score read with the winner's name: "Anna 2:1"."""
+    return f"{name} {score}"
 
 
 @dataclass(frozen=True)
@@ -39,8 +100,9 @@ class Row:
     placement match's ``Place``; ``kind`` as shown ("match", "bye", "walkover"); the
     cards ``left``/``right`` (None for none), the live ``result`` and its texts, the
     ``winner`` card, the ``withdrawn`` card ids, ``seen`` (the live result's id or
-    "none", for result forms) and the score sheet's ``conflict``. A page adds its form's
-    ``action`` URL and a ``stale`` refusal."""
+    "none", for result forms), the score sheet's ``conflict`` and the ``table`` the match
+    is played at (None: none). A page adds its form's ``action`` URL and a ``stale``
+    refusal."""
 
     pairing: Pairing
     label: int | Place
@@ -54,6 +116,7 @@ class Row:
     withdrawn: frozenset | set
     seen: int | str
     conflict: dict | None
+    table: int | None = None
     action: str = ""
     stale: Stale | None = None
 
@@ -67,6 +130,18 @@ class Row:
     def with_(self, **changes) -> "Row":
         """A copy with ``changes`` (``action``, ``stale``)."""
         return replace(self, **changes)
+
+    @property
+    def name(self) -> str:
+        """The match's name (``pairing_name``): "Quarter-final, match 3"."""
+        return pairing_name(self.pairing)
+
+    @property
+    def score(self) -> str:
+        """The result read with the winner's name ("Anna 2:1"); "" while open."""
+        if self.result is None or self.winner is None:
+            return ""
+        return score_text(self.winner.player.name, self.result.score)
 
 
 @dataclass(frozen=True)
@@ -90,18 +165,20 @@ class BlankRow:
 
 @dataclass(frozen=True)
 class Column:
-    """A bracket's column: a round (``number``, with its ``open`` matches) or, with
-    ``number`` None, the placement matches."""
+    """A bracket's column: a round (``number``, drawn from pots of ``pot``, with its
+    ``open`` matches) or, with ``number`` None, the placement matches."""
 
     rows: tuple[Row | BlankRow, ...]
     number: int | None = None
     open: int = 0
+    pot: int = 0
 
     @property
     def title(self) -> str:
+        """ "Placement", or the round's name (``round_name``)."""
         if self.number is None:
             return _("Placement")
-        return _("Round %(n)s") % {"n": self.number}
+        return round_name(self.number, self.pot or len(self.rows))
 
 
 def rows(state, pairings: Iterable[Pairing]) -> list[Row]:
@@ -116,7 +193,10 @@ def bracket_columns(state, blank_for: int | None = None) -> list[Column]:
     then the placement matches, if any."""
     columns = [
         Column(
-            tuple(rows(state, state.pairings[round_.pk])), round_.number, round_state.open_matches
+            tuple(rows(state, state.pairings[round_.pk])),
+            round_.number,
+            round_state.open_matches,
+            round_.pot_size,
         )
         for round_, round_state in zip(state.rounds, state.round_states, strict=True)
         if round_.drawn_at is not None
@@ -125,7 +205,7 @@ def bracket_columns(state, blank_for: int | None = None) -> list[Column]:
         pot = blank_for // 2 // (2 ** len(columns))
         number = len(columns) + 1
         while pot >= 1:
-            columns.append(Column(tuple(BlankRow(n) for n in range(1, pot + 1)), number))
+            columns.append(Column(tuple(BlankRow(n) for n in range(1, pot + 1)), number, pot=pot))
             pot //= 2
             number += 1
     if state.placement:

@@ -149,6 +149,69 @@ def set_paid(card: Card, actor: Actor | None = None, *, paid: bool) -> None:
         )
 
 
+def pay_cards(tournament: Tournament, card_ids, actor: Actor | None = None) -> list[int]:
+    """Mark the cards ``card_ids`` of ``tournament`` paid (a player pays for all his cards
+    at once): the numbers of those that were not paid, each change logged like
+    ``set_paid``. Cards paid already, and ids of no card of the tournament, are passed
+    over: the same request sent twice records once."""
+    changed = []
+    with transaction.atomic():
+        cards = (
+            Card.objects.select_for_update()
+            .filter(tournament=tournament, pk__in=list(card_ids), paid=False)
+            .order_by("number")
+        )
+        for card in cards:
+            Card.objects.filter(pk=card.pk).update(paid=True)
+            audit.record(
+                tournament.club_id,
+                "tournament",
+                tournament.pk,
+                "card paid",
+                actor=actor,
+                before={"card": card.number, "paid": False},
+                after={"card": card.number, "paid": True},
+            )
+            changed.append(card.number)
+    return changed
+
+
+def set_tables(tournament: Tournament, tables: int, actor: Actor, *, seen: int) -> int:
+    """Set how many tables the night is played at (0: no table numbers); the matches of
+    the latest round are dealt out over them (``TournamentState.tables``). ``seen``: the
+    number the form was shown with. RuleError on ``tables`` below 0 or above 512, and
+    when another organiser changed it meanwhile (nothing is changed then). The same
+    number again changes nothing and logs nothing."""
+    if isinstance(tables, bool) or not isinstance(tables, int) or not 0 <= tables <= 512:
+        raise RuleError("tables", gettext_noop("Tables: a whole number from 0 to 512."))
+    with transaction.atomic():
+        t = locked(tournament)
+        if t.tables == tables:
+            return tables
+        if t.tables != seen:
+            raise RuleError(
+                "tables",
+                gettext_noop(
+                    "Meanwhile the tables were set to %(tables)s: this page was out of date."
+                ),
+                tables=t.tables,
+            )
+        before = t.tables
+        t.tables = tables
+        t.save(update_fields=["tables"])
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "tables set",
+            actor=actor,
+            before={"tables": before},
+            after={"tables": tables},
+        )
+        tournament.tables = tables
+        return tables
+
+
 def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
     """Lower N to the smallest power of two that holds the cards in play (sold minus
     withdrawn, RULES.md 5.1, 5.7), returns the new N. RuleError on ``cards`` once round 1

@@ -13,7 +13,18 @@ from django.utils.translation import gettext
 
 from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import bracket, draw
-from tournaments.models import Card, Pairing, Pull, Report, Result, Round, Side, Stage, Tournament
+from tournaments.models import (
+    Card,
+    Kind,
+    Pairing,
+    Pull,
+    Report,
+    Result,
+    Round,
+    Side,
+    Stage,
+    Tournament,
+)
 from tournaments.prizes import award
 
 CARD_COUNTS = tuple(2**k for k in range(3, 11))
@@ -94,13 +105,29 @@ class TournamentState:
         in_play = len(self.in_play()) if self.rounds else None
         return bracket.next_pot_size(self.round_states, self.tournament.cards, in_play)
 
+    def tables(self) -> dict[int, int]:
+        """Pairing id -> table number (1 …) of the matches of the latest round drawn:
+        its main matches by number, then the placement matches made with it, dealt out
+        over the tournament's ``tables`` in that order; with more matches than tables,
+        match ``tables + 1`` plays at table 1 after match 1, and so on. Empty without
+        tables or while a draw is being typed in. Byes and walkovers get none; results
+        and withdrawals move no match to another table."""
+        count = self.tournament.tables
+        current = self.current
+        if not count or current is None or current.drawn_at is None:
+            return {}
+        matches = [p for p in self.pairings[current.pk] if p.kind == Kind.MATCH]
+        matches += [p for p in self.placement if p.round_id == current.pk and p.kind == Kind.MATCH]
+        return {p.pk: i % count + 1 for i, p in enumerate(matches)}
+
     def rows(self, pairings) -> list[dict]:
         """Pairings as pages and printouts show them: the cards (with players), the kind
         as shown (a withdrawal's match is a walkover), the live result, the winning card,
         the withdrawn cards, the state a result form is rendered from (``seen``: the live
-        result's id or "none") and ``conflict`` when the match's score sheet shows another
-        outcome than the stored result."""
+        result's id or "none"), ``conflict`` when the match's score sheet shows another
+        outcome than the stored result, and the ``table`` it is played at (None: none)."""
         rows = []
+        tables = self.tables()
         for p in pairings:
             result = self.results.get(p.pk)
             match = self.matches.get(p.pk) or _match(p, self.results, self.withdrawn)
@@ -119,6 +146,7 @@ class TournamentState:
                     "withdrawn": match.withdrawn,
                     "seen": result.pk if result else "none",
                     "conflict": _conflict(p, result, self.cards),
+                    "table": tables.get(p.pk),
                 }
             )
         return rows

@@ -16,6 +16,7 @@ from scoring.models import RuleSet, Sheet
 from scoring.rules.errors import RuleError, gettext_noop
 from scoring.services import Actor, key_reused
 from tournaments.models import Kind, Pairing, Result, Round, Stage
+from tournaments.rows import pairing_name
 from tournaments.services.reading import (
     RESULT_STANDS,
     locked,
@@ -122,7 +123,7 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
             "schnapsen",
             [pairing.left.player, pairing.right.player],
             preset,
-            title=f"{t.name} · {pairing.label or pairing.number}",
+            title=f"{t.name} · {pairing_name(pairing)}",
             actor=scoring.Actor(actor.user),
             rules=rules,
         )

@@ -1,5 +1,5 @@
-"""The organiser's desk: the tournament list, card sales, payments, withdrawals and
-lowering the number of cards."""
+"""The organiser's desk: the tournament list, card sales, payments and the cash report,
+withdrawals, lowering the number of cards, the tables and where each player plays."""
 
 import uuid
 from dataclasses import dataclass
@@ -14,21 +14,24 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from bummerl.printing import pdf_response
 from clubs.access import access_for
 from clubs.forms import put_rule_error, rule_error_text
 from clubs.models import Role
 from clubs.text import clean_name, warn_unprintable
 from scoring.rules import RuleError
-from tournaments import draw
-from tournaments.forms import SellForm, TournamentForm
+from tournaments import draw, printing
+from tournaments.forms import SellForm, TablesForm, TournamentForm
 from tournaments.models import ResultCheck, Tournament
-from tournaments.prizes import cash, still_in
+from tournaments.prizes import still_in
 from tournaments.rows import Row, rows
 from tournaments.services.cards import (
     create_tournament,
     lower_cards,
+    pay_cards,
     sell_cards,
     set_paid,
+    set_tables,
     undo_withdrawal,
     withdraw_card,
 )
@@ -106,18 +109,21 @@ def _checks(state) -> list[Check]:
     return checks
 
 
-def _desk_context(request, tournament, access, state, sell_form=None):
+def _desk_context(request, tournament, access, state, sell_form=None, tables_form=None):
     cards = sorted(state.cards.values(), key=lambda c: c.number)
     refusal, lower_to = _round_one_refusal(tournament, state)
     in_play = set(state.in_play())
     playing = state.still_playing() if state.rounds else in_play
-    return {
+    tables_form = tables_form or TablesForm(
+        initial={"tables": tournament.tables, "seen": tournament.tables}
+    )
+    return printing.cash_context(tournament, state) | {
         "club": tournament.club,
         "tournament": tournament,
         "state": state,
         "cards": cards,
-        "cash": cash(tournament.entry_fee, cards),
         "in_play": in_play,
+        "tables_form": tables_form,
         "playing": playing,
         "checks": _checks(state),
         "waiting": waiting_reports(state),
@@ -132,7 +138,6 @@ def _desk_context(request, tournament, access, state, sell_form=None):
         "in_progress": state.in_progress,
         "draw_refusal": refusal,
         "lower_to": lower_to,
-        "awards": state.awards(),
         "bracket_url": reverse("bracket", kwargs={"token": tournament.public_token}),
     }
 
@@ -273,3 +278,65 @@ def lower(request, slug, tournament_id):
     else:
         messages.success(request, _("Now %(n)s cards are laid out.") % {"n": cards})
     return redirect("tournament", slug=slug, tournament_id=t.pk)
+
+
+@login_required
+@require_POST
+def pay_player(request, slug, tournament_id):
+    """Mark the cards the desk showed unpaid for one player paid in one tap (``card``:
+    their ids); sent twice, it records once (``pay_cards``)."""
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    ids = [int(v) for v in request.POST.getlist("card") if v.isdigit()]
+    numbers = pay_cards(t, ids, actor(request))
+    if numbers:
+        messages.success(
+            request,
+            ngettext("Card %(numbers)s is paid.", "Cards %(numbers)s are paid.", len(numbers))
+            % {"numbers": ", ".join(str(n) for n in numbers)},
+        )
+    return redirect(reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#cash")
+
+
+@login_required
+@require_POST
+def tables(request, slug, tournament_id):
+    """Set how many tables the night is played at (organisers); 0 turns table numbers off."""
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    form = TablesForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            set_tables(t, data["tables"], actor(request), seen=data["seen"])
+        except RuleError as error:
+            put_rule_error(form, error, "tables")
+        else:
+            return redirect(
+                reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#tables"
+            )
+    t.refresh_from_db()
+    context = _desk_context(request, t, access, load_state(t), tables_form=form)
+    return render(request, "tournaments/desk.html", context, status=400)
+
+
+@login_required
+@require_safe
+def print_cash(request, slug, tournament_id):
+    """The cash report as PDF: takings, unpaid cards by player, prizes (organisers)."""
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    return pdf_response("print/cash.html", printing.cash_context(t), f"kassa-{t.pk}.pdf")
+
+
+@login_required
+@require_safe
+def seats(request, slug, tournament_id):
+    """Where do I play: every player of an open match of the latest round, by name."""
+    t, access = tournament_for(request, slug, tournament_id)
+    context = printing.seats_context(t) | {"club": t.club, "access": access}
+    return render(request, "tournaments/seats.html", context)
+
+
+@login_required
+@require_safe
+def print_seats(request, slug, tournament_id):
+    t, access = tournament_for(request, slug, tournament_id)
+    return pdf_response("print/seats.html", printing.seats_context(t), f"tische-{t.pk}.pdf")

@@ -6,11 +6,13 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from bummerl.printing import pdf_response
 from clubs.forms import put_rule_error, rule_error_text
 from clubs.models import Player, Role
 from scoring.rules import RuleError
+from tournaments import printing
 from tournaments.forms import PullForm
 from tournaments.models import Round
 from tournaments.services.draws import (
@@ -75,6 +77,8 @@ def physical_draw(request, slug, tournament_id):
     session = physical_session(state, round_)
     turn = session.next_turn()
     latest = latest_pull(round_)
+    calls = printing.call_list(state, round_)
+    waiting = [c for c in calls if not c.done and not c.now]
     context = {
         "club": t.club,
         "tournament": t,
@@ -86,8 +90,23 @@ def physical_draw(request, slug, tournament_id):
         "turn_card": state.cards[turn[1]] if turn else None,
         "pulls": [(p, state.cards[p.card]) for p in session.pulls],
         "allowed": session.allowed() if turn else [],
+        "calls": calls,
+        "then": waiting[0] if waiting else None,
+        "unpaid": printing.cash_context(t, state)["unpaid"],
     }
     return render(request, "tournaments/physical.html", context)
+
+
+@login_required
+@require_safe
+def print_calls(request, slug, tournament_id):
+    """The call list of the draw being typed in at the venue, as PDF (organisers)."""
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    round_ = load_state(t).in_progress
+    if round_ is None:
+        raise Http404
+    context = printing.calls_context(t, round_)
+    return pdf_response("print/calls.html", context, f"aufruf-{t.pk}-{round_.number}.pdf")
 
 
 @login_required

@@ -1,0 +1,13 @@
+"""``{{ round|round_name }}``: a round's name in templates (``tournaments.rows.round_name``)."""
+
+from django import template
+
+from tournaments.rows import round_name as _round_name
+
+register = template.Library()
+
+
+@register.filter
+def round_name(round_) -> str:
+    """The name of a ``Round`` (or anything with ``number`` and ``pot_size``)."""
+    return _round_name(round_.number, round_.pot_size)
