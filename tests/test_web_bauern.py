@@ -245,3 +245,14 @@ def test_a_club_copies_the_bauern_preset_and_changes_the_spritzen_options(client
     assert set(rules.not_spritzable) == {"farbenringerl", "kontrabauernschnapser", "gang"}
     assert rules.schnapser_by_partner is False
     assert set(rules.partner_sits_out) == {"bettler", "ass_bettler", "gang", "zehnergang"}
+
+
+def test_the_printouts_of_a_table_of_four_name_the_teams_and_the_games(client, table):
+    from tests.test_printing import pdf_of, text_of
+
+    post_deal(client, table, declarer=0, contract="kontrabauernschnapser", won=1)
+    blank = text_of(pdf_of(client.get(reverse("sheet:print_blank", kwargs={"pk": table.pk}))))
+    assert "Anna & Clara gegen Ben & Dora" in blank
+    assert "Spritzen ×2" in blank and "×8" not in blank and "Zehnerloch: 10" in blank
+    summary = text_of(pdf_of(client.get(reverse("sheet:print_summary", kwargs={"pk": table.pk}))))
+    assert "Ben & Dora sind Schneider: je 2 Bummerl" in summary
