@@ -289,7 +289,10 @@ def entry_options(form, players, rules, rufer) -> dict:
         "declarer": radio_options(form, "declarer", seats, default=rufer),
         # Bauernschnapsen: who sits out when each seat declares a contract played alone.
         "sits_out": [
-            {"seat": seat, "text": _("%(name)s sits out") % {"name": players[bauern.partner(seat)].name}}
+            {
+                "seat": seat,
+                "text": _("%(name)s sits out") % {"name": players[bauern.partner(seat)].name},
+            }
             for seat in range(len(players))
         ]
         if is_bauern(players)
@@ -298,7 +301,13 @@ def entry_options(form, players, rules, rufer) -> dict:
         "more_contracts": more,
         "more_open": any(o["checked"] for o in more),
         "normal_points": radio_options(form, "normal_points", [(n, n) for n in (1, 2, 3)]),
-        "spritzen": radio_options(form, "spritzen", form.fields["spritzen"].choices, default=0),
+        # Only the levels the rule set allows (``spritzen_levels``; Bauernschnapsen: ×2).
+        "spritzen": radio_options(
+            form,
+            "spritzen",
+            [c for c in form.fields["spritzen"].choices if int(c[0]) <= rules.spritzen_levels],
+            default=0,
+        ),
         "points": radio_options(form, "points", [(n, n) for n in (1, 2, 3)]),
         "by": radio_options(form, "by", seats),
         "other_had_trick": radio_options(form, "other_had_trick", [(1, _("yes")), (0, _("no"))]),

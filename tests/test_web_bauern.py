@@ -126,8 +126,13 @@ def test_a_normal_game_is_two_taps_and_scores_for_both_partners(client, table):
 def test_the_sheet_shows_four_seats_and_the_two_teams(client, table):
     post_deal(client, table, declarer=1, contract="gang", won=1)
     html = client.get(reverse("sheet:page", kwargs={"pk": table.pk})).content.decode()
-    assert "Team 1: Anna &amp; Clara <b>0</b>" in html
-    assert "Team 2: Ben &amp; Dora <b>9</b>" in html
+    assert (
+        '<span class="team team-1">Anna &amp; Clara</span> gegen '
+        '<span class="team team-2">Ben &amp; Dora</span>'
+    ) in html
+    assert html.count('class="team-1"') == 2 and html.count('class="team-2"') == 2  # columns
+    totals = re.search(r'<tr class="totals">(.*?)</tr>', html, re.S).group(1)
+    assert re.findall(r"<td>(\d+)</td>", totals) == ["0", "9", "0", "9"]
     assert 'class="seg seats four"' in html
     assert html.count('name="declarer"') == 4
 

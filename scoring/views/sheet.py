@@ -142,14 +142,12 @@ def sheet_context(
 
 
 def teams_of(state, players) -> list[dict]:
-    """Bauernschnapsen: the two teams (seats 1+3, 2+4) with the totals the sheet shows;
-    an empty list for the other games."""
+    """Bauernschnapsen: the two teams (seats 1+3, 2+4) and their names; an empty list
+    for the other games."""
     if not state.variant.teams:
         return []
-    shown = state.display_totals
     return [
-        {"number": t + 1, "names": f"{players[t].name} & {players[t + 2].name}", "total": shown[t]}
-        for t in (0, 1)
+        {"number": t + 1, "names": f"{players[t].name} & {players[t + 2].name}"} for t in (0, 1)
     ]
 
 
