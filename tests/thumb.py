@@ -358,9 +358,10 @@ def table(results: dict) -> list[str]:
     return lines
 
 
-def measure(new_sheet_url, launch_args: dict | None = None) -> dict:
-    """Play the evening once per phone size of VIEWPORTS in a headless Chromium, each on
-    a fresh sheet whose entry link ``new_sheet_url()`` returns; ``{size: [Cost, ...]}``."""
+def measure(new_sheet_url, launch_args: dict | None = None, play=play_evening) -> dict:
+    """Play the evening (``play``: ``play_evening`` or ``play_bauern_evening``) once per
+    phone size of VIEWPORTS in a headless Chromium, each on a fresh sheet whose entry
+    link ``new_sheet_url()`` returns; ``{size: [Cost, ...]}``."""
     from playwright.sync_api import sync_playwright
 
     results = {}
@@ -372,7 +373,7 @@ def measure(new_sheet_url, launch_args: dict | None = None) -> dict:
                     viewport={"width": width, "height": height}, locale="de-AT"
                 )
                 try:
-                    results[(width, height)] = play_evening(context.new_page(), new_sheet_url())
+                    results[(width, height)] = play(context.new_page(), new_sheet_url())
                 finally:
                     context.close()
         finally:
