@@ -1,7 +1,7 @@
 """Rule sets as data (RULES.md sections 1-3 and the options named there).
 
-A ``RuleSet`` holds the options of both variants and the Dreierschnapsen contract
-catalogue. It is built from a plain dict (``RuleSet.from_dict``), the shape stored in
+A ``RuleSet`` holds the options of every variant and the contract catalogue of
+Dreier- and Bauernschnapsen. It is built from a plain dict (``RuleSet.from_dict``), the shape stored in
 the database and in ``seeds/rulesets.json``::
 
     {"name": "wiki", "options": {"false_claim": "fixed", ...},
