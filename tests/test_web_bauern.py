@@ -234,7 +234,12 @@ def test_a_club_copies_the_bauern_preset_and_changes_the_spritzen_options(client
     client.post(reverse("rule_sets", kwargs={"slug": club.slug}), {"copy": bauern.pk})
     copy = RuleSet.objects.get(club=club)
     url = reverse("rule_set", kwargs={"slug": club.slug, "rule_set_id": copy.pk})
-    form = client.get(url).context["form"]
+    page = client.get(url)
+    html = page.content.decode()
+    for german in ("Spritzen erlaubt bis", "kein Spritzen", "Partner setzt aus", "vorne gezeigt"):
+        assert german in html
+    assert "Bauernschnapsen: Der Partner des Rufers darf den Schnapser spielen" in html
+    form = page.context["form"]
     values = {}
     for name in form.fields:
         value = form[name].value()
