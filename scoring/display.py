@@ -276,7 +276,9 @@ def entry_options(form, players, rules, rufer) -> dict:
     seats = [(i, p.name) for i, p in enumerate(players)]
     hidden = {
         item["contract"].code: " ".join(
-            [f"no-{seat}" for seat in item["hidden_for"]] + (["alone"] if item["alone"] else [])
+            [f"no-{seat}" for seat in item["hidden_for"]]
+            + (["alone"] if item["alone"] else [])
+            + (["unspritzable"] if item["contract"].code in rules.not_spritzable else [])
         )
         for item in contract_buttons(rules, rufer, len(players))
     }

@@ -134,6 +134,8 @@ class EntryForm(forms.Form):
                 # The Spritzen buttons are hidden on the normal game: a level chosen for
                 # another contract before switching back is not meant.
                 data["spritzen"] = 0
+            if self.rules and data["contract"] in self.rules.not_spritzable:
+                data["spritzen"] = 0  # hidden for this contract: a level left from another
             self.entry = core.DreierDeal(
                 contract=data["contract"],
                 declarer=data["declarer"],

@@ -178,6 +178,17 @@ def test_a_second_spritzen_level_is_refused_by_the_bauern_preset(client, table):
     assert live_points(table) == []
 
 
+def test_a_spritzen_level_left_on_a_contract_that_cannot_be_spritzed_is_dropped(client, table):
+    html = client.get(reverse("sheet:page", kwargs={"pk": table.pk})).content.decode()
+    ringerl = re.search(
+        r'<label class="([^"]*)"><input type="radio" name="contract" value="trumpfringerl"', html
+    )
+    assert "unspritzable" in ringerl.group(1).split()  # the Spritzen row is hidden for it
+    post_deal(client, table, declarer=2, contract="trumpfringerl", spritzen=1, won=1)
+    assert live_points(table) == [[24, 0, 24, 0]]
+    assert Deal.objects.get(sheet=table).inputs["spritzen"] == 0
+
+
 def test_the_game_end_names_the_losing_team_and_each_gets_the_bummerl(client, table):
     post_deal(client, table, declarer=0, contract="kontrabauernschnapser", won=1)
     deal = Deal.objects.get(sheet=table)
