@@ -4,15 +4,22 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0006_sheet_series'),
+        ("scoring", "0006_sheet_series"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='sheet',
-            name='variant',
-            field=models.CharField(choices=[('schnapsen', 'Schnapsen (two players)'), ('dreierschnapsen', 'Dreierschnapsen'), ('bauernschnapsen', 'Bauernschnapsen')], max_length=20, verbose_name='game'),
+            model_name="sheet",
+            name="variant",
+            field=models.CharField(
+                choices=[
+                    ("schnapsen", "Schnapsen (two players)"),
+                    ("dreierschnapsen", "Dreierschnapsen"),
+                    ("bauernschnapsen", "Bauernschnapsen"),
+                ],
+                max_length=20,
+                verbose_name="game",
+            ),
         ),
     ]
