@@ -39,6 +39,7 @@ the JSON file; a test keeps this list and the file in step."""
 PRESET_LABELS = (
     pgettext_lazy("rule set", "Standard (Wiki)"),
     pgettext_lazy("rule set", "Spielregeln (jeder gegen jeden)"),
+    pgettext_lazy("rule set", "Bauernschnapsen (vier Spieler)"),
 )
 """The presets' own names (``label``), shown by ``scoring.models.RuleSet.__str__``."""
 

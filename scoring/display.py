@@ -7,13 +7,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from scoring import rules as core
-from scoring.rules.dreier import may_declare
+from scoring.rules import bauern, dreier
 from scoring.rules.ruleset import BUMMERL_START
+
+
+def is_bauern(players) -> bool:
+    """Whether a sheet of these seats is Bauernschnapsen (the only game of four seats)."""
+    return len(players) == core.Variant.BAUERNSCHNAPSEN.seats
 
 
 def contract_buttons(rules: core.RuleSet, rufer: int, seats: int) -> list[dict]:
     """The enabled contracts, each with the seats that may not declare it (for the
-    buttons the form hides once a declarer is chosen); the rule core decides who may."""
+    buttons the form hides once a declarer is chosen) and whether the declarer's
+    partner sits it out (Bauernschnapsen); the rule core decides who may."""
+    may_declare = bauern.may_declare if seats == bauern.SEATS else dreier.may_declare
     return [
         {
             "contract": contract,
@@ -22,6 +29,8 @@ def contract_buttons(rules: core.RuleSet, rufer: int, seats: int) -> list[dict]:
                 for seat in range(seats)
                 if not may_declare(core.DreierDeal(contract.code, seat, True), rufer, rules)
             ],
+            "alone": seats == bauern.SEATS
+            and bauern.sits_out(core.DreierDeal(contract.code, 0, True), rules) is not None,
         }
         for contract in rules.contracts
     ]
@@ -57,7 +66,11 @@ def describe_entry(entry, players, rules: core.RuleSet) -> str:
     if entry.spritzen:
         contract = f"{contract} ×{2**entry.spritzen}"
     outcome = _("won") if entry.won else _("lost")
-    return f"{contract} · {names[entry.declarer]} · {outcome}"
+    text = f"{contract} · {names[entry.declarer]} · {outcome}"
+    out = bauern.sits_out(entry, rules) if is_bauern(names) else None
+    if out is not None:
+        text += " · " + _("%(name)s sits out") % {"name": names[out]}
+    return text
 
 
 @dataclass(frozen=True)
@@ -125,6 +138,12 @@ RESULT_TEXT = {
     "schneider": gettext_noop("%(loser)s is Schneider: %(count)s Bummerl"),
     "retourschneider": gettext_noop("Retourschneider: %(loser)s get %(count)s Bummerl each"),
 }
+TEAM_RESULT_TEXT = {
+    "bummerl": gettext_noop("%(loser)s get a Bummerl each"),
+    "schneider": gettext_noop("%(loser)s are Schneider: %(count)s Bummerl each"),
+    "retourschneider": RESULT_TEXT["retourschneider"],
+}
+"""Bauernschnapsen: a team loses, and each of its two players gets its Bummerl."""
 
 
 def game_end(scored, saved) -> dict | None:
@@ -168,7 +187,8 @@ def tiebreak_dealer(state) -> int | None:
 def game_text(game: core.Game, players) -> str:
     losers = " & ".join(players[s].name for s in game.losers)
     count = max(game.bummerl)
-    return _(RESULT_TEXT[str(game.result)]) % {"loser": losers, "count": count}
+    texts = TEAM_RESULT_TEXT if is_bauern(players) else RESULT_TEXT
+    return _(texts[str(game.result)]) % {"loser": losers, "count": count}
 
 
 def sheet_rows(scored) -> list[Row]:
@@ -255,7 +275,11 @@ def entry_options(form, players, rules, rufer) -> dict:
     checked: ``more_open``)."""
     seats = [(i, p.name) for i, p in enumerate(players)]
     hidden = {
-        item["contract"].code: " ".join(f"no-{seat}" for seat in item["hidden_for"])
+        item["contract"].code: " ".join(
+            [f"no-{seat}" for seat in item["hidden_for"]]
+            + (["alone"] if item["alone"] else [])
+            + (["unspritzable"] if item["contract"].code in rules.not_spritzable else [])
+        )
         for item in contract_buttons(rules, rufer, len(players))
     }
     common = {c.code for c in rules.common}
@@ -265,11 +289,27 @@ def entry_options(form, players, rules, rufer) -> dict:
     more = [o for o in options if o["value"] not in common]
     return {
         "declarer": radio_options(form, "declarer", seats, default=rufer),
+        # Bauernschnapsen: who sits out when each seat declares a contract played alone.
+        "sits_out": [
+            {
+                "seat": seat,
+                "text": _("%(name)s sits out") % {"name": players[bauern.partner(seat)].name},
+            }
+            for seat in range(len(players))
+        ]
+        if is_bauern(players)
+        else [],
         "contract": first,
         "more_contracts": more,
         "more_open": any(o["checked"] for o in more),
         "normal_points": radio_options(form, "normal_points", [(n, n) for n in (1, 2, 3)]),
-        "spritzen": radio_options(form, "spritzen", form.fields["spritzen"].choices, default=0),
+        # Only the levels the rule set allows (``spritzen_levels``; Bauernschnapsen: ×2).
+        "spritzen": radio_options(
+            form,
+            "spritzen",
+            [c for c in form.fields["spritzen"].choices if int(c[0]) <= rules.spritzen_levels],
+            default=0,
+        ),
         "points": radio_options(form, "points", [(n, n) for n in (1, 2, 3)]),
         "by": radio_options(form, "by", seats),
         "other_had_trick": radio_options(form, "other_had_trick", [(1, _("yes")), (0, _("no"))]),

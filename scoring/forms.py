@@ -134,6 +134,8 @@ class EntryForm(forms.Form):
                 # The Spritzen buttons are hidden on the normal game: a level chosen for
                 # another contract before switching back is not meant.
                 data["spritzen"] = 0
+            if self.rules and data["contract"] in self.rules.not_spritzable:
+                data["spritzen"] = 0  # hidden for this contract: a level left from another
             self.entry = core.DreierDeal(
                 contract=data["contract"],
                 declarer=data["declarer"],
@@ -179,24 +181,34 @@ class OpenSheetForm(forms.Form):
         required=False,
         help_text=_("Empty for two-player Schnapsen."),
     )
+    player_4 = forms.ModelChoiceField(
+        label=_("Seat 4"),
+        queryset=Player.objects.none(),
+        required=False,
+        help_text=_("Bauernschnapsen only: seats 1 and 3 play against seats 2 and 4."),
+    )
     rule_set = forms.ModelChoiceField(label=_("Rule set"), queryset=RuleSet.objects.none())
 
     def __init__(self, *args, club, **kwargs):
         kwargs.setdefault("initial", {}).setdefault("key", uuid.uuid4())
         super().__init__(*args, **kwargs)
         players = Player.objects.filter(club=club)
-        for name in ("player_1", "player_2", "player_3"):
+        for name in ("player_1", "player_2", "player_3", "player_4"):
             self.fields[name].queryset = players
             self.fields[name].empty_label = _("– choose a player –")
         rule_sets = RuleSet.objects.filter(club__isnull=True) | RuleSet.objects.filter(club=club)
         self.fields["rule_set"].queryset = rule_sets.order_by("club_id", "name")
         if "rule_set" not in self.initial:
-            self.initial["rule_set"] = rule_sets.filter(preset="wiki", club__isnull=True).first()
+            # Bauernschnapsen starts from its own preset (RULES.md 4.1), the others from wiki.
+            bauern = self.initial.get("variant") == Variant.BAUERNSCHNAPSEN
+            self.initial["rule_set"] = rule_sets.filter(
+                preset="bauern" if bauern else "wiki", club__isnull=True
+            ).first()
 
     def clean(self):
         data = super().clean()
         variant = data.get("variant")
-        chosen = [data.get(f"player_{i}") for i in (1, 2, 3)]
+        chosen = [data.get(f"player_{i}") for i in (1, 2, 3, 4)]
         if variant == Variant.SCHNAPSEN and chosen[2] is not None:
             self.add_error("player_3", _("Two-player Schnapsen has two seats."))
         if (
@@ -205,6 +217,19 @@ class OpenSheetForm(forms.Form):
             and "player_3" not in self.errors
         ):
             self.add_error("player_3", _("Dreierschnapsen needs a third player."))
+        if variant != Variant.BAUERNSCHNAPSEN and chosen[3] is not None:
+            self.add_error("player_4", _("Only Bauernschnapsen has a fourth seat."))
+        if variant == Variant.BAUERNSCHNAPSEN:
+            for i in (3, 4):
+                if chosen[i - 1] is None and f"player_{i}" not in self.errors:
+                    self.add_error(f"player_{i}", _("Bauernschnapsen needs four players."))
+            rule_set = data.get("rule_set")
+            if rule_set is not None and rule_set.club_id is None and rule_set.preset != "bauern":
+                # A preset of the three-player game has no teams' contracts (RULES.md 4.1).
+                self.add_error(
+                    "rule_set",
+                    _("Bauernschnapsen is played by the Bauernschnapsen rule set or a copy."),
+                )
         present = [p for p in chosen if p is not None]
         if len({p.pk for p in present}) != len(present):
             self.add_error("player_2", _("Every seat needs a different player."))
@@ -255,7 +280,16 @@ OPTION_LABELS = {
     "normal_game": _("Normal game (Dreierschnapsen)"),
     "game_target": _("A Dreierschnapsen game goes to"),
     "count_down_display": _("Show Dreierschnapsen points counting down"),
+    "spritzen_levels": _("Spritzen allowed up to"),
+    "schnapser_by_partner": _("Bauernschnapsen: the Rufer's partner may play the Schnapser"),
 }
+LIST_OPTIONS = {
+    "common_contracts": ("common", _("shown first")),
+    "not_spritzable": ("no_spritzen", _("no Spritzen")),
+    "partner_sits_out": ("alone", _("partner sits out")),
+}
+"""Options that list contract codes: a tick per contract (``<code>-<suffix>``), in the
+column named here."""
 OPTION_CHOICES = {
     "closing_counts_at": [("close", _("when the talon was closed")), ("end", _("at the end"))],
     "false_claim": [
@@ -267,11 +301,18 @@ OPTION_CHOICES = {
         ("each_for_himself", _("every player for himself")),
     ],
     "partie_bummerl": [("2", "2"), ("3", "3")],
+    "spritzen_levels": [
+        ("0", _("no Spritzen")),
+        ("1", "×2"),
+        ("2", "×4"),
+        ("3", "×8"),
+    ],
 }
+INT_CHOICES = ("partie_bummerl", "spritzen_levels")
 DECLARE_CHOICES = [
     ("anyone", _("anyone")),
     ("rufer", _("the Rufer only")),
-    ("not_rufer", _("not the Rufer")),
+    ("not_rufer", _("not the Rufer (Bauernschnapsen: the other team)")),
 ]
 
 
@@ -294,7 +335,7 @@ class RuleSetForm(forms.Form):
         for key, value in rules.options.items():
             label = OPTION_LABELS.get(key, key)
             if isinstance(value, list):
-                continue  # common_contracts: a tick per contract (``<code>-common``)
+                continue  # a tick per contract (LIST_OPTIONS)
             if isinstance(value, bool):
                 field = forms.BooleanField(label=label, required=False, initial=value)
             elif key in OPTION_CHOICES:
@@ -316,11 +357,16 @@ class RuleSetForm(forms.Form):
                 self.fields[f"{code}-enabled"] = forms.BooleanField(
                     label=_("played"), required=False, initial=contract.enabled
                 )
-                self.fields[f"{code}-common"] = forms.BooleanField(
-                    label=_("shown first"),
-                    required=False,
-                    initial=code in (rules.options.get("common_contracts") or ()),
-                )
+                for key, (suffix, label) in LIST_OPTIONS.items():
+                    self.fields[f"{code}-{suffix}"] = forms.BooleanField(
+                        label=label,
+                        required=False,
+                        initial=code in (rules.options.get(key) or ()),
+                    )
+
+    def list_labels(self):
+        """The headings of the tick columns of the contract table (LIST_OPTIONS)."""
+        return [label for _suffix, label in LIST_OPTIONS.values()]
 
     def option_fields(self):
         return [self[name] for name in self.fields if name.startswith("opt_")]
@@ -335,7 +381,9 @@ class RuleSetForm(forms.Form):
                     "name": self[f"{code}-name"],
                     "base": self[f"{code}-base"] if contract.base is not None else None,
                     "enabled": self[f"{code}-enabled"] if contract.base is not None else None,
-                    "common": self[f"{code}-common"] if contract.base is not None else None,
+                    "ticks": [self[f"{code}-{suffix}"] for suffix, _label in LIST_OPTIONS.values()]
+                    if contract.base is not None
+                    else [],
                 }
             )
         return rows
@@ -353,15 +401,16 @@ class RuleSetForm(forms.Form):
         data = self.cleaned_data
         options = {}
         for key, value in self.rules.options.items():
-            if isinstance(value, list):  # common_contracts
+            if isinstance(value, list):  # LIST_OPTIONS
+                suffix = LIST_OPTIONS[key][0]
                 options[key] = [
                     c.code
                     for c in self.rules.catalog
-                    if c.base is not None and data.get(f"{c.code}-common")
+                    if c.base is not None and data.get(f"{c.code}-{suffix}")
                 ]
                 continue
             raw = data.get(f"opt_{key}")
-            options[key] = int(raw) if key == "partie_bummerl" else raw
+            options[key] = int(raw) if key in INT_CHOICES else raw
             if isinstance(value, bool):
                 options[key] = bool(raw)
         catalog = []

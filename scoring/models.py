@@ -1,6 +1,6 @@
 """Rule sets, score sheets (a table's evening), seats and deals.
 
-A ``Sheet`` is one table's score sheet: two or three players in seating order, the
+A ``Sheet`` is one table's score sheet: two, three or four players in seating order, the
 first dealer, and a copy of the rule set it was opened with (``rules``), so editing a
 club's rule set later never changes a recorded evening. A two-player table plays a
 series of Partien as a chain of sheets: each next Partie points to the one before
@@ -66,6 +66,7 @@ class RuleSet(models.Model):
 class Variant(models.TextChoices):
     SCHNAPSEN = "schnapsen", _("Schnapsen (two players)")
     DREIERSCHNAPSEN = "dreierschnapsen", _("Dreierschnapsen")
+    BAUERNSCHNAPSEN = "bauernschnapsen", _("Bauernschnapsen")
 
 
 TOKEN_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"

@@ -216,7 +216,8 @@ def parse_document(data: Any, *, limited: bool = True) -> ParsedSheet:
         variant = Variant(data.get("variant"))
     except ValueError:
         raise RuleError(
-            "variant", gettext_noop('The variant is "schnapsen" or "dreierschnapsen".')
+            "variant",
+            gettext_noop('The variant is "schnapsen", "dreierschnapsen" or "bauernschnapsen".'),
         ) from None
     rules = parse_rule_set(data.get("rule_set"))
     players = data.get("players")
@@ -282,7 +283,7 @@ def parse_entry(raw: Any, variant: Variant, names: tuple[str, ...]) -> Entry:
             raise RuleError("tiebreak_winner", gettext_noop("Only Dreierschnapsen has tie-breaks."))
         _only(raw, "tiebreak")
         return TieBreak(_seat(raw, "tiebreak_winner", names))
-    if variant is Variant.DREIERSCHNAPSEN:
+    if variant is not Variant.SCHNAPSEN:  # Dreier- and Bauernschnapsen deals read alike
         redeal = _bool(raw, "redeal")
         if redeal:
             _only(raw, "redeal")
@@ -369,8 +370,9 @@ def render_state(document: dict[str, Any], parsed: ParsedSheet, state: SheetStat
     out["games"] = [
         {
             "final": per(game.final),
+            # A team (Bauernschnapsen) always loses as the list of its two names.
             "loser": names[game.losers[0]]
-            if len(game.losers) == 1
+            if len(game.losers) == 1 and not parsed.variant.teams
             else [names[s] for s in game.losers],
             "result": str(game.result),
             "bummerl": per(game.bummerl),

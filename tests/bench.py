@@ -196,6 +196,24 @@ def taps_table() -> None:
     print("tie-break 1/0, undo 1/0):")
     for line in thumb.table(results):
         print("  " + line)
+    with serving(WORK) as base:
+
+        def bauern_sheet():
+            sheet = factories.sheet(factories.club("Taps"), thumb.NAMES_4, preset="bauern")
+            return f"{base}/e/{sheet.entry_token}/"
+
+        try:
+            results = thumb.measure(
+                bauern_sheet,
+                {"executable_path": CHROMIUM, "args": ["--no-sandbox", "--disable-gpu"]},
+                play=thumb.play_bauern_evening,
+            )
+        except Exception as error:  # noqa: BLE001 - report and go on
+            say("Bauernschnapsen taps table", f"failed: {error.__class__.__name__}: {error}"[:240])
+            return
+    print("Bauernschnapsen, taps/scrolls per deal (the same goals):")
+    for line in thumb.table(results):
+        print("  " + line)
 
 
 def load_figures() -> None:

@@ -43,7 +43,7 @@ def players(club_: Club, *names: str) -> list[Player]:
 
 
 def sheet(club_: Club, names=("Anna", "Ben", "Clara"), preset: str = "wiki", variant=None):
-    variant = variant or ("dreierschnapsen" if len(names) == 3 else "schnapsen")
+    variant = variant or {2: "schnapsen", 3: "dreierschnapsen", 4: "bauernschnapsen"}[len(names)]
     people = players(club_, *names)
     return services.open_sheet(club_, variant, people, presets()[preset])
 

@@ -19,8 +19,9 @@ worked out by hand from RULES.md 3.2 and 3.3.
 
 from dataclasses import dataclass
 
-ANNA, BEN, CLARA = 0, 1, 2
+ANNA, BEN, CLARA, DORA = 0, 1, 2, 3
 NAMES = ("Anna", "Ben", "Clara")
+NAMES_4 = ("Anna", "Ben", "Clara", "Dora")
 
 KINDS = (
     ("normal", "normal game"),
@@ -100,9 +101,10 @@ def radio(page, name: str, value) -> object:
 
 
 class Evening:
-    def __init__(self, page, url: str):
+    def __init__(self, page, url: str, names=NAMES):
         self.page = page
         self.url = url
+        self.names = names
         self.costs: list[Cost] = []
         self.notes: list[str] = []
 
@@ -132,7 +134,7 @@ class Evening:
         form's defaults (declarer = Rufer, normal game, no Spritzen)."""
         page = self.page
         badge = page.locator("#sheet table.score thead th").nth(rufer).locator(".badge.rufer")
-        assert badge.count() == 1, f"{label}: {NAMES[rufer]} should be Rufer"
+        assert badge.count() == 1, f"{label}: {self.names[rufer]} should be Rufer"
         if contract is None:
             kind = "normal"
         elif sp:
@@ -195,7 +197,9 @@ class Evening:
 
     def dealer_badge(self) -> int:
         heads = self.page.locator("#sheet table.score thead th")
-        seats = [i for i in range(3) if heads.nth(i).locator(".badge:not(.rufer)").count()]
+        seats = [
+            i for i in range(heads.count()) if heads.nth(i).locator(".badge:not(.rufer)").count()
+        ]
         assert len(seats) == 1, seats
         return seats[0]
 
@@ -276,6 +280,60 @@ def play_evening(page, url: str) -> list[Cost]:
     return e.costs
 
 
+def play_bauern_evening(page, url: str) -> list[Cost]:
+    """A Bauernschnapsen evening (RULES.md 4; ``bauern`` rule set, seats Anna 0, Ben 1,
+    Clara 2, Dora 3, Anna deals first; Anna & Clara against Ben & Dora) on the sheet at
+    ``url``: 12 entries and one undo, with the same taps as Dreierschnapsen. Raises
+    AssertionError when the sheet shows other numbers than the rules give."""
+    page.goto(url)
+    e = Evening(page, url, NAMES_4)
+    assert e.totals() == [0, 0, 0, 0]
+    assert page.locator("#sheet .teams .team").count() == 2
+
+    # ===== Game 1 (Anna deals first; the Rufer goes Ben, Clara, Dora, Anna, ...) =====
+    e.deal("1", rufer=BEN, points=3)  # Ben & Dora +3
+    e.deal("2", rufer=CLARA, points=2, won=False)  # Ben & Dora +2
+    assert e.totals() == [0, 5, 0, 5]
+    # Dora, the Rufer, plays a Bettler alone: her partner Ben sits out, and it shows.
+    radio(page, "contract", "bettler").click()
+    out = page.locator("#sheet .sits-out.out-by-3")
+    assert out.is_visible() and "Ben" in out.inner_text(), out.inner_text()
+    radio(page, "contract", "normal").click()
+    assert not out.is_visible()
+    e.deal("3", rufer=DORA, contract="bettler")  # Ben & Dora +4
+    assert "Ben" in e.saved_text()  # "… · Ben setzt aus"
+    # Clara, the Rufer's partner, plays a Schnapser (6) and wins.
+    e.deal("4", rufer=ANNA, declarer=CLARA, contract="schnapser")
+    assert e.totals() == [6, 9, 6, 9]
+    # Anna plays Gang (9) gespritzt (x2 = 18) and wins: Anna & Clara 24, the game is
+    # over; Ben & Dora get one Bummerl each.
+    e.deal("5", rufer=BEN, declarer=ANNA, contract="gang", sp=1)
+    over = e.game_over()
+    assert "24 · 9 · 24 · 9" in over and "Ben" in over and "Dora" in over, over
+    assert e.totals() == [0, 0, 0, 0]
+    e.undo("undo 5")
+    assert e.totals() == [6, 9, 6, 9]
+    e.deal("5 again", rufer=BEN, declarer=ANNA, contract="gang", sp=1)
+    assert "Dora" in e.game_over()
+
+    # ===== Game 2: Ben deals, Clara is Rufer =====
+    e.redeal("6 redeal")  # the same dealer deals again: Clara stays Rufer
+    e.deal("7", rufer=CLARA, points=1)  # Anna & Clara +1
+    # Anna plays a Kontraschnapser (12) against Rufer Dora and wins.
+    e.deal("8", rufer=DORA, declarer=ANNA, contract="kontraschnapser")
+    # Ben loses a Zehnerloch (10, behind "more contracts"): Anna & Clara +10.
+    e.deal("9", rufer=ANNA, declarer=BEN, contract="zehnergang", won=False)
+    assert e.totals() == [23, 0, 23, 0]
+    e.deal("10", rufer=BEN, points=1)  # Ben & Dora +1
+    assert e.totals() == [23, 1, 23, 1]
+    e.deal("11", rufer=CLARA, points=2)  # Anna & Clara 25: Ben & Dora a Bummerl
+    over = e.game_over()
+    assert "25 · 1 · 25 · 1" in over and "Ben" in over and "Dora" in over, over
+    tally = page.locator("#sheet .tally td").all_inner_texts()
+    assert [int("".join(c for c in t if c.isdigit())) for t in tally] == [0, 2, 0, 2], tally
+    return e.costs
+
+
 def table(results: dict) -> list[str]:
     """The taps table: one line per deal kind, ``taps/scrolls`` per viewport (the
     fewest-most taps, the most scrolls any deal of that kind took), then the scrolls
@@ -300,9 +358,10 @@ def table(results: dict) -> list[str]:
     return lines
 
 
-def measure(new_sheet_url, launch_args: dict | None = None) -> dict:
-    """Play the evening once per phone size of VIEWPORTS in a headless Chromium, each on
-    a fresh sheet whose entry link ``new_sheet_url()`` returns; ``{size: [Cost, ...]}``."""
+def measure(new_sheet_url, launch_args: dict | None = None, play=play_evening) -> dict:
+    """Play the evening (``play``: ``play_evening`` or ``play_bauern_evening``) once per
+    phone size of VIEWPORTS in a headless Chromium, each on a fresh sheet whose entry
+    link ``new_sheet_url()`` returns; ``{size: [Cost, ...]}``."""
     from playwright.sync_api import sync_playwright
 
     results = {}
@@ -314,7 +373,7 @@ def measure(new_sheet_url, launch_args: dict | None = None) -> dict:
                     viewport={"width": width, "height": height}, locale="de-AT"
                 )
                 try:
-                    results[(width, height)] = play_evening(context.new_page(), new_sheet_url())
+                    results[(width, height)] = play(context.new_page(), new_sheet_url())
                 finally:
                     context.close()
         finally:

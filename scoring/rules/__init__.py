@@ -1,7 +1,8 @@
-"""The rule cores of Schnapsen and Dreierschnapsen: pure Python, no Django.
+"""The rule cores of Schnapsen, Dreierschnapsen and Bauernschnapsen: pure Python, no Django.
 
-See ``sheet`` for the words (entry, game, Bummerl, Partie); ``schnapsen`` and
-``dreier`` score single deals; ``ruleset`` holds rule sets as data.
+See ``sheet`` for the words (entry, game, Bummerl, Partie); ``schnapsen``, ``dreier``
+and ``bauern`` (four players in two teams) score single deals; ``ruleset`` holds rule
+sets as data.
 """
 
 from scoring.rules.dreier import DreierDeal, Redeal, TieBreak, deal_value, score_dreier_deal

@@ -7,10 +7,7 @@ clockwise). Points are Spielpunkte, never Augen.
 from dataclasses import dataclass
 
 from scoring.rules.errors import RuleError, gettext_noop
-from scoring.rules.ruleset import NORMAL, RuleSet
-
-MAX_SPRITZEN = 3
-"""gespritzt (x2), zurückgespritzt (x4), nochmal zurückgespritzt (x8)."""
+from scoring.rules.ruleset import MAX_SPRITZEN, NORMAL, Contract, RuleSet
 
 
 @dataclass(frozen=True)
@@ -46,7 +43,8 @@ def deal_value(deal: DreierDeal, rules: RuleSet) -> int:
 
     Raises RuleError on ``contract`` (unknown or disabled), ``normal_points`` (not 1..3
     on a normal game, or given for another contract) or ``spritzen`` (outside 0..3, or on a normal game without
-    ``spritzen_on_normal``). RULES.md 3.2.
+    ``spritzen_on_normal``, above ``spritzen_levels``, or on a contract of
+    ``not_spritzable``). RULES.md 3.2 and 4.2; Bauernschnapsen values its deals the same way.
     """
     contract = rules.contract(deal.contract)
     k = deal.spritzen
@@ -59,6 +57,7 @@ def deal_value(deal: DreierDeal, rules: RuleSet) -> int:
             raise RuleError(
                 "spritzen", gettext_noop("This rule set allows no Spritzen on the normal game.")
             )
+        _check_spritzen_options(contract, k, rules)
         return deal.normal_points * 2**k
     if deal.normal_points is not None:
         raise RuleError(
@@ -69,7 +68,29 @@ def deal_value(deal: DreierDeal, rules: RuleSet) -> int:
             contract=contract.name,
         )
     assert contract.base is not None
+    _check_spritzen_options(contract, k, rules)
     return contract.base * 2**k
+
+
+def _check_spritzen_options(contract: Contract, k: int, rules: RuleSet) -> None:
+    """The options ``spritzen_levels`` and ``not_spritzable`` (RULES.md 4.2); their
+    Dreierschnapsen defaults (3 levels, none excluded) allow every level 0..3."""
+    if not k:
+        return
+    if contract.code in rules.not_spritzable:
+        raise RuleError(
+            "spritzen",
+            gettext_noop("%(contract)s cannot be spritzed in this rule set."),
+            contract=contract.name,
+        )
+    if not rules.spritzen_levels:
+        raise RuleError("spritzen", gettext_noop("This rule set allows no Spritzen."))
+    if k > rules.spritzen_levels:
+        raise RuleError(
+            "spritzen",
+            gettext_noop("This rule set allows Spritzen up to ×%(factor)s."),
+            factor=2**rules.spritzen_levels,
+        )
 
 
 def may_declare(deal: DreierDeal, rufer: int, rules: RuleSet) -> bool:

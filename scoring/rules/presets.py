@@ -1,4 +1,4 @@
-"""The rule-set presets shipped in ``seeds/rulesets.json`` (``wiki``, ``spielregeln``)."""
+"""The rule-set presets shipped in ``seeds/rulesets.json`` (``wiki``, ``spielregeln``, ``bauern``)."""
 
 import json
 from functools import cache

@@ -1,7 +1,7 @@
 """Rule sets as data (RULES.md sections 1-3 and the options named there).
 
-A ``RuleSet`` holds the options of both variants and the Dreierschnapsen contract
-catalogue. It is built from a plain dict (``RuleSet.from_dict``), the shape stored in
+A ``RuleSet`` holds the options of every variant and the contract catalogue of
+Dreier- and Bauernschnapsen. It is built from a plain dict (``RuleSet.from_dict``), the shape stored in
 the database and in ``seeds/rulesets.json``::
 
     {"name": "wiki", "options": {"false_claim": "fixed", ...},
@@ -23,6 +23,16 @@ Options (code names of RULES.md; defaults in ``DEFAULT_OPTIONS``):
 - ``common_contracts`` (list of contract codes): the contracts the club plays most; the
   entry form shows them first and the others behind "more contracts" (the normal game
   is always first). Codes not in the catalogue or disabled are left out.
+- ``spritzen_levels`` (0..3): the highest Spritzen level allowed (3: up to x8; the
+  ``bauern`` preset: 1, only x2). RULES.md 4.2, for both Dreierschnapsen and
+  Bauernschnapsen.
+- ``not_spritzable`` (list of contract codes): contracts that cannot be spritzed
+  (RULES.md 4.2; empty in the Dreierschnapsen presets).
+- ``schnapser_by_partner`` (bool): Bauernschnapsen: the Rufer's partner may also
+  declare the contracts the Rufer declares (Schnapser, Bauernschnapser). RULES.md 4.1.
+- ``partner_sits_out`` (list of contract codes): Bauernschnapsen: contracts the
+  declarer plays alone while his partner sits out (shown on the sheet; the partner
+  shares his team's result all the same). RULES.md 4.1.
 """
 
 from dataclasses import dataclass, field, replace
@@ -70,7 +80,14 @@ DEFAULT_OPTIONS: dict[str, Any] = {
         "gang",
         "kontraschnapser",
     ],
+    "spritzen_levels": 3,
+    "not_spritzable": [],
+    "schnapser_by_partner": True,
+    "partner_sits_out": [],
 }
+
+MAX_SPRITZEN = 3
+"""gespritzt (x2), zurückgespritzt (x4), nochmal zurückgespritzt (x8)."""
 
 _CHOICES: dict[str, tuple[Any, ...]] = {
     "closing_counts_at": ("close", "end"),
@@ -82,6 +99,7 @@ _RANGES: dict[str, tuple[int, int]] = {
     "schneider_counts": (1, 4),
     "retourschneider_counts": (1, 8),
     "game_target": (6, 100),
+    "spritzen_levels": (0, MAX_SPRITZEN),
 }
 
 

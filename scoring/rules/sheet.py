@@ -1,9 +1,10 @@
-"""A whole score sheet folded into totals, games, Bummerl and tally (RULES.md 2 and 3.3).
+"""A whole score sheet folded into totals, games, Bummerl and tally (RULES.md 2, 3.3, 4).
 
 Words used here:
 
 - *entry*: one line the table records: a deal, a redeal or a tie-break deal.
-- *game*: for Dreierschnapsen the game to 24 (``game_target``), counted up from 0; for
+- *game*: for Dreierschnapsen the game to 24 (``game_target``), counted up from 0 (in
+  Bauernschnapsen by team: both partners carry the team's totals); for
   two-player Schnapsen one Bummerl, the count-down from 7 (``BUMMERL_START``), whose
   totals are kept as points won (0 up to 7 or more) and shown as points *left*.
 - *Bummerl* (as a number): what the loser of a game "gets": 1, a Schneider
@@ -19,6 +20,7 @@ services all call it.
 from dataclasses import dataclass
 from enum import StrEnum
 
+from scoring.rules import bauern
 from scoring.rules.dreier import DreierDeal, Redeal, TieBreak, score_dreier_deal
 from scoring.rules.errors import RuleError, gettext_noop
 from scoring.rules.ruleset import BUMMERL_START, RuleSet
@@ -28,10 +30,16 @@ from scoring.rules.schnapsen import EndedDeal, QuickDeal, score_schnapsen_deal
 class Variant(StrEnum):
     SCHNAPSEN = "schnapsen"
     DREIERSCHNAPSEN = "dreierschnapsen"
+    BAUERNSCHNAPSEN = "bauernschnapsen"
 
     @property
     def seats(self) -> int:
-        return 2 if self is Variant.SCHNAPSEN else 3
+        return {"schnapsen": 2, "dreierschnapsen": 3, "bauernschnapsen": 4}[self.value]
+
+    @property
+    def teams(self) -> bool:
+        """Whether partners sit opposite and score as a team (Bauernschnapsen, RULES.md 4)."""
+        return self is Variant.BAUERNSCHNAPSEN
 
 
 class Result(StrEnum):
@@ -181,6 +189,8 @@ class _Fold:
             )
         if self.variant is Variant.SCHNAPSEN:
             self._schnapsen(index, entry)
+        elif self.variant is Variant.BAUERNSCHNAPSEN:
+            self._bauern(index, entry)
         else:
             self._dreier(index, entry)
 
@@ -234,6 +244,24 @@ class _Fold:
             self.awaiting = (lowest[0], lowest[1])
             return
         self._close_with_loser(index, lowest[0], None, None)
+
+    def _bauern(self, index: int, entry: Entry) -> None:
+        """A Bauernschnapsen entry (RULES.md 4): the deal and the game end are the rule
+        core's of ``bauern``; the rotation and the redeal are those of Dreierschnapsen."""
+        if isinstance(entry, Redeal):
+            self._line(entry, (0,) * self.seats, self.rufer)  # the same dealer deals again
+            return
+        if not isinstance(entry, DreierDeal):
+            raise RuleError("deal", gettext_noop("This is not a Bauernschnapsen deal."))
+        points = bauern.score_bauern_deal(entry, self.rufer, self.rules)
+        before = self.totals
+        self.totals = tuple(t + p for t, p in zip(before, points, strict=True))
+        self._line(entry, points, self.rufer)
+        self.dealer = self.rufer
+        end = bauern.game_end(before, self.totals, self.rules)
+        if end is not None:
+            losers, result, count = end
+            self._close_game(index, losers, Result(result), count, None, None)
 
     def _close_with_loser(
         self, index: int, loser: int, tie: tuple[int, int] | None, tie_winner: int | None

@@ -8,7 +8,11 @@ from scoring import services
 from scoring.display import sheet_rows
 from scoring.views.sheet import with_sheet_access
 
-BLANK_ROWS = {"dreierschnapsen": (24, "8.4mm"), "schnapsen": (30, "7mm")}
+BLANK_ROWS = {
+    "bauernschnapsen": (24, "8.4mm"),
+    "dreierschnapsen": (24, "8.4mm"),
+    "schnapsen": (30, "7mm"),
+}
 """Rows of a blank paper sheet and the height of one (its border included): one A4 page
 with the longest catalogue of the presets, names that wrap in the header and about
 2 cm to spare."""

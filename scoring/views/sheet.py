@@ -86,8 +86,8 @@ def sheet_context(
     elif third is not None:
         badges = {"dealer": third, "rufer": None}
     else:
-        dreier = state.variant == "dreierschnapsen"
-        badges = {"dealer": state.dealer, "rufer": state.rufer if dreier else None}
+        two = state.variant == "schnapsen"
+        badges = {"dealer": state.dealer, "rufer": None if two else state.rufer}
     tiebreak = None
     if third is not None:
         tiebreak = {
@@ -99,6 +99,7 @@ def sheet_context(
         "sheet": access.sheet,
         "state": state,
         "players": players,
+        "teams": teams_of(state, players),
         "seats": list(zip(players, state.display_totals, state.tally, strict=True)),
         # URLs joined by hand: reverse() per row would cost more than the row itself.
         "rows": [
@@ -138,6 +139,16 @@ def sheet_context(
             "print_blank": access.url("print_blank"),
         },
     }
+
+
+def teams_of(state, players) -> list[dict]:
+    """Bauernschnapsen: the two teams (seats 1+3, 2+4) and their names; an empty list
+    for the other games."""
+    if not state.variant.teams:
+        return []
+    return [
+        {"number": t + 1, "names": f"{players[t].name} & {players[t + 2].name}"} for t in (0, 1)
+    ]
 
 
 def series_context(access, scored) -> dict:

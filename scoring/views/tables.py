@@ -22,6 +22,7 @@ from clubs.models import Player, Role
 from clubs.players import add_player, known_player
 from clubs.tables import paginate
 from clubs.text import clean_name, german_key, warn_unprintable
+from scoring import rules as core
 from scoring import services
 from scoring.forms import ImportForm, OpenSheetForm, RuleSetForm
 from scoring.models import RuleSet, Sheet, Variant
@@ -80,7 +81,7 @@ def club(request, slug):
     )
 
 
-SEAT_FIELDS = ("player_1", "player_2", "player_3")
+SEAT_FIELDS = ("player_1", "player_2", "player_3", "player_4")
 OPEN_FIELDS = ("key", "variant", "title", *SEAT_FIELDS, "rule_set")
 
 
@@ -104,7 +105,9 @@ def _seat_new_player(request, club, data: dict) -> tuple[dict, str, str]:
     else:
         warn_unprintable(request, person.name)
         notice = ""
-    seats = 2 if data.get("variant") == Variant.SCHNAPSEN else 3
+    seats = 3
+    if data.get("variant") in Variant.values:
+        seats = core.Variant(data["variant"]).seats
     chosen = [str(data.get(f)) for f in SEAT_FIELDS[:seats]]
     if str(person.pk) in chosen:
         return data, "", notice + _("%(name)s sits at the table already.") % {"name": person.name}
@@ -131,7 +134,7 @@ def open_table(request, slug):
     chosen so far. htmx swaps the form (partial ``openform``)."""
     club = club_for(request, slug, Role.SCORER)
     initial = {}
-    for i in (1, 2, 3):
+    for i in (1, 2, 3, 4):
         value = request.GET.get(f"p{i}", "")
         if value.isdigit():
             initial[f"player_{i}"] = int(value)
