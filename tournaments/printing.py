@@ -120,8 +120,9 @@ def in_tree_order(columns: list[Column]) -> list[Column]:
                 slots.append(of_card.get(card.pk) if card is not None else None)
         placed = {id(r) for r in slots if r is not None}
         rest = iter(r for r in rows_ if id(r) not in placed)
-        order = [r if r is not None else next(rest) for r in slots]
-        out[i] = replace(columns[i], rows=tuple(order))
+        order = [r if r is not None else next(rest, None) for r in slots]
+        if {id(r) for r in order} == {id(r) for r in rows_}:  # else keep match order
+            out[i] = replace(columns[i], rows=tuple(order))
     return out
 
 
