@@ -108,12 +108,9 @@ def test_the_16_card_bracket_is_one_page_with_the_final_and_places_one_to_eight(
     assert all(f"Runde {n}" in text for n in range(1, 5))
 
 
-@pytest.mark.parametrize(("cards", "players", "pages", "section_rounds"), [(64, 30, 3, 2)])
-def test_the_64_card_bracket_is_two_pages_of_round_one_and_the_last_page(
-    client, organiser, cards, players, pages, section_rounds
-):
-    t = simulate(organiser, cards=cards, players=players, max_cards=3, seed=11)
-    check_bracket(printed(client, organiser, t), t, pages, section_rounds)
+def test_the_64_card_bracket_is_two_pages_of_round_one_and_the_last_page(client, organiser):
+    t = simulate(organiser, cards=64, players=30, max_cards=3, seed=11)
+    check_bracket(printed(client, organiser, t), t, pages=3, section_rounds=2)
 
 
 def test_the_128_card_bracket_is_four_pages_of_rounds_one_to_three_and_the_last_page(
