@@ -328,21 +328,25 @@ def pdf_figures(club, small, finished) -> None:
     from tournaments.simulation import simulate
 
     middle = simulate(club, cards=128, players=60, max_cards=3, seed=8, name="Bench 128")
+    render_pdf("print/prizes.html", printing.prizes_context(small))  # fonts registered once
     one_page = median_time(
         lambda: render_pdf("print/prizes.html", printing.prizes_context(small)), 5
     )
     bracket = median_time(
         lambda: render_pdf("print/bracket.html", printing.bracket_context(middle)), 3
     )
+    pdf = render_pdf("print/bracket.html", printing.bracket_context(middle))
+    pages = len(PdfReader(io.BytesIO(pdf)).pages)
     say("PDF: one page (prize list), median", f"{one_page * 1000:.0f} ms")
-    say("PDF: 128-card bracket, median", f"{bracket * 1000:.0f} ms")
-    say("PDF: ratio 128-card bracket / one page (goal <= 4x)", f"{bracket / one_page:.1f}x")
-    started = time.perf_counter()
+    say("PDF: 128-card bracket, median", f"{bracket * 1000:.0f} ms, {pages} pages")
+    say("PDF: ratio 128-card bracket / one page (goal <= 3x)", f"{bracket / one_page:.1f}x")
+    started, cpu = time.perf_counter(), time.process_time()
     pdf = render_pdf("print/bracket.html", printing.bracket_context(finished))
+    took, cpu = time.perf_counter() - started, time.process_time() - cpu
     pages = len(PdfReader(io.BytesIO(pdf)).pages)
     say(
-        "PDF: 1024-card bracket",
-        f"{time.perf_counter() - started:.1f} s, {pages} pages, {len(pdf) // 1024} KB",
+        "PDF: 1024-card bracket (goal <= 3 s)",
+        f"{took:.1f} s ({cpu:.1f} s CPU), {pages} pages, {len(pdf) // 1024} KB",
     )
     match_sheet_figures(club)
 

@@ -1,0 +1,149 @@
+"""The printed bracket of a large night: a tree over A4 landscape pages that a reader
+follows from round 1 to the final, the last rounds, placement matches and places 1-8
+together on the last page, every card named, no text off the page."""
+
+import io
+import re
+from itertools import pairwise
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from tests import factories
+from tournaments import printing
+from tournaments.rows import bracket_columns
+from tournaments.services.reading import load_state
+from tournaments.simulation import simulate
+
+pytestmark = pytest.mark.django_db
+
+A4_LANDSCAPE = (297, 210)
+
+
+@pytest.fixture
+def organiser(client):
+    club = factories.club()
+    client.force_login(factories.user(club, "organiser"))
+    return club
+
+
+def printed(client, club, t) -> PdfReader:
+    url = reverse("print_bracket", kwargs={"slug": club.slug, "tournament_id": t.pk})
+    response = client.get(url)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    return PdfReader(io.BytesIO(response.content))
+
+
+def shows(card) -> re.Pattern:
+    """A card as its boxes print it: "#12 Anna", not the start of "#12 Annabell"."""
+    return re.compile(rf"#{card.number} {re.escape(card.player.name)}(?![\w])")
+
+
+def texts_off_the_page(page) -> list[str]:
+    """Every piece of text whose start lies outside the page."""
+    width, height = float(page.mediabox.width), float(page.mediabox.height)
+    outside = []
+
+    def visit(text, cm, tm, _font, _size):
+        if not text.strip():
+            return
+        x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+        y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+        if not (0 <= x <= width and 0 <= y <= height):
+            outside.append(text)
+
+    page.extract_text(visitor_text=visit)
+    return outside
+
+
+def rounds_played(state) -> dict[int, int]:
+    """Card id -> the main rounds it was drawn in."""
+    played: dict[int, int] = {}
+    for pairings in state.pairings.values():
+        for p in pairings:
+            for card in (p.left_id, p.right_id):
+                if card:
+                    played[card] = played.get(card, 0) + 1
+    return played
+
+
+def check_bracket(reader, t, pages: int, section_rounds: int) -> None:
+    """``pages`` A4 landscape pages; each card's round-1 box on one page before the last,
+    with its later boxes of the first ``section_rounds`` rounds on the same page (one per
+    round it played there); the final's two cards and places 1-8 on the last page."""
+    assert len(reader.pages) == pages
+    for page in reader.pages:
+        box = page.mediabox
+        size = (round(float(box.width) * 25.4 / 72), round(float(box.height) * 25.4 / 72))
+        assert size == A4_LANDSCAPE
+        assert texts_off_the_page(page) == []
+    state = load_state(t)
+    texts = [page.extract_text() for page in reader.pages]
+    played = rounds_played(state)
+    sections = texts[:-1] or texts
+    for pk, card in state.cards.items():
+        found = [text for text in sections if shows(card).search(text)]
+        assert len(found) == 1, card.number  # round 1 names every card, once
+        expected = min(played[pk], section_rounds) if len(texts) > 1 else played[pk]
+        assert len(shows(card).findall(found[0])) >= expected, card.number
+    last = texts[-1]
+    final = state.pairings[state.rounds[-1].pk][0]
+    for card in (state.cards[final.left_id], state.cards[final.right_id]):
+        assert shows(card).search(last)
+    places = state.places()
+    assert sorted(places) == list(range(1, 9))
+    for place, card in places.items():
+        card = state.cards[card]
+        assert re.search(rf"{place}\. #{card.number} {re.escape(card.player.name)}", last)
+    assert "Plätze" in last and "Platzierung" in last
+
+
+def test_the_16_card_bracket_is_one_page_with_the_final_and_places_one_to_eight(client, organiser):
+    t = simulate(organiser, cards=16, players=10, max_cards=3, seed=7)
+    reader = printed(client, organiser, t)
+    check_bracket(reader, t, pages=1, section_rounds=4)
+    text = reader.pages[0].extract_text()
+    assert all(f"Runde {n}" in text for n in range(1, 5))
+
+
+def test_the_64_card_bracket_is_two_pages_of_round_one_and_the_last_page(client, organiser):
+    t = simulate(organiser, cards=64, players=30, max_cards=3, seed=11)
+    check_bracket(printed(client, organiser, t), t, pages=3, section_rounds=2)
+
+
+def test_the_128_card_bracket_is_four_pages_of_rounds_one_to_three_and_the_last_page(
+    client, organiser
+):
+    """Rounds 3 to 7 (the final) stand on page 5 with the placement matches and places
+    1-8; pages 1-4 each carry a quarter of round 1 with where its winners went in rounds
+    2 and 3 (today's page 9 listing became 5 pages)."""
+    t = simulate(organiser, cards=128, players=60, max_cards=3, seed=5)
+    reader = printed(client, organiser, t)
+    check_bracket(reader, t, pages=5, section_rounds=3)
+    assert "Runde 1 bis Runde 3, Teil 4 von 4" in reader.pages[3].extract_text()
+    assert "Runde 3 bis Runde 7" in reader.pages[4].extract_text()
+
+
+@pytest.mark.heavy
+def test_the_1024_card_bracket_is_32_pages_of_round_one_and_the_last_page(client, organiser):
+    t = simulate(organiser, cards=1024, players=400, max_cards=3, seed=7)
+    check_bracket(printed(client, organiser, t), t, pages=33, section_rounds=5)
+
+
+def test_each_round_is_printed_in_the_order_of_the_bracket_tree(db):
+    """Rounds are drawn afresh (RULES.md 5.4): the printed order puts the two pairings
+    a card of pairing i came from at places 2i (its left card) and 2i+1 (its right)."""
+    t = simulate(factories.club(), cards=64, players=30, max_cards=3, seed=3)
+    state = load_state(t)
+    rounds = printing.in_tree_order([c for c in bracket_columns(state) if c.number])
+    assert [len(c.rows) for c in rounds] == [32, 16, 8, 4, 2, 1]
+    for earlier, later in pairwise(rounds):
+        for i, row in enumerate(later.rows):
+            assert row.left.pk in cards_of(earlier.rows[2 * i])
+            assert row.right.pk in cards_of(earlier.rows[2 * i + 1])
+
+
+def cards_of(row) -> set[int]:
+    return {card.pk for card in (row.left, row.right) if card is not None}
