@@ -75,6 +75,7 @@ class TournamentForm(forms.Form):
         label=_("Results from the players' phones"),
         choices=ResultCheck.choices,
         initial=ResultCheck.SINGLE,
+        required=False,  # left out (an older form, a script): today's single entry
         help_text=_(
             "Checked: a result a player enters with his link counts when the other player "
             "confirms it on his phone, or the desk accepts it."

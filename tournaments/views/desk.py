@@ -58,7 +58,7 @@ def tournament_list(request, slug):
             entry_fee=data["entry_fee"],
             one_prize_per_player=data["one_prize_per_player"],
             prizes=data["prizes"],
-            result_check=data["result_check"],
+            result_check=data["result_check"] or ResultCheck.SINGLE,
         )
         warn_unprintable(
             request, tournament.name, *(p["description"] for p in tournament.prizes), name=False
