@@ -22,7 +22,7 @@ import uuid
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Case, Q, Value, When
 from django.utils import timezone
 
 from clubs import audit
@@ -33,6 +33,7 @@ from scoring import rules as core
 from scoring.changes import SheetChanged, changes_since, version_of
 from scoring.models import ROW_FIELDS, Deal, DealRow, RuleSet, Seat, Sheet
 from scoring.signals import sheet_changed
+from scoring.tally import seat_figures
 
 
 @dataclass(frozen=True)
@@ -383,7 +384,19 @@ def _add(
 
 
 def _announce(sheet: Sheet, state: core.SheetState, key, actor: Actor) -> None:
-    """Tell the tournament whose match this sheet is (``signals.sheet_changed``)."""
+    """Keep the seats' figures (``Seat.games``, ``bummerl``, ``schneider``) as the sheet
+    now stands, in one UPDATE; tell the tournament whose match this sheet is
+    (``signals.sheet_changed``)."""
+    figures = seat_figures(state, sheet.core_variant.seats)
+    Seat.objects.filter(sheet=sheet).update(
+        **{
+            name: Case(
+                *(When(position=seat, then=Value(f[name])) for seat, f in enumerate(figures)),
+                default=Value(0),
+            )
+            for name in ("games", "bummerl", "schneider")
+        }
+    )
     if sheet.reports_result:
         sheet_changed.send(Sheet, sheet=sheet, state=state, key=key, actor=actor)
 

@@ -3,19 +3,22 @@
 Sheets count by the day they were opened, tournaments by the day they start
 (``seasons.days``). Sheets that are a tournament's match (``reports_result``) count
 in the tournament, not among the evenings. Each game (variant of ``scoring``) is
-tallied apart: a fixed number of queries per game played and per tournament, however
-many players and sheets.
+tallied apart: a fixed number of queries, and 4 more per tournament, however
+many players and sheets: the sheets' figures are summed in the database from the
+figures each seat keeps (``scoring.models.Seat``).
 """
 
 import datetime as dt
 from dataclasses import dataclass, field
 
+from django.db.models import Count, Sum
+from django.db.models.functions import TruncDate
+
 from clubs.models import Club
 from clubs.text import german_key
-from scoring.models import Sheet
-from scoring.tally import tally, variants_played
+from scoring.models import Seat, Sheet, Variant
 from seasons import ranking
-from seasons.days import day_of, moments
+from seasons.days import CLUB_ZONE, moments
 from seasons.models import RankingSettings
 from seasons.places import player_places
 from tournaments.models import Tournament
@@ -58,24 +61,35 @@ def club_tournaments(club: Club, first_day: dt.date | None, last_day: dt.date | 
     ).order_by("starts_at", "id")
 
 
-def game_rows(sheets) -> list[ranking.Row]:
-    """Rows of the players at ``sheets`` (all of one game): evenings are the calendar
-    days with a sheet of his."""
-    rows = []
-    for t in tally(sheets.order_by("created_at", "id")):
-        days = {day_of(e["date"]) for e in t.evenings}
-        rows.append(
+def game_rows(sheets) -> dict[str, list[ranking.Row]]:
+    """Rows per game (variant) of the players at ``sheets``, summed in the database
+    from the seats' figures (one query): evenings are the calendar days (Vienna) with a
+    sheet of his in that game."""
+    found: dict[str, list[ranking.Row]] = {}
+    sums = (
+        Seat.objects.filter(sheet__in=sheets)
+        .values("sheet__variant", "player_id", "player__name", "player__name_key")
+        .annotate(
+            n_games=Sum("games"),
+            n_bummerl=Sum("bummerl"),
+            n_schneider=Sum("schneider"),
+            n_evenings=Count(TruncDate("sheet__created_at", tzinfo=CLUB_ZONE), distinct=True),
+        )
+        .order_by()
+    )
+    for s in sums:
+        found.setdefault(s["sheet__variant"], []).append(
             ranking.Row(
-                t.player_id,
-                t.name,
-                german_key(t.name),
-                evenings=len(days),
-                games=t.games,
-                bummerl=t.bummerl,
-                schneider=t.schneider,
+                s["player_id"],
+                s["player__name"],
+                s["player__name_key"],
+                evenings=s["n_evenings"],
+                games=s["n_games"],
+                bummerl=s["n_bummerl"],
+                schneider=s["n_schneider"],
             )
         )
-    return rows
+    return found
 
 
 def points_rows(tournaments, settings: RankingSettings) -> list[ranking.Row]:
@@ -107,12 +121,16 @@ def standings(
     settings: RankingSettings,
     with_points: bool = True,
 ) -> Standings:
-    """The club's standings between the two days (None: open). Queries: 1, then 3 per
-    game played, then 1 and 4 per tournament when ``with_points``."""
-    sheets = club_sheets(club, first_day, last_day)
-    result = Standings()
-    for variant, label, _count in variants_played(sheets):
-        result.games.append(Game(variant, str(label), game_rows(sheets.filter(variant=variant))))
+    """The club's standings between the two days (None: open). Queries: 1, then 1 and
+    4 per tournament when ``with_points``."""
+    by_game = game_rows(club_sheets(club, first_day, last_day))
+    result = Standings(
+        [
+            Game(value, str(label), by_game[value])
+            for value, label in Variant.choices
+            if value in by_game
+        ]
+    )
     if with_points:
         result.points = points_rows(club_tournaments(club, first_day, last_day), settings)
     return result

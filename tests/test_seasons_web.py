@@ -280,3 +280,44 @@ def test_the_public_sees_a_ranking_only_when_the_club_publishes_it(client, club,
     player = Player.objects.get(club=club, name="Clara")
     page = client.get(reverse("player", kwargs={"slug": club.slug, "player_id": player.pk}))
     assert page.status_code == 302  # the player's page stays for members
+
+
+def test_a_players_page_shows_his_statistics_per_game_with_a_chart(client, club, evening):
+    anna = Player.objects.get(club=club, name="Anna")
+    ben = Player.objects.get(club=club, name="Ben")
+    # Two more tables with Ben make him a regular partner (3 tables).
+    two_player_sheet(club, anna, ben, dt.datetime(2026, 4, 1, 19), losers=(1, 1))
+    two_player_sheet(club, ben, anna, dt.datetime(2026, 4, 8, 19), losers=(1, 0, 0))
+    page = client.get(reverse("player", kwargs={"slug": club.slug, "player_id": anna.pk}))
+    assert page.status_code == 200
+    [two] = page.context["statistics"]
+    assert two["variant"] == "schnapsen"
+    # Evenings in order: 2/3, 2/3 (with Clara), 0/2, 1/3: running 2/3, 4/6, 4/8, 5/11.
+    assert two["per_game"] == pytest.approx(5 / 11)
+    assert [(e["bummerl"], e["games"]) for e in two["best"]] == [(0, 2), (1, 3), (2, 3)]
+    assert [(e["bummerl"], e["games"]) for e in two["worst"]] == [(2, 3)]
+    [partner] = two["partners"]
+    assert (partner.name, partner.tables, partner.games, partner.mine, partner.theirs) == (
+        "Ben",
+        3,
+        8,
+        3,
+        5,
+    )
+    html = page.content.decode()
+    assert '<svg class="chart" viewBox="0 0 320 160" role="img"' in html
+    assert "<title>Bummerl pro Spiel im Lauf der Zeit: Schnapsen (zu zweit)</title>" in html
+    assert "Direkter Vergleich" in html
+
+
+def test_a_players_page_lists_his_tournament_places_and_points(client, club, owner):
+    from tournaments.simulation import simulate
+
+    t = simulate(club, cards=8, players=8, max_cards=1, seed=5)
+    from tournaments.export import export
+
+    first = next(r for r in export(t)["ranking"] if r["place"] == 1)
+    winner = Player.objects.get(club=club, name=first["player"])
+    page = client.get(reverse("player", kwargs={"slug": club.slug, "player_id": winner.pk}))
+    [result] = page.context["tournament_results"]
+    assert (result["tournament"], result["places"], result["points"]) == (t, (1, 1), 25)
