@@ -215,7 +215,7 @@ def test_the_ranking_page_costs_the_same_queries_for_more_sheets(client, club, t
         two_player_sheet(club, first, second, dt.datetime(2026, 6, 1, 19), losers=(0, 1))
     with CaptureQueriesContext(connection) as after:
         client.get(url)
-    assert len(after) == len(before)
+    assert len(after) == len(before) <= 8
 
 
 def test_tournament_points_follow_the_points_key(client, club, owner):
