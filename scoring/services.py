@@ -190,7 +190,8 @@ def record_entry(
                 actor=actor,
                 after=_audit_deal(deal),
             )
-            _announce(sheet, state, key, actor)
+            ended = bool(state.games) and state.games[-1].decided_at == len(entries)
+            _announce(sheet, state, key, actor, figures_changed=ended)
             return ScoredSheet(sheet, players, tuple(sorted(deals, key=_order)), state), deal
     except IntegrityError:
         return _written_meanwhile(sheet, key, entry, None, players)
@@ -383,10 +384,20 @@ def _add(
     return deal
 
 
-def _announce(sheet: Sheet, state: core.SheetState, key, actor: Actor) -> None:
+def _announce(
+    sheet: Sheet, state: core.SheetState, key, actor: Actor, figures_changed: bool = True
+) -> None:
     """Keep the seats' figures (``Seat.games``, ``bummerl``, ``schneider``) as the sheet
-    now stands, in one UPDATE; tell the tournament whose match this sheet is
+    now stands, in one UPDATE (left out when a new deal ended no game: the figures only
+    count finished games); tell the tournament whose match this sheet is
     (``signals.sheet_changed``)."""
+    if figures_changed:
+        _keep_figures(sheet, state)
+    if sheet.reports_result:
+        sheet_changed.send(Sheet, sheet=sheet, state=state, key=key, actor=actor)
+
+
+def _keep_figures(sheet: Sheet, state: core.SheetState) -> None:
     figures = seat_figures(state, sheet.core_variant.seats)
     Seat.objects.filter(sheet=sheet).update(
         **{
@@ -397,8 +408,6 @@ def _announce(sheet: Sheet, state: core.SheetState, key, actor: Actor) -> None:
             for name in ("games", "bummerl", "schneider")
         }
     )
-    if sheet.reports_result:
-        sheet_changed.send(Sheet, sheet=sheet, state=state, key=key, actor=actor)
 
 
 def _written_meanwhile(sheet: Sheet, key, entry, replace_id, players):

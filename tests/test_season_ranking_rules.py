@@ -6,7 +6,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clubs.errors import RuleError
@@ -116,6 +116,9 @@ def test_a_key_line_that_cannot_be_read_is_refused_naming_the_line(text, line):
     assert error.value.params["line"] == line
 
 
+PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+"""The machine may be busy: generating 40 rows must not fail a property by its speed."""
+
 rows_strategy = st.lists(
     st.builds(
         row,
@@ -129,6 +132,7 @@ rows_strategy = st.lists(
 )
 
 
+@PROPERTY
 @given(rows_strategy, st.integers(0, 4), st.randoms(use_true_random=False))
 def test_property_the_ranking_does_not_depend_on_the_order_rows_come_in(rows, minimum, rnd):
     shuffled = list(rows)
@@ -138,6 +142,7 @@ def test_property_the_ranking_does_not_depend_on_the_order_rows_come_in(rows, mi
     )
 
 
+@PROPERTY
 @given(rows_strategy, st.integers(0, 4))
 def test_property_ties_share_a_rank_and_a_rank_counts_the_better_rows(rows, minimum):
     ranked = ranking.by_bummerl_per_game(rows, minimum)
@@ -151,6 +156,7 @@ def test_property_ties_share_a_rank_and_a_rank_counts_the_better_rows(rows, mini
             assert b.rank is None and a.order_key < b.order_key
 
 
+@PROPERTY
 @given(rows_strategy, st.integers(1, 7))
 def test_property_pages_put_together_are_the_whole_ranking(rows, per_page):
     whole = ranking.by_bummerl_per_game(rows, 2)
