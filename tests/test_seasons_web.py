@@ -321,3 +321,25 @@ def test_a_players_page_lists_his_tournament_places_and_points(client, club, own
     page = client.get(reverse("player", kwargs={"slug": club.slug, "player_id": winner.pk}))
     [result] = page.context["tournament_results"]
     assert (result["tournament"], result["places"], result["points"]) == (t, (1, 1), 25)
+
+
+def test_the_rankings_page_reads_german_for_an_owner(client, club, owner):
+    response = client.get(reverse("seasons:index", kwargs={"slug": club.slug}))
+    html = response.content.decode()
+    for german in (
+        "Ranglisten",
+        "Ewige Rangliste",
+        "Neue Saison",
+        "Erster Tag",
+        "Einstellungen der Wertung",
+        "nach Turnierpunkten",
+        "beides, als eigene Tabellen",
+        "Mindestens Spiele für die Wertung",
+        "Punkteschlüssel",
+        "Punkte für die Teilnahme",
+        "Ranglisten für alle sichtbar",
+        "1: 25\n2: 20\n3: 16\n4: 13\n5-8: 10\n9-16: 5\n17-32: 3",
+    ):
+        assert german in html, german
+    for english in ("Rankings", "New season", "Points key", "by tournament points"):
+        assert english not in html, english
