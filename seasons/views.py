@@ -34,9 +34,10 @@ PER_PAGE = 50
 EXPORT_FORMATS = ("csv", "ods", "xlsx")
 
 
-def ranking_access(request, slug: str) -> tuple[Club, Access | None]:
-    """The club and the visitor's ``Access`` (None: a visitor reading a public ranking).
-    A club whose rankings are not public: anonymous visitors sign in, others get 404."""
+def ranking_access(request, slug: str) -> tuple[Club, Access | None] | None:
+    """The club and the visitor's ``Access`` (None: a visitor reading a public ranking);
+    None when the club's rankings are not public and the visitor has not signed in.
+    A signed-in visitor who is no member of a club with private rankings gets 404."""
     if request.user.is_authenticated:
         member = (
             Membership.objects.filter(club__slug=slug, user=request.user)
@@ -46,27 +47,11 @@ def ranking_access(request, slug: str) -> tuple[Club, Access | None]:
         if member is not None:
             return member.club, Access(club=member.club, role=Role(member.role))
     club = Club.objects.filter(slug=slug, ranking_settings__public=True).first()
-    if club is None:
-        if not request.user.is_authenticated:
-            raise _SignIn
+    if club is not None:
+        return club, None
+    if request.user.is_authenticated:
         raise Http404
-    return club, None
-
-
-class _SignIn(Exception):
-    pass
-
-
-def _guarded(view):
-    def wrapped(request, slug, *args, **kwargs):
-        try:
-            return view(request, slug, *args, **kwargs)
-        except _SignIn:
-            return redirect_to_login(request.get_full_path())
-
-    wrapped.__name__ = view.__name__
-    wrapped.__doc__ = view.__doc__
-    return wrapped
+    return None
 
 
 def _season_of(club, season_id) -> Season | None:
@@ -107,11 +92,12 @@ def _index_page(request, club, access, season_form=None, settings_form=None, sta
     return render(request, "seasons/index.html", context, status=status)
 
 
-@_guarded
 @require_safe
 def index(request, slug):
-    club, access = ranking_access(request, slug)
-    return _index_page(request, club, access)
+    found = ranking_access(request, slug)
+    if found is None:
+        return redirect_to_login(request.get_full_path())
+    return _index_page(request, *found)
 
 
 @login_required
@@ -186,13 +172,15 @@ def ranking_tables(club, season: Season | None, settings, *, link_players: bool)
     return result
 
 
-@_guarded
 @require_safe
 def season_ranking(request, slug, season_id=None):
     """A season's ranking (``season_id`` None: all seasons), one table at a time
     (``?table=`` a game's variant or ``points``), paginated; ``?_export=csv|ods|xlsx``
     gives the whole table as a file, in the same order."""
-    club, access = ranking_access(request, slug)
+    found = ranking_access(request, slug)
+    if found is None:
+        return redirect_to_login(request.get_full_path())
+    club, access = found
     season = _season_of(club, season_id)
     settings = settings_of(club)
     tables = ranking_tables(club, season, settings, link_players=access is not None)
@@ -225,12 +213,14 @@ def _file_stem(club, season) -> str:
     return f"rangliste-{club.slug}-{season.pk if season else 'ewig'}"
 
 
-@_guarded
 @require_safe
 def season_print(request, slug, season_id=None):
     """The ranking as PDF (A4): every table the club keeps, with the club's name and
     the points key."""
-    club, access = ranking_access(request, slug)
+    found = ranking_access(request, slug)
+    if found is None:
+        return redirect_to_login(request.get_full_path())
+    club = found[0]
     season = _season_of(club, season_id)
     settings = settings_of(club)
     context = {
