@@ -391,7 +391,7 @@ def test_backup_under_writes_is_one_state_and_restores_exactly(folder):
                     sell_cards(fair, f"Gast {step}", 1, scoring_services.Actor(), paid=True)
                 else:
                     scoring_services.record_entry(
-                        sheet, Redeal(), uuid.uuid.uuid4(), scoring_services.Actor()
+                        sheet, Redeal(), uuid.uuid4(), scoring_services.Actor()
                     )
                 answered.put(None)
         except Exception as error:  # reported in the test's thread
