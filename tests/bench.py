@@ -320,8 +320,14 @@ def season_sheets(club, people, count: int, first_day) -> None:
         for position, (entry, line) in enumerate(zip(plan, state.lines, strict=True), 1):
             kind, inputs = Deal.inputs_of(entry)
             deals.append(
-                Deal(sheet=sheet, position=position, kind=kind, inputs=inputs,
-                     points=list(line.points), key=uuid.uuid4())
+                Deal(
+                    sheet=sheet,
+                    position=position,
+                    kind=kind,
+                    inputs=inputs,
+                    points=list(line.points),
+                    key=uuid.uuid4(),
+                )
             )
     Seat.objects.bulk_create(seats, batch_size=2000)
     Deal.objects.bulk_create(deals, batch_size=2000)
@@ -350,7 +356,10 @@ def season_figures(client, trivial: float) -> None:
     small = queries(client, "get", url)
     season_sheets(club, people[100:], 1000, first_day)
     say("queries: season ranking, 100 players, 1,000 sheets", str(small))
-    say("queries: season ranking, 200 players, 2,000 sheets (flat)", str(queries(client, "get", url)))
+    say(
+        "queries: season ranking, 200 players, 2,000 sheets (flat)",
+        str(queries(client, "get", url)),
+    )
     took = median_time(lambda: client.get(url), 5)
     say("season ranking, 200 players, 2,000 sheets, median", f"{took * 1000:.0f} ms")
     say("ratio season ranking / trivial", f"{took / trivial:.0f}x")
