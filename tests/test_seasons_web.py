@@ -17,7 +17,7 @@ from pypdf import PdfReader
 from clubs.models import AuditEntry, Player
 from seasons.models import RankingSettings, Season
 from tests import factories
-from tests.season_helpers import two_player_sheet
+from tests.season_sheets import two_player_sheet
 
 pytestmark = pytest.mark.django_db
 

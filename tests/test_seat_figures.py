@@ -11,7 +11,7 @@ from scoring.models import Deal, Seat
 from scoring.rules import DreierDeal, QuickDeal, TieBreak
 from scoring.transfer import import_document
 from tests import factories
-from tests.season_helpers import bummerl
+from tests.season_sheets import bummerl
 
 pytestmark = pytest.mark.django_db
 
