@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "clubs",
     "scoring",
     "tournaments",
+    "seasons",
     "bummerl",
 ]
 

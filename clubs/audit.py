@@ -60,6 +60,8 @@ ACTIONS = {
     "match sheet opened": gettext_lazy("Score sheet of a match opened"),
     "link revoked": gettext_lazy("Table link revoked"),
     "link renewed": gettext_lazy("Table link renewed"),
+    "season saved": gettext_lazy("Season saved"),
+    "ranking settings changed": gettext_lazy("Ranking settings changed"),
 }
 """Action code -> label of the history page (German first, through gettext)."""
 
@@ -127,6 +129,14 @@ FIELDS = {
     "cards": gettext_lazy("cards"),
     "draw_reopened": gettext_lazy("draw open again"),
     "expires_at": gettext_lazy("valid until"),
+    "first_day": gettext_lazy("first day"),
+    "last_day": gettext_lazy("last day"),
+    "min_games": gettext_lazy("minimum of games to be ranked"),
+    "participation": gettext_lazy("points for taking part"),
+    "pick": gettext_lazy("ranking"),
+    "points_key": gettext_lazy("points key"),
+    "public": gettext_lazy("ranking pages public"),
+    "season": gettext_lazy("season"),
     "invitation": gettext_lazy("invitation"),
     "merged": gettext_lazy("merged"),
     "merged_id": gettext_lazy("merged player's number"),

@@ -22,7 +22,7 @@ import uuid
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Case, Q, Value, When
 from django.utils import timezone
 
 from clubs import audit
@@ -33,6 +33,7 @@ from scoring import rules as core
 from scoring.changes import SheetChanged, changes_since, version_of
 from scoring.models import ROW_FIELDS, Deal, DealRow, RuleSet, Seat, Sheet
 from scoring.signals import sheet_changed
+from scoring.tally import seat_figures
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,8 @@ def record_entry(
                 actor=actor,
                 after=_audit_deal(deal),
             )
-            _announce(sheet, state, key, actor)
+            ended = bool(state.games) and state.games[-1].decided_at == len(entries)
+            _announce(sheet, state, key, actor, figures_changed=ended)
             return ScoredSheet(sheet, players, tuple(sorted(deals, key=_order)), state), deal
     except IntegrityError:
         return _written_meanwhile(sheet, key, entry, None, players)
@@ -382,10 +384,30 @@ def _add(
     return deal
 
 
-def _announce(sheet: Sheet, state: core.SheetState, key, actor: Actor) -> None:
-    """Tell the tournament whose match this sheet is (``signals.sheet_changed``)."""
+def _announce(
+    sheet: Sheet, state: core.SheetState, key, actor: Actor, figures_changed: bool = True
+) -> None:
+    """Keep the seats' figures (``Seat.games``, ``bummerl``, ``schneider``) as the sheet
+    now stands, in one UPDATE (left out when a new deal ended no game: the figures only
+    count finished games); tell the tournament whose match this sheet is
+    (``signals.sheet_changed``)."""
+    if figures_changed:
+        _keep_figures(sheet, state)
     if sheet.reports_result:
         sheet_changed.send(Sheet, sheet=sheet, state=state, key=key, actor=actor)
+
+
+def _keep_figures(sheet: Sheet, state: core.SheetState) -> None:
+    figures = seat_figures(state, sheet.core_variant.seats)
+    Seat.objects.filter(sheet=sheet).update(
+        **{
+            name: Case(
+                *(When(position=seat, then=Value(f[name])) for seat, f in enumerate(figures)),
+                default=Value(0),
+            )
+            for name in ("games", "bummerl", "schneider")
+        }
+    )
 
 
 def _written_meanwhile(sheet: Sheet, key, entry, replace_id, players):

@@ -4,7 +4,6 @@ Each sheet is scored by the rule core from its live deals, so a tally is always 
 the sheets say now, corrections included. Three queries, whatever the number of sheets.
 """
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -28,6 +27,19 @@ class PlayerTally:
     games: int = 0
     sheets: int = 0
     evenings: list[dict] = field(default_factory=list)
+
+
+def seat_figures(state: core.SheetState, seats: int) -> list[dict]:
+    """Per seat of a scored sheet: ``games`` finished, ``bummerl`` received (weighted),
+    ``schneider`` (games lost as Schneider or Retourschneider)."""
+    figures = [{"bummerl": 0, "schneider": 0, "games": 0} for _ in range(seats)]
+    for game in state.games:
+        for seat in range(seats):
+            figures[seat]["games"] += 1
+            figures[seat]["bummerl"] += game.bummerl[seat]
+            if seat in game.losers and game.result != core.Result.BUMMERL:
+                figures[seat]["schneider"] += 1
+    return figures
 
 
 def scored_sheets(sheets):
@@ -54,14 +66,7 @@ def tally(sheets) -> list[PlayerTally]:
     """Per player over the sheets, most Bummerl first, ties by name (stable)."""
     rows: dict[int, PlayerTally] = {}
     for sheet, players, state in scored_sheets(sheets):
-        per_sheet = defaultdict(lambda: {"bummerl": 0, "schneider": 0, "games": 0})
-        for game in state.games:
-            for seat in range(len(players)):
-                figures = per_sheet[seat]
-                figures["games"] += 1
-                figures["bummerl"] += game.bummerl[seat]
-                if seat in game.losers and game.result != core.Result.BUMMERL:
-                    figures["schneider"] += 1
+        per_sheet = seat_figures(state, len(players))
         for seat, player in enumerate(players):
             row = rows.setdefault(player.pk, PlayerTally(player.pk, player.name))
             figures = per_sheet[seat]

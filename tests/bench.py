@@ -9,7 +9,12 @@ Prints, on a fresh SQLite database in a temporary folder (or on DATABASE_URL):
   system Chromium), when Node and Chromium are there; a missing or failing Lighthouse
   is reported, never fatal.
 
-``BENCH_LIGHTHOUSE=0``, ``BENCH_LOAD=0`` and ``BENCH_TOURNAMENT=0`` leave those parts out.
+- the season ranking (RULES.md 7): its queries at 100 players and 1,000 sheets and at
+  200 players and 2,000 sheets (flat), its time against the trivial view, and the time
+  of a player's page.
+
+``BENCH_LIGHTHOUSE=0``, ``BENCH_LOAD=0``, ``BENCH_TOURNAMENT=0`` and ``BENCH_SEASON=0``
+leave those parts out.
 """
 
 import gzip
@@ -138,6 +143,8 @@ def main() -> None:
     say("ratio record / trivial (goal <= 1.5x)", f"{recording / trivial:.1f}x")
 
     page_weight(client.get(page).content)
+    if os.environ.get("BENCH_SEASON", "1") == "1":
+        season_figures(client, trivial)
     taps_table()
     if os.environ.get("BENCH_TOURNAMENT", "1") == "1":
         tournament_figures(club, client)
@@ -315,6 +322,92 @@ def room_screen_figures(client, t, when: str) -> None:
         f"{len(html) / 1024:.0f} KB / {len(gzip.compress(html, 6)) / 1024:.1f} KB"
         f" / {(len(gzip.compress(html, 6)) + assets) / 1024:.1f} KB",
     )
+
+
+def season_sheets(club, people, count: int, first_day) -> None:
+    """``count`` two-player Schnapsen sheets among ``people``, each a decided Partie,
+    written in bulk (the rule core scores the deals as the services would), spread over
+    100 days from ``first_day``."""
+    import datetime as dt
+
+    from scoring import rules as core
+    from scoring.models import Deal, Seat, Sheet
+    from scoring.tally import seat_figures
+    from seasons.days import start_of
+
+    rules = factories.presets()["wiki"]
+    core_rules = rules.rules
+    q = core.QuickDeal
+    to_first = [q(0, 1), q(1, 3), q(1, 3), q(1, 1)]  # a Bummerl to seat 0
+    to_second = [q(1, 1), q(0, 3), q(0, 3), q(0, 1)]
+    plans = [
+        [q(1, 3), q(1, 3), q(1, 1)],  # Schneider to seat 0: 2 Bummerl, the Partie decided
+        to_first + to_second + to_first,
+    ]
+    scored = [core.score_sheet("schnapsen", core_rules, 0, plan) for plan in plans]
+    sheets = Sheet.objects.bulk_create(
+        Sheet(club=club, variant="schnapsen", rule_set=rules, rules=rules.data)
+        for _ in range(count)
+    )
+    seats, deals = [], []
+    n = len(people)
+    for i, sheet in enumerate(sheets):
+        first, second = people[i % n], people[(i * 7 + 1 + i // n) % n]
+        if first == second:
+            second = people[(i + 1) % n]
+        plan, state = plans[i % 2], scored[i % 2]
+        figures = seat_figures(state, 2)
+        seats += [Seat(sheet=sheet, player=first, position=0, **figures[0])]
+        seats += [Seat(sheet=sheet, player=second, position=1, **figures[1])]
+        for position, (entry, line) in enumerate(zip(plan, state.lines, strict=True), 1):
+            kind, inputs = Deal.inputs_of(entry)
+            deals.append(
+                Deal(
+                    sheet=sheet,
+                    position=position,
+                    kind=kind,
+                    inputs=inputs,
+                    points=list(line.points),
+                    key=uuid.uuid4(),
+                )
+            )
+    Seat.objects.bulk_create(seats, batch_size=2000)
+    Deal.objects.bulk_create(deals, batch_size=2000)
+    for day in range(100):
+        ids = [s.pk for i, s in enumerate(sheets) if i % 100 == day]
+        when = start_of(first_day + dt.timedelta(days=day)) + dt.timedelta(hours=19)
+        Sheet.objects.filter(pk__in=ids).update(created_at=when)
+
+
+def season_figures(client, trivial: float) -> None:
+    """The season ranking's queries at two sizes, its time, and a player's page."""
+    import datetime as dt
+
+    from seasons.models import Season
+
+    club = factories.club("Bench season")
+    user = factories.user(club, "owner")
+    client.force_login(user)
+    first_day = dt.date(2026, 1, 1)
+    season = Season.objects.create(
+        club=club, name="2026", first_day=first_day, last_day=dt.date(2026, 12, 31)
+    )
+    url = f"/c/{club.slug}/seasons/{season.pk}/"
+    people = factories.players(club, *[f"Spieler {i:03d}" for i in range(200)])
+    season_sheets(club, people[:100], 1000, first_day)
+    small = queries(client, "get", url)
+    season_sheets(club, people[100:], 1000, first_day)
+    say("queries: season ranking, 100 players, 1,000 sheets", str(small))
+    say(
+        "queries: season ranking, 200 players, 2,000 sheets (flat)",
+        str(queries(client, "get", url)),
+    )
+    took = median_time(lambda: client.get(url), 5)
+    say("season ranking, 200 players, 2,000 sheets, median", f"{took * 1000:.0f} ms")
+    say("ratio season ranking / trivial", f"{took / trivial:.0f}x")
+    player = f"/c/{club.slug}/players/{people[0].pk}/"
+    took = median_time(lambda: client.get(player), 5)
+    say("player's page, 20 sheets of 2,000, median", f"{took * 1000:.0f} ms")
 
 
 def pdf_figures(club, small, finished) -> None:

@@ -1,6 +1,7 @@
 """`manage.py backup` / `manage.py restore`: one consistent snapshot, a file checked in a
 scratch database before it replaces anything, the data before kept, owner-only files."""
 
+import datetime as dt
 import gzip
 import io
 import json
@@ -23,10 +24,13 @@ from django.db import connection
 from django.utils import timezone
 
 from bummerl.management.backups import MicrosecondEncoder, backed_up_models, iter_objects
+from clubs import audit
 from clubs import services as club_services
 from clubs.models import Club
 from scoring import services as scoring_services
 from scoring.rules import Redeal
+from seasons import ranking
+from seasons import services as season_services
 from tests import factories
 from tournaments.models import Card
 from tournaments.services.cards import sell_cards
@@ -73,6 +77,19 @@ def populate() -> Club:
     scoring_services.record_entry(sheet, Redeal(), factories.key(), scoring_services.Actor(owner))
     simulate(club, cards=8, players=6, max_cards=2, seed=1)
     club_services.create_invitation(club, "member", owner)
+    season_services.save_season(
+        club, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31), audit.by(owner), uuid.uuid4()
+    )
+    season_services.save_settings(
+        club,
+        points_key=ranking.parse_key("1: 25\n2-8: 10"),
+        participation=1,
+        min_games=5,
+        pick="both",
+        public=False,
+        actor=audit.by(owner),
+        key=uuid.uuid4(),
+    )
     Session.objects.create(
         session_key="s" * 32, session_data="x", expire_date=timezone.now() + timezone.timedelta(1)
     )

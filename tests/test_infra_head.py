@@ -13,6 +13,7 @@ from clubs.models import Invitation, Membership, Player
 from scoring import services as scoring
 from scoring.models import Deal, RuleSet
 from scoring.rules import DreierDeal
+from seasons.models import Season
 from tests import factories
 from tournaments.models import Card, Pairing, Round
 from tournaments.simulation import simulate
@@ -46,8 +47,15 @@ def test_head_answers_as_get_on_every_page_for_a_signed_in_owner():
         club=club, role="member", expires_at=timezone.now() + datetime.timedelta(days=1)
     )
     pairing = Pairing.objects.filter(tournament=t, kind="match").first()
+    season = Season.objects.create(
+        club=club,
+        name="2026",
+        first_day=datetime.date(2026, 1, 1),
+        last_day=datetime.date(2026, 12, 31),
+    )
     values = {
         "slug": club.slug,
+        "season_id": season.pk,
         "pk": sheet.pk,
         "deal_id": Deal.objects.filter(sheet=sheet).first().pk,
         "membership_id": Membership.objects.get(user=owner).pk,
