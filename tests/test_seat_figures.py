@@ -72,7 +72,7 @@ def test_the_migration_fills_the_figures_of_sheets_recorded_before():
 
     from django.apps import apps
 
-    migration = importlib.import_module("scoring.migrations.0007_seasons_seat_figures")
+    migration = importlib.import_module("scoring.migrations.0008_seasons_seat_figures")
     club = factories.club()
     sheet = factories.sheet(club, names=("Anna", "Ben"))
     bummerl(sheet, loser=1)

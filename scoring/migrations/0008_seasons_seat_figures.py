@@ -32,7 +32,7 @@ def fill_figures(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0006_sheet_series'),
+        ('scoring', '0007_bauern_variant'),
     ]
 
     operations = [
