@@ -68,6 +68,7 @@ def test_head_answers_as_get_on_every_page_for_a_signed_in_owner():
         "pairing_id": pairing.pk,
         "number": 1,
         "action": "renew",
+        "side": "left",
         "uidb64": "MQ",
     }
     tokens = {
@@ -75,6 +76,8 @@ def test_head_answers_as_get_on_every_page_for_a_signed_in_owner():
         "match_link": pairing.token,
         "match_sheet": pairing.token,
         "bracket": t.public_token,
+        "room_screen": t.public_token,
+        "side_link": pairing.left_token,
     }
     client = Client()
     client.force_login(owner)
