@@ -7,8 +7,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from bummerl.printing import qr_png
-from tournaments import sheet_grid
-from tournaments.models import Card, Pull, Round, Tournament
+from tournaments import formats, sheet_grid
+from tournaments.models import Card, Format, Pull, Round, Tournament
 from tournaments.prizes import Place
 from tournaments.rows import Row, SheetRow, bracket_columns, rows
 from tournaments.services.reading import load_state
@@ -79,7 +79,12 @@ def match_sheets_context(t: Tournament, round_: Round, build_url) -> dict:
 
 def prizes_context(t: Tournament) -> dict:
     state = load_state(t)
-    awarded = {a.place: state.cards[a.card] for a in state.awards()}
+    if t.format != Format.CARDS:  # Leben and points events: prizes by the standings
+        awarded = {
+            a.place: state.cards[a.card] for a in formats.awards(state, formats.board(state))
+        }
+    else:
+        awarded = {a.place: state.cards[a.card] for a in state.awards()}
     prizes = [
         PrizeLine(int(p["place"]), p["description"], awarded.get(int(p["place"])))
         for p in sorted(t.prizes, key=lambda p: int(p["place"]))

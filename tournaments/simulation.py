@@ -114,6 +114,7 @@ def simulate_format(
 
     rng = random.Random(seed)
     actor = Actor()
+    team_size = team_size if format == "points" else None
     tournament = create_tournament(
         club,
         actor,

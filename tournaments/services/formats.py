@@ -70,7 +70,6 @@ def draw_format_round(
     if t.format == Format.LEBEN:
         result = formats.leben_standing(state)
         pairs, bye = leben.pair_round(result.alive, result.byes(), seed)
-        pot = len(result.alive)
     else:
         table = formats.danish_standing(state)
         last = {}
@@ -85,11 +84,10 @@ def draw_format_round(
             last_opponent=last,
             avoid_repeat=t.avoid_repeat,
         )
-        pot = len(table)
     round_ = Round.objects.create(
         tournament=t,
         number=number,
-        pot_size=pot,
+        pot_size=len(pairs) + (bye is not None),  # the round's pairings, as a card round's
         seed=seed,
         drawn_at=timezone.now(),
         drawn_by_id=actor.user_id,
