@@ -9,7 +9,8 @@ Prints, on a fresh SQLite database in a temporary folder (or on DATABASE_URL):
   system Chromium), when Node and Chromium are there; a missing or failing Lighthouse
   is reported, never fatal.
 
-``BENCH_LIGHTHOUSE=0``, ``BENCH_LOAD=0`` and ``BENCH_TOURNAMENT=0`` leave those parts out.
+``BENCH_LIGHTHOUSE=0``, ``BENCH_LOAD=0``, ``BENCH_TOURNAMENT=0`` and ``BENCH_FORMATS=0``
+leave those parts out.
 """
 
 import gzip
@@ -141,6 +142,8 @@ def main() -> None:
     taps_table()
     if os.environ.get("BENCH_TOURNAMENT", "1") == "1":
         tournament_figures(club, client)
+    if os.environ.get("BENCH_FORMATS", "1") == "1":
+        format_figures(club, client)
     if os.environ.get("BENCH_LIGHTHOUSE", "1") == "1":
         try:
             lighthouse(second)
@@ -271,6 +274,58 @@ def tournament_figures(club, client) -> None:
             response = client.get(f"/p/{t.public_token}/")
         say(
             f"queries: live bracket, finished {t.cards}-card night (goal <= 12)",
+            f"{statements(captured)} ({len(response.content) // 1024} KB)",
+        )
+
+
+def format_figures(club, client) -> None:
+    """Leben and points events (RULES.md 5.10, 6): the draw of a round through the
+    service (the tournament read, the pure core, the rows written) at 128 to 1024
+    players and its growth per player, and the queries of the public standings board."""
+    import random
+
+    from tournaments.services.draws import draw_round, undo_draw
+    from tournaments.services.sheets import Actor
+    from tournaments.simulation import play_open_matches, simulate_format
+
+    actor = Actor()
+
+    def draw_time(t) -> float:
+        """Median of drawing the next round (undone again after each measurement)."""
+        times = []
+        for i in range(5):
+            t.refresh_from_db()
+            start = time.perf_counter()
+            round_ = draw_round(t, actor, seed=i)
+            times.append(time.perf_counter() - start)
+            undo_draw(t, round_.pk, actor)
+        return statistics.median(times)
+
+    boards = []
+    for kind, label in (("leben", "Leben round 1"), ("points", "Danish round 3")):
+        per_player = []
+        for players in (128, 256, 512, 1024):
+            t = simulate_format(club, kind, players, 1, rounds=5, stop_after=0)
+            if kind == "points":  # two rounds played: round 3 pairs by the standing
+                rng = random.Random(players)
+                for _ in range(2):
+                    draw_round(t, actor, seed=rng.getrandbits(32))
+                    play_open_matches(t, rng)
+            took = draw_time(t)
+            per_player.append(took / players)
+            say(f"draw: {label}, {players} players (service)", f"{took * 1000:.1f} ms")
+            if players in (128, 1024):
+                boards.append((kind, players, t))
+        say(
+            f"time per player, {label}, 1024 vs 128 (linear: about 1)",
+            f"{per_player[-1] / per_player[0]:.2f}",
+        )
+    for kind, players, t in boards:
+        connection.queries_log.clear()
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(f"/p/{t.public_token}/")
+        say(
+            f"queries: standings board, {kind}, {players} players (flat)",
             f"{statements(captured)} ({len(response.content) // 1024} KB)",
         )
 

@@ -31,7 +31,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tournaments.draw import _below
+from tournaments.draw import _shuffled
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def standing(entries: Sequence[int], rounds: Iterable[Played], bye_bummerl: int)
     """The standing after ``rounds``: lines in order, ``rank`` set (1-based, shared).
     ``entries`` is the tie order (e.g. by card number). Linear in the games plus a sort."""
     lines = {e: Line(e) for e in entries}
-    between: dict[tuple[int, int], int] = {}  # (entry, opponent) -> points taken
+    between: dict[int, dict[int, int]] = {}  # entry -> opponent -> points taken
     for played in rounds:
         if played.bye is not None and played.bye in lines:
             line = lines[played.bye]
@@ -96,7 +96,8 @@ def standing(entries: Sequence[int], rounds: Iterable[Played], bye_bummerl: int)
                 line.points += won
                 line.bummerl_diff += won - lost
                 line.game_diff += made - conceded
-                between[me, other] = between.get((me, other), 0) + won
+                taken = between.setdefault(me, {})
+                taken[other] = taken.get(other, 0) + won
     tie_order = {e: i for i, e in enumerate(entries)}
     ordered = sorted(lines.values(), key=lambda x: (tuple(-k for k in x.key), tie_order[x.entry]))
     result: list[Line] = []
@@ -107,13 +108,15 @@ def standing(entries: Sequence[int], rounds: Iterable[Played], bye_bummerl: int)
             j += 1
         group = ordered[i:j]
         members = {x.entry for x in group}
-
-        def direct(x: Line, members=members) -> int:
-            return sum(between.get((x.entry, o), 0) for o in members if o != x.entry)
-
-        group.sort(key=lambda x: (-direct(x), tie_order[x.entry]))
+        # The points each took from the others of the group: over his own opponents,
+        # so a large group costs its matches, not its size squared.
+        direct = {
+            x.entry: sum(p for o, p in between.get(x.entry, {}).items() if o in members)
+            for x in group
+        }
+        group.sort(key=lambda x: (-direct[x.entry], tie_order[x.entry]))
         for k, line in enumerate(group):
-            same = k > 0 and direct(line) == direct(group[k - 1])
+            same = k > 0 and direct[line.entry] == direct[group[k - 1].entry]
             line.rank = group[k - 1].rank if same else i + k + 1
         result.extend(group)
         i = j
@@ -137,10 +140,7 @@ def pair_round(
         raise ValueError("a round needs at least two entries")
     rng = random.Random(seed)
     if first:
-        pot = sorted(pot)
-        for i in range(len(pot) - 1, 0, -1):
-            j = _below(rng, i + 1)
-            pot[i], pot[j] = pot[j], pot[i]
+        pot = _shuffled(sorted(pot), rng)
     bye = None
     if len(pot) % 2:
         fewest = min(byes.get(e, 0) for e in pot)

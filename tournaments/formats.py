@@ -9,6 +9,7 @@ the desk, the standings board, the printouts and the export. Nothing here writes
 query beyond ``load_state``'s.
 """
 
+from collections import Counter
 from dataclasses import dataclass
 
 from tournaments import danish, leben
@@ -158,10 +159,11 @@ def board(state) -> Board:
         )
     table = danish_standing(state)
     finished = len(state.rounds) >= (t.rounds_planned or 0) and not open_matches
+    sharing = Counter(line.rank for line in table)
     lines = [
         BoardLine(
             line.rank if finished or state.rounds else None,
-            _rank_to(table, line) if finished or state.rounds else None,
+            line.rank + sharing[line.rank] - 1 if finished or state.rounds else None,
             state.cards[line.entry],
             points=line.points,
             bummerl_diff=line.bummerl_diff,
@@ -174,10 +176,6 @@ def board(state) -> Board:
     teams = danish.team_standing(table, {pk: c.team for pk, c in state.cards.items() if c.team})
     due = not finished and not open_matches and len(table) >= 2
     return _board(lines, teams, number if due else None, len(table), open_matches, finished)
-
-
-def _rank_to(table: list[danish.Line], line: danish.Line) -> int:
-    return line.rank + sum(1 for x in table if x.rank == line.rank) - 1
 
 
 def _board(lines, teams, next_round, next_count, open_matches, finished) -> Board:

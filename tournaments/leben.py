@@ -27,22 +27,13 @@ Where RULES.md is silent, this module decides:
 """
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from tournaments.draw import _below
+from tournaments.draw import _below, _shuffled
 
 MIN_LIVES = 1
 MAX_LIVES = 3
-
-
-def _shuffled(items: Iterable[int], rng: random.Random) -> list[int]:
-    """A Fisher-Yates shuffle driven by ``draw._below`` (stable across Python versions)."""
-    result = list(items)
-    for i in range(len(result) - 1, 0, -1):
-        j = _below(rng, i + 1)
-        result[i], result[j] = result[j], result[i]
-    return result
 
 
 def pair_round(

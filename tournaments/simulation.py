@@ -140,7 +140,7 @@ def simulate_format(
         if team_size:
             set_team(tournament, card.pk, f"Team {i // team_size + 1}", actor)
     drawn = 0
-    while True:
+    while stop_after != 0:  # 0: the players entered, nothing drawn
         state = load_state(tournament)
         board = formats.board(state)
         if board.next_round is None:
@@ -155,6 +155,7 @@ def simulate_format(
             play_open_matches(tournament, rng, leave_open=3)
             return tournament
         play_open_matches(tournament, rng, leave_open=0)
+    return tournament
 
 
 def play_open_matches(tournament: Tournament, rng: random.Random, leave_open: int = 0) -> None:

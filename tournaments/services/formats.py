@@ -67,18 +67,18 @@ def draw_format_round(
         raise RuleError(
             "round", gettext_noop("The tournament is decided: there is no further round.")
         )
+    byes = {line.card.pk: line.byes for line in board.lines if line.byes}
     if t.format == Format.LEBEN:
-        result = formats.leben_standing(state)
-        pairs, bye = leben.pair_round(result.alive, result.byes(), seed)
+        alive = [line.card.pk for line in board.lines if line.place is None]
+        pairs, bye = leben.pair_round(alive, byes, seed)
     else:
-        table = formats.danish_standing(state)
         last = {}
         for p in state.pairings[state.current.pk] if state.current else []:
             if p.kind == Kind.MATCH:
                 last[p.left_id], last[p.right_id] = p.right_id, p.left_id
         pairs, bye = danish.pair_round(
-            [line.entry for line in table],
-            {line.entry: line.byes for line in table},
+            [line.card.pk for line in board.lines],  # by the standing
+            byes,
             seed,
             first=number == 1,
             last_opponent=last,
