@@ -37,6 +37,8 @@ ACTIONS = {
     "result recorded": gettext_lazy("Result recorded"),
     "result corrected": gettext_lazy("Result corrected"),
     "result voided": gettext_lazy("Result voided"),
+    "life bought": gettext_lazy("Life bought"),
+    "team set": gettext_lazy("Team set"),
     # players and clubs
     "player added": gettext_lazy("Player added"),
     "player renamed": gettext_lazy("Player renamed"),

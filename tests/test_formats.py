@@ -365,3 +365,17 @@ def test_simulate_plays_a_whole_event_of_each_format(capsys, kind):
         winner = document["standings"][0]
         assert winner["lives_left"] >= 1
         assert all(line["lives_left"] == 0 for line in document["standings"][1:])
+
+
+def test_the_desk_and_the_board_of_a_leben_night_read_german(client):
+    club = factories.club()
+    t = simulate_format(club, "leben", 7, seed=2, rebuy_until=3, stop_after=1)
+    client.force_login(factories.user(club))
+    desk = client.get(reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk}))
+    html = desk.content.decode()
+    for german in ("Wertung", "Leben", "Freilose", "Drucken / PDF: Wertung"):
+        assert german in html
+    for english in ("Lives", "Byes", "Standings", "pairings"):
+        assert english not in html
+    board_html = client.get(reverse("bracket", kwargs={"token": t.public_token})).content.decode()
+    assert "Wertung nach Runde 1" in board_html

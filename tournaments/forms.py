@@ -81,11 +81,15 @@ class TournamentForm(forms.Form):
     )
 
     # The formats of RULES.md 5.10 and 6 (``format_fields``); cards: left as they are.
-    format = forms.ChoiceField(label=_("Format"), choices=Format.choices, initial=Format.CARDS)
+    format = forms.ChoiceField(
+        label=_("Format"), choices=Format.choices, initial=Format.CARDS, required=False
+    )
     players = forms.IntegerField(
         label=_("Most players (lives, points)"), min_value=2, max_value=1024, required=False
     )
-    lives = forms.IntegerField(label=_("Lives per player"), min_value=1, max_value=3, initial=1)
+    lives = forms.IntegerField(
+        label=_("Lives per player"), min_value=1, max_value=3, initial=1, required=False
+    )
     rebuy_until = forms.IntegerField(
         label=_("A life may be bought until round"), min_value=1, max_value=99, required=False
     )
@@ -105,11 +109,11 @@ class TournamentForm(forms.Form):
         """The fields of the chosen format, for ``create_tournament``: lives and points
         events take ``players`` as their ``cards`` (the most entries, one per player)."""
         data = self.cleaned_data
-        if data["format"] == Format.CARDS:
+        if data.get("format", "") in ("", Format.CARDS):
             return {"format": Format.CARDS, "cards": data["cards"]}
         fields = {"format": data["format"], "cards": data.get("players") or 1024}
         if data["format"] == Format.LEBEN:
-            fields.update(lives=data["lives"], rebuy_until=data.get("rebuy_until"))
+            fields.update(lives=data.get("lives") or 1, rebuy_until=data.get("rebuy_until"))
         else:
             fields.update(
                 rounds_planned=data.get("rounds_planned"),

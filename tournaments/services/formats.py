@@ -24,7 +24,7 @@ def check_settings(fields: dict) -> dict:
         return fields
     fields = {**fields, "max_cards": 1}
     if not 2 <= (fields.get("cards") or 0) <= formats.LEBEN_MAX_ENTRIES:
-        raise RuleError("cards", gettext_noop("At most 2 to 1024 players can be entered."))
+        raise RuleError("cards", gettext_noop("A tournament takes 2 to 1024 players."))
     if kind == Format.LEBEN:
         if not leben.MIN_LIVES <= fields.get("lives", 1) <= leben.MAX_LIVES:
             raise RuleError("lives", gettext_noop("A player has 1 to 3 lives."))
