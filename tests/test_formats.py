@@ -379,3 +379,29 @@ def test_the_desk_and_the_board_of_a_leben_night_read_german(client):
         assert english not in html
     board_html = client.get(reverse("bracket", kwargs={"token": t.public_token})).content.decode()
     assert "Wertung nach Runde 1" in board_html
+
+
+def test_game_points_of_a_match_sheet_break_a_tie_of_points_and_bummerl(db):
+    from scoring import services as scoring
+    from scoring.rules import QuickDeal
+    from tournaments.services.sheets import open_match_sheet
+
+    factories.presets()
+    t = points(factories.club(), players=4, rounds=2)
+    first = draw_round(t, ACTOR, seed=1)
+    on_sheet, at_desk = Pairing.objects.filter(round=first).order_by("number")
+    sheet = open_match_sheet(on_sheet, ACTOR)
+    # The right card wins 3+3+1 = 7 twice, the left scores nothing: 2:0, 14 game points.
+    for entry in [QuickDeal(1, 3), QuickDeal(1, 3), QuickDeal(1, 1)] * 2:
+        scoring.record_entry(sheet, entry, uuid.uuid4(), scoring.Actor())
+    win(at_desk, at_desk.left_id, "2:0")
+    got = [
+        (line.card.pk, line.points, line.bummerl_diff, line.game_diff, line.place)
+        for line in board(t).lines
+    ]
+    assert got == [
+        (on_sheet.right_id, 2, 2, 14, 1),
+        (at_desk.left_id, 2, 2, 0, 2),
+        (at_desk.right_id, 0, -2, 0, 3),
+        (on_sheet.left_id, 0, -2, -14, 4),
+    ]

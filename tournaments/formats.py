@@ -6,12 +6,14 @@ results are the same rows as a card night's, so drawing, recording, correcting a
 undoing go through the same services. This module turns them into the values of the
 pure cores (``tournaments.leben``, ``tournaments.danish``) and back into typed rows for
 the desk, the standings board, the printouts and the export. Nothing here writes; no
-query beyond ``load_state``'s.
+query beyond ``load_state``'s, except one for the game points of the matches played on
+a score sheet (``sheet_game_points``).
 """
 
 from collections import Counter
 from dataclasses import dataclass
 
+from scoring.models import Deal
 from tournaments import danish, leben
 from tournaments.models import Format, Kind
 from tournaments.prizes import award
@@ -47,9 +49,39 @@ def leben_standing(state) -> leben.Standing:
     return leben.standing(lives, leben_rounds(state))
 
 
+def sheet_game_points(state) -> dict[int, tuple[int, int]]:
+    """Pairing id -> (left, right) game points (Spielpunkte) of the matches played on a
+    score sheet whose outcome is the result that stands (one query; none when no match
+    has a sheet). A result entered at the desk has no game points."""
+    agreed = {}
+    for r in state.rounds:
+        for p in state.pairings[r.pk]:
+            result = state.results.get(p.pk)
+            if (
+                p.sheet_id
+                and result
+                and (p.sheet_winner_id, p.sheet_score)
+                == (
+                    result.winner_id,
+                    result.score,
+                )
+            ):
+                agreed[p.sheet_id] = p.pk
+    totals: dict[int, list[int]] = {}
+    if agreed:
+        deals = Deal.objects.live().filter(sheet_id__in=agreed).values_list("sheet_id", "points")
+        for sheet_id, points in deals:
+            # The seats of a match sheet are the left card's player, then the right's.
+            total = totals.setdefault(agreed[sheet_id], [0, 0])
+            total[0] += points[0]
+            total[1] += points[1]
+    return {pk: (left, right) for pk, (left, right) in totals.items()}
+
+
 def danish_rounds(state) -> list[danish.Played]:
     """The drawn rounds as ``danish.Played``: a decided match is a ``Game`` with the
-    Bummerl of its score (game points are not entered at the desk: 0)."""
+    Bummerl of its score and the game points of its score sheet (0 without one)."""
+    game_points = sheet_game_points(state)
     played = []
     for r in state.rounds:
         games, open_, bye = [], [], None
@@ -69,6 +101,7 @@ def danish_rounds(state) -> list[danish.Played]:
                     p.right_id,
                     won if left_won else lost,
                     lost if left_won else won,
+                    *game_points.get(p.pk, (0, 0)),
                 )
             )
         played.append(danish.Played(r.number, tuple(games), tuple(open_), bye))
