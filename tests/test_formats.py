@@ -339,6 +339,8 @@ def test_the_printed_standings_and_round_sheets(client):
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     sheets = reverse("print_draw", kwargs={"slug": club.slug, "tournament_id": t.pk, "number": 2})
     assert client.get(sheets).status_code == 200
+    bracket = reverse("print_bracket", kwargs={"slug": club.slug, "tournament_id": t.pk})
+    assert client.get(bracket)["Location"] == url  # no bracket: the standings
 
 
 # Simulation and export -----------------------------------------------------------------
