@@ -407,3 +407,49 @@ def test_game_points_of_a_match_sheet_break_a_tie_of_points_and_bummerl(db):
         (at_desk.right_id, 0, -2, 0, 3),
         (on_sheet.left_id, 0, -2, -14, 4),
     ]
+
+
+def test_the_board_names_teams_and_a_garbled_life_form_buys_nothing(client):
+    club = factories.club()
+    t = points(club, players=4, rounds=2, team_size=2)
+    client.force_login(factories.user(club))
+    cards = list(t.card_set.order_by("number"))
+    for c in cards[:2]:
+        url = reverse(
+            "set_team", kwargs={"slug": club.slug, "tournament_id": t.pk, "card_id": c.pk}
+        )
+        assert client.post(url, {"team": "  Öhling   1 "}).status_code == 302
+    assert [c.team for c in t.card_set.order_by("number")] == ["Öhling 1", "Öhling 1", "", ""]
+    desk = client.get(reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk}))
+    assert 'value="Öhling 1"' in desk.content.decode()
+    lives = leben(club, players=3, rebuy_until=2)
+    entry = lives.card_set.first()
+    buy = reverse(
+        "buy_life", kwargs={"slug": club.slug, "tournament_id": lives.pk, "card_id": entry.pk}
+    )
+    assert client.post(buy, {"seen": "x1"}).status_code == 302
+    assert lives.card_set.get(pk=entry.pk).rebuys == 0
+
+
+def test_every_stored_leben_round_replays_from_its_seed_in_the_export(db):
+    from tournaments import leben as leben_core
+
+    club = factories.club()
+    t = simulate_format(club, "leben", 21, seed=9, lives=2)
+    document = export(t)
+    state = load_state(t)
+    rounds = formats.leben_rounds(state)
+    numbers = {pk: c.number for pk, c in state.cards.items()}
+    for k, stored in enumerate(document["rounds"]):
+        before = leben_core.standing(
+            {pk: t.lives + c.rebuys for pk, c in state.cards.items()}, rounds[:k]
+        )
+        pairs, bye = leben_core.pair_round(before.alive, before.byes(), stored["seed"])
+        drawn = [
+            (p["left"]["card"], p["right"]["card"])
+            for p in stored["pairings"]
+            if p["kind"] == "match"
+        ]
+        assert drawn == [(numbers[a], numbers[b]) for a, b in pairs]
+        byes = [p["left"]["card"] for p in stored["pairings"] if p["kind"] == "bye"]
+        assert byes == ([numbers[bye]] if bye else [])

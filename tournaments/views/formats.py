@@ -82,7 +82,9 @@ def buy_life(request, slug, tournament_id, card_id):
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     seen = request.POST.get("seen", "")
     try:
-        card = writers.buy_life(t, card_id, actor(request, access), int(seen or -1))
+        # A missing or garbled ``seen`` is refused as an out-of-date page.
+        shown = int(seen) if seen.isascii() and seen.isdigit() else -1
+        card = writers.buy_life(t, card_id, actor(request, access), shown)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     else:
