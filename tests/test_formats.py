@@ -453,3 +453,15 @@ def test_every_stored_leben_round_replays_from_its_seed_in_the_export(db):
         assert drawn == [(numbers[a], numbers[b]) for a, b in pairs]
         byes = [p["left"]["card"] for p in stored["pairings"] if p["kind"] == "bye"]
         assert byes == ([numbers[bye]] if bye else [])
+
+
+def test_the_boards_poll_gets_the_partial_and_a_history_restore_the_whole_page(client):
+    t = simulate_format(factories.club(), "points", 6, seed=3, rounds=2, stop_after=1)
+    url = reverse("bracket", kwargs={"token": t.public_token})
+    swap = client.get(url, headers={"HX-Request": "true"})
+    html = swap.content.decode()
+    assert 'id="live"' in html and 'id="board"' in html and "<html" not in html
+    assert "hx-request" in swap["Vary"].lower()
+    restore = client.get(url, headers={"HX-Request": "true", "HX-History-Restore-Request": "true"})
+    html = restore.content.decode()
+    assert "<html" in html and 'id="board"' in html and "htmx-2" in html
