@@ -4,50 +4,62 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0004_german_model_names'),
+        ("tournaments", "0004_german_model_names"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='card',
-            name='rebuys',
-            field=models.PositiveSmallIntegerField(default=0, verbose_name='lives bought'),
+            model_name="card",
+            name="rebuys",
+            field=models.PositiveSmallIntegerField(default=0, verbose_name="lives bought"),
         ),
         migrations.AddField(
-            model_name='card',
-            name='team',
-            field=models.CharField(blank=True, max_length=60, verbose_name='team'),
+            model_name="card",
+            name="team",
+            field=models.CharField(blank=True, max_length=60, verbose_name="team"),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='avoid_repeat',
-            field=models.BooleanField(default=False, verbose_name='avoid the last opponent'),
+            model_name="tournament",
+            name="avoid_repeat",
+            field=models.BooleanField(default=False, verbose_name="avoid the last opponent"),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='format',
-            field=models.CharField(choices=[('cards', 'cards (knock-out)'), ('leben', 'lives (Leben)'), ('points', 'points (Danish system)')], default='cards', max_length=10, verbose_name='format'),
+            model_name="tournament",
+            name="format",
+            field=models.CharField(
+                choices=[
+                    ("cards", "cards (knock-out)"),
+                    ("leben", "lives (Leben)"),
+                    ("points", "points (Danish system)"),
+                ],
+                default="cards",
+                max_length=10,
+                verbose_name="format",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='lives',
-            field=models.PositiveSmallIntegerField(default=1, verbose_name='lives per player'),
+            model_name="tournament",
+            name="lives",
+            field=models.PositiveSmallIntegerField(default=1, verbose_name="lives per player"),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='rebuy_until',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='a life may be bought until round'),
+            model_name="tournament",
+            name="rebuy_until",
+            field=models.PositiveSmallIntegerField(
+                blank=True, null=True, verbose_name="a life may be bought until round"
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='rounds_planned',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='rounds'),
+            model_name="tournament",
+            name="rounds_planned",
+            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="rounds"),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='team_size',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='players per team'),
+            model_name="tournament",
+            name="team_size",
+            field=models.PositiveSmallIntegerField(
+                blank=True, null=True, verbose_name="players per team"
+            ),
         ),
     ]
