@@ -44,6 +44,8 @@ ACTIONS = {
     "side link revoked": gettext_lazy("Player's match link revoked"),
     "side link renewed": gettext_lazy("Player's match link renewed"),
     "result check changed": gettext_lazy("Check of the players' results changed"),
+    "life bought": gettext_lazy("Life bought"),
+    "team set": gettext_lazy("Team set"),
     # players and clubs
     "player added": gettext_lazy("Player added"),
     "player renamed": gettext_lazy("Player renamed"),

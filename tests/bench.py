@@ -13,7 +13,7 @@ Prints, on a fresh SQLite database in a temporary folder (or on DATABASE_URL):
   200 players and 2,000 sheets (flat), its time against the trivial view, and the time
   of a player's page.
 
-``BENCH_LIGHTHOUSE=0``, ``BENCH_LOAD=0``, ``BENCH_TOURNAMENT=0`` and ``BENCH_SEASON=0``
+``BENCH_LIGHTHOUSE=0``, ``BENCH_LOAD=0``, ``BENCH_TOURNAMENT=0``, ``BENCH_SEASON=0`` and ``BENCH_FORMATS=0``
 leave those parts out.
 """
 
@@ -148,6 +148,8 @@ def main() -> None:
     taps_table()
     if os.environ.get("BENCH_TOURNAMENT", "1") == "1":
         tournament_figures(club, client)
+    if os.environ.get("BENCH_FORMATS", "1") == "1":
+        format_figures(club, client)
     if os.environ.get("BENCH_LIGHTHOUSE", "1") == "1":
         try:
             lighthouse(second)
@@ -408,6 +410,64 @@ def season_figures(client, trivial: float) -> None:
     player = f"/c/{club.slug}/players/{people[0].pk}/"
     took = median_time(lambda: client.get(player), 5)
     say("player's page, 20 sheets of 2,000, median", f"{took * 1000:.0f} ms")
+
+
+def format_figures(club, client) -> None:
+    """Leben and points events (RULES.md 5.10, 6): the draw of a round through the
+    service (the tournament read, the pure core, the rows written) at 128 to 1024
+    players and its growth per player, and the queries of the public standings board."""
+    import random
+
+    from tournaments.services.draws import draw_round, undo_draw
+    from tournaments.services.sheets import Actor
+    from tournaments.simulation import play_open_matches, simulate_format
+
+    actor = Actor()
+
+    def draw_time(t) -> tuple[float, float]:
+        """Medians (wall, CPU of this process) of drawing the next round, undone again
+        after each measurement. The growth is read on the CPU time: on a shared machine
+        the wall time also counts the waits for other processes and the disk."""
+        walls, cpus = [], []
+        for i in range(5):
+            t.refresh_from_db()
+            wall, cpu = time.perf_counter(), time.process_time()
+            round_ = draw_round(t, actor, seed=i)
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.process_time() - cpu)
+            undo_draw(t, round_.pk, actor)
+        return statistics.median(walls), statistics.median(cpus)
+
+    boards = []
+    for kind, label in (("leben", "Leben round 1"), ("points", "Danish round 3")):
+        per_player = []
+        for players in (128, 256, 512, 1024):
+            t = simulate_format(club, kind, players, 1, rounds=5, stop_after=0)
+            if kind == "points":  # two rounds played: round 3 pairs by the standing
+                rng = random.Random(players)
+                for _ in range(2):
+                    draw_round(t, actor, seed=rng.getrandbits(32))
+                    play_open_matches(t, rng)
+            wall, cpu = draw_time(t)
+            per_player.append(cpu / players)
+            say(
+                f"draw: {label}, {players} players (service)",
+                f"{wall * 1000:.1f} ms (CPU {cpu * 1000:.1f} ms)",
+            )
+            if players in (128, 1024):
+                boards.append((kind, players, t))
+        say(
+            f"CPU time per player, {label}, 1024 vs 128 (linear: about 1)",
+            f"{per_player[-1] / per_player[0]:.2f}",
+        )
+    for kind, players, t in boards:
+        connection.queries_log.clear()
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(f"/p/{t.public_token}/")
+        say(
+            f"queries: standings board, {kind}, {players} players (flat)",
+            f"{statements(captured)} ({len(response.content) // 1024} KB)",
+        )
 
 
 def pdf_figures(club, small, finished) -> None:

@@ -133,6 +133,7 @@ def test_static_files_keep_their_own_caching():
 HTMX_TEMPLATES = {
     # template: what it asks by htmx (the tests below walk each)
     "tournaments/bracket.html": "the live bracket polls its own URL",
+    "tournaments/standings.html": "the standings board polls its own URL (test_formats)",
     "clubs/players.html": "the player search asks the players page",
     "tournaments/desk.html": "the name field asks the player search",
     "clubs/player.html": "the merge form's name field asks the player search",

@@ -4,7 +4,8 @@ the management command prints; the twin of a score sheet's ``scoring.sheetjson``
 from decimal import Decimal
 
 from clubs.text import german_key
-from tournaments.models import Pairing, Pull, Tournament
+from tournaments import formats
+from tournaments.models import Format, Pairing, Pull, Tournament
 from tournaments.services.reading import load_state
 
 
@@ -47,7 +48,7 @@ def export(tournament: Tournament) -> dict:
     players: dict[str, list[int]] = {}
     for card in state.cards.values():
         players.setdefault(card.player.name, []).append(card.number)
-    return {
+    document = {
         "name": t.name,
         "club": t.club.name,
         "starts_at": t.starts_at.isoformat(),
@@ -107,3 +108,6 @@ def export(tournament: Tournament) -> dict:
             for a in state.awards()
         ],
     }
+    if t.format != Format.CARDS:  # Leben and points events: their standings (README)
+        document.update(formats.export_part(state, ref))
+    return document

@@ -8,7 +8,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import ResultCheck
+from tournaments.models import Format, ResultCheck
 from tournaments.services.reading import CARD_COUNTS
 
 VIENNA = zoneinfo.ZoneInfo(settings.TIME_ZONE)
@@ -90,6 +90,48 @@ class TournamentForm(forms.Form):
         help_text=_('One line per place: "1: Geschenkkorb".'),
     )
 
+    # The formats of RULES.md 5.10 and 6 (``format_fields``); cards: left as they are.
+    format = forms.ChoiceField(
+        label=_("Format"), choices=Format.choices, initial=Format.CARDS, required=False
+    )
+    players = forms.IntegerField(
+        label=_("Most players (lives, points)"), min_value=2, max_value=1024, required=False
+    )
+    lives = forms.IntegerField(
+        label=_("Lives per player"), min_value=1, max_value=3, initial=1, required=False
+    )
+    rebuy_until = forms.IntegerField(
+        label=_("A life may be bought until round"), min_value=1, max_value=99, required=False
+    )
+    rounds_planned = forms.IntegerField(
+        label=_("Rounds (points)"), min_value=1, max_value=30, required=False
+    )
+    avoid_repeat = forms.BooleanField(label=_("Avoid the last opponent"), required=False)
+    team_size = forms.TypedChoiceField(
+        label=_("Teams"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        choices=[("", _("no teams")), (2, "2"), (3, "3"), (4, "4")],
+    )
+
+    def format_fields(self) -> dict:
+        """The fields of the chosen format, for ``create_tournament``: lives and points
+        events take ``players`` as their ``cards`` (the most entries, one per player)."""
+        data = self.cleaned_data
+        if data.get("format", "") in ("", Format.CARDS):
+            return {"format": Format.CARDS, "cards": data["cards"]}
+        fields = {"format": data["format"], "cards": data.get("players") or 1024}
+        if data["format"] == Format.LEBEN:
+            fields.update(lives=data.get("lives") or 1, rebuy_until=data.get("rebuy_until"))
+        else:
+            fields.update(
+                rounds_planned=data.get("rounds_planned"),
+                avoid_repeat=data["avoid_repeat"],
+                team_size=data.get("team_size"),
+            )
+        return fields
+
     def clean_prizes(self):
         return parse_prizes(self.cleaned_data.get("prizes") or "")
 
@@ -113,6 +155,8 @@ class TournamentForm(forms.Form):
                     )
                 )
                 self.add_error("time", message)
+        if data.get("format") == Format.POINTS and not data.get("rounds_planned"):
+            self.add_error("rounds_planned", _("A points event needs its number of rounds."))
         return data
 
 

@@ -12,13 +12,14 @@ def describe_change(state):
     for a value of another shape (the page then lists its fields)."""
     holders = {card.number: card.player.name for card in state.cards.values()}
     pots = {round_.number: round_.pot_size for round_ in state.rounds}
+    knockout = all(round_.knockout for round_ in state.rounds)
 
     def match(round_number, pairing) -> str:
         """A match named as everywhere (``rows.match_name``); a placement match has no
         round, a round taken back keeps its number."""
         if round_number is None:
             return match_name(None, None, pairing, str(pairing))
-        return match_name(round_number, pots.get(round_number), pairing)
+        return match_name(round_number, pots.get(round_number), pairing, knockout=knockout)
 
     def card(number) -> str:
         name = holders.get(number)

@@ -42,6 +42,15 @@ class ResultCheck(models.TextChoices):
     CONFIRM = "confirm", _("final when the other player confirms it")
 
 
+class Format(models.TextChoices):
+    """How a tournament is played: knock-out by cards (RULES.md 5), by lives (5.10) or a
+    points event with Danish pairing (6)."""
+
+    CARDS = "cards", _("cards (knock-out)")
+    LEBEN = "leben", _("lives (Leben)")
+    POINTS = "points", _("points (Danish system)")
+
+
 class Tournament(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(_("name"), max_length=100)
@@ -70,6 +79,15 @@ class Tournament(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The formats of RULES.md 5.10 and 6 (tournaments/formats.py); cards: all unused.
+    format = models.CharField(_("format"), max_length=10, choices=Format, default=Format.CARDS)
+    lives = models.PositiveSmallIntegerField(_("lives per player"), default=1)
+    rebuy_until = models.PositiveSmallIntegerField(
+        _("a life may be bought until round"), null=True, blank=True
+    )
+    rounds_planned = models.PositiveSmallIntegerField(_("rounds"), null=True, blank=True)
+    avoid_repeat = models.BooleanField(_("avoid the last opponent"), default=False)
+    team_size = models.PositiveSmallIntegerField(_("players per team"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("tournament")
@@ -110,6 +128,9 @@ class Card(models.Model):
     withdrawn_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Leben (RULES.md 5.10) and points events (6): the one entry of a player.
+    rebuys = models.PositiveSmallIntegerField(_("lives bought"), default=0)
+    team = models.CharField(_("team"), max_length=60, blank=True)
 
     objects = CardQuerySet.as_manager()
 
@@ -164,6 +185,13 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} R{self.number}"
+
+    @property
+    def knockout(self) -> bool:
+        """A round of the card format (named Finale, Halbfinale, …), not of a Leben or
+        points event (RULES.md 5.10, 6). ``load_state`` hands each round its tournament,
+        so reading this costs no query there."""
+        return self.tournament.format == Format.CARDS
 
 
 class PullQuerySet(models.QuerySet):

@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 
 from bummerl.printing import qr_png
 from clubs.models import Player
-from tournaments import sheet_grid
-from tournaments.models import Card, Pull, ResultCheck, Round, Tournament
+from tournaments import formats, sheet_grid
+from tournaments.models import Card, Format, Pull, ResultCheck, Round, Tournament
 from tournaments.prizes import cash, player_cash
 from tournaments.rows import BlankRow, Column, Row, SheetRow, bracket_columns, round_name, rows
 from tournaments.services.reading import TournamentState, load_state, physical_session
@@ -279,7 +279,12 @@ def match_sheets_context(t: Tournament, round_: Round, build_url) -> dict:
 
 def prizes_context(t: Tournament) -> dict:
     state = load_state(t)
-    awarded = {a.place: state.cards[a.card] for a in state.awards()}
+    if t.format != Format.CARDS:  # Leben and points events: prizes by the standings
+        awarded = {
+            a.place: state.cards[a.card] for a in formats.awards(state, formats.board(state))
+        }
+    else:
+        awarded = {a.place: state.cards[a.card] for a in state.awards()}
     prizes = [
         PrizeLine(int(p["place"]), p["description"], awarded.get(int(p["place"])))
         for p in sorted(t.prizes, key=lambda p: int(p["place"]))
@@ -374,7 +379,7 @@ def calls_context(t: Tournament, round_: Round) -> dict:
     return {
         "tournament": t,
         "round": round_,
-        "round_name": round_name(round_.number, round_.pot_size),
+        "round_name": round_name(round_.number, round_.pot_size, round_.knockout),
         "calls": call_list(state, round_),
     }
 
@@ -412,6 +417,8 @@ def seats_context(t: Tournament) -> dict:
     current = state.current if state.current and state.current.drawn_at else None
     return {
         "tournament": t,
-        "round_name": round_name(current.number, current.pot_size) if current else "",
+        "round_name": round_name(current.number, current.pot_size, current.knockout)
+        if current
+        else "",
         "seats": seats(state),
     }

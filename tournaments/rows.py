@@ -26,11 +26,15 @@ _NAMED_ROUNDS = {
 """The rounds with a name of their own, by pot size (the matches the round has)."""
 
 
-def round_name(number: int, pot_size: int) -> str:
+def round_name(number: int, pot_size: int, knockout: bool = True) -> str:
     """The name of round ``number`` drawn from pots of ``pot_size`` numbers (RULES.md 5.2,
     5.4), translated: pots of 1 are the final, of 2 the semi-final, of 4 the
     quarter-final, of 8 the round of 16; a round with larger pots is "Round 1 (128)",
-    the cards it starts with in brackets (twice the pot size)."""
+    the cards it starts with in brackets (twice the pot size). Not ``knockout`` (a Leben
+    or points event, RULES.md 5.10, 6, whose rounds keep their number of pairings in
+    ``pot_size``): "Round 3"."""
+    if not knockout:
+        return _("Round %(n)s") % {"n": number}
     if pot_size in _NAMED_ROUNDS:
         return _(_NAMED_ROUNDS[pot_size])
     return _("Round %(n)s (%(cards)s)") % {"n": number, "cards": 2 * pot_size}
@@ -46,7 +50,11 @@ def place_name(label: str) -> str:
 
 
 def match_name(
-    round_number: int | None, pot_size: int | None, number: int | str, label: str = ""
+    round_number: int | None,
+    pot_size: int | None,
+    number: int | str,
+    label: str = "",
+    knockout: bool = True,
 ) -> str:
     """A match as pages, sheets and the history name it: a placement match by its
     ``label`` (``place_name``), the final by its round name, any other match "round name,
@@ -54,7 +62,7 @@ def match_name(
     the round is not known (a round taken back): "Round 2, match 3"."""
     if label:
         return place_name(label)
-    if pot_size is None:
+    if pot_size is None or not knockout:
         return _("Round %(n)s, match %(m)s") % {"n": round_number, "m": number}
     if pot_size == 1:
         return round_name(round_number, pot_size)
@@ -65,7 +73,8 @@ def pairing_name(pairing: Pairing) -> str:
     """``match_name`` of a pairing (its ``round`` is read when not loaded)."""
     if pairing.stage == Stage.PLACEMENT:
         return place_name(pairing.label)
-    return match_name(pairing.round.number, pairing.round.pot_size, pairing.number)
+    round_ = pairing.round
+    return match_name(round_.number, round_.pot_size, pairing.number, knockout=round_.knockout)
 
 
 def score_text(name: str, score: str) -> str:

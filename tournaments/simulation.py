@@ -90,6 +90,74 @@ def simulate(
     return tournament
 
 
+def simulate_format(
+    club: Club,
+    format: str,
+    players: int,
+    seed: int,
+    *,
+    lives: int = 2,
+    rebuy_until: int | None = None,
+    rounds: int = 5,
+    avoid_repeat: bool = True,
+    team_size: int | None = None,
+    name: str = "Simulation",
+    stop_after: int | None = None,
+) -> Tournament:
+    """A Leben (RULES.md 5.10) or points event (RULES.md 6) by chance, through the same
+    services as the desk: one entry per player, teams of ``team_size`` in entry order
+    (points), a life bought at random by some players before round ``rebuy_until``
+    (Leben); every round drawn digitally and every match decided at random, to the end;
+    or stop with round ``stop_after`` drawn and three of its matches still open."""
+    from tournaments import formats
+    from tournaments.services.formats import buy_life, set_team
+
+    rng = random.Random(seed)
+    actor = Actor()
+    team_size = team_size if format == "points" else None
+    tournament = create_tournament(
+        club,
+        actor,
+        name=name,
+        starts_at=timezone.now().replace(microsecond=0) - datetime.timedelta(hours=3),
+        cards=players,
+        max_cards=1,
+        match_bummerl=2,
+        entry_fee=10,
+        one_prize_per_player=False,
+        prizes=PRIZES,
+        format=format,
+        lives=lives,
+        rebuy_until=rebuy_until,
+        rounds_planned=rounds if format == "points" else None,
+        avoid_repeat=avoid_repeat,
+        team_size=team_size,
+    )
+    for i in range(players):
+        (card,) = sell_cards(
+            tournament, f"Spieler {i + 1}", 1, actor, uuid.uuid4(), paid=rng.random() < 0.9
+        )
+        if team_size:
+            set_team(tournament, card.pk, f"Team {i // team_size + 1}", actor)
+    drawn = 0
+    while stop_after != 0:  # 0: the players entered, nothing drawn
+        state = load_state(tournament)
+        board = formats.board(state)
+        if board.next_round is None:
+            return tournament
+        if format == "leben" and rebuy_until and board.next_round <= rebuy_until:
+            for line in board.lines:
+                if line.out_round in (None, board.next_round - 1) and rng.random() < 0.1:
+                    buy_life(tournament, line.card.pk, actor, line.card.rebuys)
+        draw_round(tournament, actor, seed=rng.getrandbits(32))
+        drawn += 1
+        if stop_after is not None and drawn >= stop_after:
+            play_open_matches(tournament, rng, leave_open=3)
+            return tournament
+        play_open_matches(tournament, rng, leave_open=0)
+    return tournament
+
+
 def play_open_matches(tournament: Tournament, rng: random.Random, leave_open: int = 0) -> None:
     """Decide open matches (main and placement, as they become due) at random."""
     actor = Actor()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import desk, draws, export, printouts, reports, results
+from tournaments.views import desk, draws, export, formats, printouts, reports, results
 
 club_patterns = [
     path("", desk.tournament_list, name="tournaments"),
@@ -48,5 +48,13 @@ club_patterns = [
         "<int:tournament_id>/rounds/<int:number>/sheets.pdf",
         printouts.print_match_sheets,
         name="print_match_sheets",
+    ),
+    # Leben and points events (RULES.md 5.10, 6)
+    path("<int:tournament_id>/cards/<int:card_id>/life/", formats.buy_life, name="buy_life"),
+    path("<int:tournament_id>/cards/<int:card_id>/team/", formats.set_team, name="set_team"),
+    path(
+        "<int:tournament_id>/print/standings.pdf",
+        formats.print_standings,
+        name="print_standings",
     ),
 ]

@@ -12,8 +12,9 @@ from clubs.players import player_named
 from clubs.text import name_fold
 from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import draw
-from tournaments.models import Card, Kind, Pairing, Round, Tournament
+from tournaments.models import Card, Format, Kind, Pairing, Round, Tournament
 from tournaments.services.draws import create_placement
+from tournaments.services.formats import check_settings as check_format_settings
 from tournaments.services.reading import CARD_COUNTS, count_in_play, load_state, locked, lower_offer
 from tournaments.services.results import check_editable, void_dependents
 from tournaments.services.sheets import (
@@ -29,7 +30,11 @@ from tournaments.services.sheets import (
 def create_tournament(club: Club, actor: Actor, **fields) -> Tournament:
     """A new tournament; ``fields`` as the model's (checked by the form). RuleError on
     ``cards`` unless it is one of ``CARD_COUNTS`` (RULES.md 5.1)."""
-    if fields.get("cards") not in CARD_COUNTS:
+    fields = check_format_settings(fields)  # Leben and points events (RULES.md 5.10, 6)
+    if (
+        fields.get("format", Format.CARDS) == Format.CARDS
+        and fields.get("cards") not in CARD_COUNTS
+    ):
         raise RuleError("cards", gettext_noop("The number of cards is a power of two, 8 to 1024."))
     with transaction.atomic():
         t = Tournament.objects.create(
@@ -47,6 +52,7 @@ def create_tournament(club: Club, actor: Actor, **fields) -> Tournament:
                 "cards": t.cards,
                 "max_cards": t.max_cards,
                 "match_bummerl": t.match_bummerl,
+                **({"format": t.format} if t.format != Format.CARDS else {}),
             },
         )
         return t
@@ -270,6 +276,10 @@ def withdraw_card(tournament: Tournament, card_id: int, actor: Actor) -> Card:
         card = state.cards.get(card_id)
         if card is None:
             raise RuleError("card", gettext_noop("There is no such card in this tournament."))
+        if t.format != Format.CARDS and state.rounds:
+            raise RuleError(
+                "card", gettext_noop("In this format a player leaves by losing his matches.")
+            )
         if card.withdrawn_round is not None:
             raise RuleError(
                 "card",

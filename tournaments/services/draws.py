@@ -10,7 +10,8 @@ from django.utils import timezone
 from clubs import audit
 from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import bracket, draw
-from tournaments.models import Card, Kind, Pairing, Pull, Round, Stage, Tournament
+from tournaments.models import Card, Format, Kind, Pairing, Pull, Round, Stage, Tournament
+from tournaments.services.formats import draw_format_round
 from tournaments.services.reading import (
     TournamentState,
     latest_pull,
@@ -71,6 +72,8 @@ def draw_round(
         with transaction.atomic():
             t = locked(tournament)
             state = load_state(t)
+            if t.format != Format.CARDS:  # Leben and points events (RULES.md 5.10, 6)
+                return draw_format_round(t, state, actor, seed, expected)
             number, pot_size, holders = _next_round_holders(state, expected)
             result = draw.digital_draw(holders, pot_size, seed, later_round=number > 1)
             return _store_draw(t, state, number, pot_size, seed, result, actor)
@@ -171,6 +174,8 @@ def start_physical_draw(tournament: Tournament, actor: Actor, expected: int | No
     try:
         with transaction.atomic():
             t = locked(tournament)
+            if t.format != Format.CARDS:
+                raise RuleError("round", gettext_noop("This format is drawn digitally only."))
             state = load_state(t)
             number, pot_size, _holders = _next_round_holders(state, expected)
             round_ = Round.objects.create(

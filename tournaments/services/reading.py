@@ -282,6 +282,8 @@ def load_state(tournament: Tournament) -> TournamentState:
     """Read the whole tournament: 4 queries, whatever its size."""
     cards = {c.pk: c for c in Card.objects.filter(tournament=tournament).select_related("player")}
     rounds = list(Round.objects.live().filter(tournament=tournament))
+    for round_ in rounds:
+        round_.tournament = tournament  # read by ``Round.knockout`` (the round's name)
     all_pairings = list(
         Pairing.objects.live().filter(tournament=tournament).order_by("stage", "number")
     )

@@ -9,5 +9,5 @@ register = template.Library()
 
 @register.filter
 def round_name(round_) -> str:
-    """The name of a ``Round`` (or anything with ``number`` and ``pot_size``)."""
-    return _round_name(round_.number, round_.pot_size)
+    """The name of a ``Round`` (``knockout`` tells a Leben or points round)."""
+    return _round_name(round_.number, round_.pot_size, round_.knockout)

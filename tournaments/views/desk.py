@@ -22,7 +22,7 @@ from clubs.text import clean_name, warn_unprintable
 from scoring.rules import RuleError
 from tournaments import draw, printing
 from tournaments.forms import SellForm, TablesForm, TournamentForm
-from tournaments.models import ResultCheck, Tournament
+from tournaments.models import Format, ResultCheck, Tournament
 from tournaments.prizes import still_in
 from tournaments.rows import Row, rows
 from tournaments.services.cards import (
@@ -36,6 +36,7 @@ from tournaments.services.cards import (
     withdraw_card,
 )
 from tournaments.services.reading import load_state, lower_offer, waiting_reports
+from tournaments.views import formats
 from tournaments.views.common import actor, confirm, confirmed, tournament_for
 
 
@@ -52,13 +53,13 @@ def tournament_list(request, slug):
             actor(request),
             name=data["name"],
             starts_at=data["starts_at"],
-            cards=data["cards"],
             max_cards=data["max_cards"],
             match_bummerl=data["match_bummerl"],
             entry_fee=data["entry_fee"],
             one_prize_per_player=data["one_prize_per_player"],
             prizes=data["prizes"],
             result_check=data["result_check"] or ResultCheck.SINGLE,
+            **form.format_fields(),  # cards, and the format's settings (RULES.md 5.10, 6)
         )
         warn_unprintable(
             request, tournament.name, *(p["description"] for p in tournament.prizes), name=False
@@ -110,6 +111,8 @@ def _checks(state) -> list[Check]:
 
 
 def _desk_context(request, tournament, access, state, sell_form=None, tables_form=None):
+    if tournament.format != Format.CARDS:  # Leben and points events (RULES.md 5.10, 6)
+        return formats.desk_context(tournament, access, state, sell_form, _checks(state))
     cards = sorted(state.cards.values(), key=lambda c: c.number)
     refusal, lower_to = _round_one_refusal(tournament, state)
     in_play = set(state.in_play())

@@ -4,13 +4,14 @@ from functools import partial
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
+from django.shortcuts import redirect
 from django.views.decorators.http import require_safe
 
 from bummerl.links import absolute_url
 from bummerl.printing import pdf_response
 from clubs.models import Role
 from tournaments import printing
-from tournaments.models import Round
+from tournaments.models import Format, Round
 from tournaments.views.common import tournament_for
 
 
@@ -18,6 +19,8 @@ from tournaments.views.common import tournament_for
 @require_safe
 def print_bracket(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id)
+    if t.format != Format.CARDS:  # Leben and points events print their standings
+        return redirect("print_standings", slug=slug, tournament_id=t.pk)
     return pdf_response(
         "print/bracket.html", printing.bracket_context(t), f"turnierbaum-{t.pk}.pdf"
     )

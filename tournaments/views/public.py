@@ -19,13 +19,14 @@ from clubs.forms import rule_error_text
 from scoring.rules import RuleError
 from tournaments import links
 from tournaments.forms import ResultForm
-from tournaments.models import Pairing, Report, Result, Side, Tournament
+from tournaments.models import Format, Pairing, Report, Result, Side, Tournament
 from tournaments.prizes import still_in
 from tournaments.rows import bracket_columns
 from tournaments.screen import screen_pages
 from tournaments.services.reading import SCORES, load_state
 from tournaments.services.reports import confirm_report, report_result
 from tournaments.services.sheets import Actor, open_match_sheet
+from tournaments.views import formats
 from tournaments.views.common import pairing_rows
 from tournaments.views.results import save_result
 
@@ -88,6 +89,8 @@ def bracket(request, token):
     t = Tournament.objects.filter(public_token=token).select_related("club").first()
     if t is None:
         raise Http404
+    if t.format != Format.CARDS:  # Leben and points events: a standings board
+        return formats.public_board(request, t)
     return partial_or_page(request, "tournaments/bracket.html", "live", _bracket_context(t))
 
 

@@ -6,9 +6,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from clubs.models import Club
+from scoring.rules import RuleError
 from tournaments.export import export
 from tournaments.services.reading import DRAWABLE_COUNTS
-from tournaments.simulation import simulate
+from tournaments.simulation import simulate, simulate_format
 
 
 class Command(BaseCommand):
@@ -22,8 +23,23 @@ class Command(BaseCommand):
         run.add_argument("--max-cards", type=int, default=3)
         run.add_argument("--seed", type=int, default=7)
         run.add_argument("--keep", action="store_true", help="keep the tournament in the database")
+        run.add_argument(
+            "--format",
+            choices=["cards", "leben", "points"],
+            default="cards",
+            help="cards (knock-out), leben (lives) or points (Danish system)",
+        )
+        run.add_argument("--lives", type=int, default=2, help="leben: lives per player (1-3)")
+        run.add_argument("--rebuy-until", type=int, default=None, help="leben: lives bought until")
+        run.add_argument("--rounds", type=int, default=5, help="points: rounds (1-30)")
+        run.add_argument("--team-size", type=int, default=None, help="points: players per team")
+        run.add_argument(
+            "--repeat", action="store_true", help="points: allow meeting the last opponent"
+        )
 
     def handle(self, *args, **options):
+        if options["format"] != "cards":
+            return self._simulate_format(options)
         if options["cards"] not in DRAWABLE_COUNTS:
             raise CommandError("--cards must be a power of two from 2 to 1024")
         if options["players"] * options["max_cards"] <= options["cards"] // 2:
@@ -38,4 +54,29 @@ class Command(BaseCommand):
             document = export(tournament)
             if not options["keep"]:
                 transaction.set_rollback(True)
+        self.stdout.write(json.dumps(document, ensure_ascii=False, indent=1))
+
+    def _simulate_format(self, options):
+        """A Leben or points event (``--players`` entries, one each), printed as the export."""
+        try:
+            with transaction.atomic():
+                club, _created = Club.objects.get_or_create(
+                    slug="simulation", defaults={"name": "Simulation"}
+                )
+                tournament = simulate_format(
+                    club,
+                    options["format"],
+                    options["players"],
+                    options["seed"],
+                    lives=options["lives"],
+                    rebuy_until=options["rebuy_until"],
+                    rounds=options["rounds"],
+                    avoid_repeat=not options["repeat"],
+                    team_size=options["team_size"],
+                )
+                document = export(tournament)
+                if not options["keep"]:
+                    transaction.set_rollback(True)
+        except RuleError as error:
+            raise CommandError(str(error)) from None
         self.stdout.write(json.dumps(document, ensure_ascii=False, indent=1))

@@ -1,0 +1,320 @@
+"""The formats beside the card knock-out: *Leben* (RULES.md 5.10) and the points event
+with *dänische Wertung* (RULES.md 6), read from a loaded ``TournamentState``.
+
+A player holds one card (his entry); rounds, pairings (kind ``match`` or ``bye``) and
+results are the same rows as a card night's, so drawing, recording, correcting and
+undoing go through the same services. This module turns them into the values of the
+pure cores (``tournaments.leben``, ``tournaments.danish``) and back into typed rows for
+the desk, the standings board, the printouts and the export. Nothing here writes; no
+query beyond ``load_state``'s, except one for the game points of the matches played on
+a score sheet (``sheet_game_points``).
+"""
+
+from collections import Counter
+from dataclasses import dataclass
+
+from scoring.models import Deal
+from tournaments import danish, leben
+from tournaments.models import Format, Kind
+from tournaments.prizes import award
+
+LEBEN_MAX_ENTRIES = 1024
+MAX_ROUNDS = 30
+
+
+def _score(score: str) -> tuple[int, int]:
+    """The Bummerl of "2:1": (winner's, loser's)."""
+    won, lost = score.split(":")
+    return int(won), int(lost)
+
+
+def leben_rounds(state) -> list[leben.Played]:
+    """The drawn rounds as ``leben.Played`` (entries are card ids)."""
+    played = []
+    for r in state.rounds:
+        matches, bye = [], None
+        for p in state.pairings[r.pk]:
+            if p.kind == Kind.BYE:
+                bye = p.left_id
+            elif p.kind == Kind.MATCH:
+                result = state.results.get(p.pk)
+                matches.append((p.left_id, p.right_id, result.winner_id if result else None))
+        played.append(leben.Played(r.number, tuple(matches), bye))
+    return played
+
+
+def leben_standing(state) -> leben.Standing:
+    t = state.tournament
+    lives = {pk: t.lives + c.rebuys for pk, c in state.cards.items() if c.withdrawn_round is None}
+    return leben.standing(lives, leben_rounds(state))
+
+
+def sheet_game_points(state) -> dict[int, tuple[int, int]]:
+    """Pairing id -> (left, right) game points (Spielpunkte) of the matches played on a
+    score sheet whose outcome is the result that stands (one query; none when no match
+    has a sheet). A result entered at the desk has no game points."""
+    agreed = {}
+    for r in state.rounds:
+        for p in state.pairings[r.pk]:
+            result = state.results.get(p.pk)
+            if (
+                p.sheet_id
+                and result
+                and (p.sheet_winner_id, p.sheet_score)
+                == (
+                    result.winner_id,
+                    result.score,
+                )
+            ):
+                agreed[p.sheet_id] = p.pk
+    totals: dict[int, list[int]] = {}
+    if agreed:
+        deals = Deal.objects.live().filter(sheet_id__in=agreed).values_list("sheet_id", "points")
+        for sheet_id, points in deals:
+            # The seats of a match sheet are the left card's player, then the right's.
+            total = totals.setdefault(agreed[sheet_id], [0, 0])
+            total[0] += points[0]
+            total[1] += points[1]
+    return {pk: (left, right) for pk, (left, right) in totals.items()}
+
+
+def danish_rounds(state) -> list[danish.Played]:
+    """The drawn rounds as ``danish.Played``: a decided match is a ``Game`` with the
+    Bummerl of its score and the game points of its score sheet (0 without one)."""
+    game_points = sheet_game_points(state)
+    played = []
+    for r in state.rounds:
+        games, open_, bye = [], [], None
+        for p in state.pairings[r.pk]:
+            if p.kind == Kind.BYE:
+                bye = p.left_id
+                continue
+            result = state.results.get(p.pk)
+            if result is None:
+                open_.append((p.left_id, p.right_id))
+                continue
+            won, lost = _score(result.score)
+            left_won = result.winner_id == p.left_id
+            games.append(
+                danish.Game(
+                    p.left_id,
+                    p.right_id,
+                    won if left_won else lost,
+                    lost if left_won else won,
+                    *game_points.get(p.pk, (0, 0)),
+                )
+            )
+        played.append(danish.Played(r.number, tuple(games), tuple(open_), bye))
+    return played
+
+
+def tie_order(state) -> list[int]:
+    """The entries (card ids) in card-number order: the order within a tie."""
+    return [pk for pk, _c in sorted(state.cards.items(), key=lambda item: item[1].number)]
+
+
+def danish_standing(state) -> list[danish.Line]:
+    entries = [pk for pk in tie_order(state) if state.cards[pk].withdrawn_round is None]
+    return danish.standing(entries, danish_rounds(state), state.tournament.match_bummerl)
+
+
+@dataclass(frozen=True)
+class BoardLine:
+    """One line of the standings board (and its printout and export): ``place`` and
+    ``place_to`` (a shared range; None while a Leben player is still in), the ``card``
+    and its player; Leben: ``lives_left`` of ``lives``, ``wins``, ``lost``, ``byes``,
+    ``out_round``; points: ``points``, ``bummerl_diff``, ``game_diff``, ``played``,
+    ``byes``; ``team`` (or "")."""
+
+    place: int | None
+    place_to: int | None
+    card: object
+    lives_left: int = 0
+    lives: int = 0
+    wins: int = 0
+    lost: int = 0
+    byes: int = 0
+    out_round: int | None = None
+    points: int = 0
+    bummerl_diff: int = 0
+    game_diff: int = 0
+    played: int = 0
+
+    @property
+    def shared(self) -> bool:
+        return self.place is not None and self.place_to != self.place
+
+
+@dataclass(frozen=True)
+class Board:
+    """The state of a Leben or points event as the pages show it: ``lines`` in order,
+    ``teams`` (``danish.TeamLine`` with the member cards, points events only),
+    ``next_round`` (the number of the round to draw now, or None), ``next_count`` (the
+    entries it will draw), ``open_matches`` of the latest round, ``finished``, the
+    ``refusal`` (why no round can be drawn, a RuleError-style text key) and ``places``
+    (place -> card id, for the prizes)."""
+
+    lines: list[BoardLine]
+    teams: list
+    next_round: int | None
+    next_count: int
+    open_matches: int
+    finished: bool
+    shared: list[tuple[int, int, int]]
+    places: dict[int, int]
+
+
+def board(state) -> Board:
+    """The standings board of a Leben or points tournament (``state`` from
+    ``load_state``: no further query)."""
+    t = state.tournament
+    open_matches = state.round_states[-1].open_matches if state.round_states else 0
+    number = len(state.rounds) + 1
+    if t.format == Format.LEBEN:
+        result = leben_standing(state)
+        lines = [
+            BoardLine(
+                line.place,
+                line.place_to,
+                state.cards[line.entry],
+                lives_left=line.left,
+                lives=line.lives,
+                wins=line.wins,
+                lost=line.lost,
+                byes=line.byes,
+                out_round=line.out_round,
+            )
+            for line in result.board()
+        ]
+        alive = leben.next_round_alive(result, leben_rounds(state))
+        return _board(
+            lines, [], number if alive else None, len(alive or ()), open_matches, result.finished
+        )
+    table = danish_standing(state)
+    finished = len(state.rounds) >= (t.rounds_planned or 0) and not open_matches
+    sharing = Counter(line.rank for line in table)
+    lines = [
+        BoardLine(
+            line.rank if finished or state.rounds else None,
+            line.rank + sharing[line.rank] - 1 if finished or state.rounds else None,
+            state.cards[line.entry],
+            points=line.points,
+            bummerl_diff=line.bummerl_diff,
+            game_diff=line.game_diff,
+            played=line.played,
+            byes=line.byes,
+        )
+        for line in table
+    ]
+    teams = danish.team_standing(table, {pk: c.team for pk, c in state.cards.items() if c.team})
+    due = not finished and not open_matches and len(table) >= 2
+    return _board(lines, teams, number if due else None, len(table), open_matches, finished)
+
+
+def _board(lines, teams, next_round, next_count, open_matches, finished) -> Board:
+    places = {}
+    shared = []
+    if finished:
+        for line in lines:
+            if line.place is None:
+                continue
+            if line.place == line.place_to:
+                places[line.place] = line.card.pk
+            else:
+                shared.append((line.place, line.card.pk, line.card.player_id))
+    return Board(lines, teams, next_round, next_count, open_matches, finished, shared, places)
+
+
+def awards(state, result: Board):
+    """The prizes of a finished Leben or points event (RULES.md 5.5, 5.8): by place,
+    shared ranges in card-number order; none while it runs."""
+    if not result.finished:
+        return []
+    cards = state.cards
+    places = {p: (card, cards[card].player_id) for p, card in result.places.items()}
+    prizes = [(int(p["place"]), p["description"]) for p in state.tournament.prizes]
+    shared = sorted(result.shared, key=lambda s: (s[0], cards[s[1]].number))
+    return award(places, prizes, state.tournament.one_prize_per_player, shared)
+
+
+def export_part(state, ref) -> dict:
+    """The export's part of a Leben or points event (README, "The tournament as JSON"):
+    ``format`` and its settings, ``standings`` (the board), ``teams`` (points), and
+    ``ranking`` and ``prizes`` by the standings instead of a bracket. ``ref(card_id)``
+    gives ``{"card", "player"}``."""
+    t = state.tournament
+    result = board(state)
+    if t.format == Format.LEBEN:
+        settings = {"lives": t.lives, "rebuy_until": t.rebuy_until}
+        standings = [
+            {
+                "place": line.place,
+                "to": line.place_to,
+                **ref(line.card.pk),
+                "lives": line.lives,
+                "lives_left": line.lives_left,
+                "lives_bought": line.card.rebuys,
+                "wins": line.wins,
+                "lost": line.lost,
+                "byes": line.byes,
+                "out_round": line.out_round,
+            }
+            for line in result.lines
+        ]
+    else:
+        settings = {
+            "rounds_planned": t.rounds_planned,
+            "avoid_repeat": t.avoid_repeat,
+            "team_size": t.team_size,
+        }
+        standings = [
+            {
+                "place": line.place,
+                "to": line.place_to,
+                **ref(line.card.pk),
+                "points": line.points,
+                "bummerl_diff": line.bummerl_diff,
+                "game_diff": line.game_diff,
+                "played": line.played,
+                "byes": line.byes,
+                **({"team": line.card.team} if line.card.team else {}),
+            }
+            for line in result.lines
+        ]
+    return {
+        "format": t.format,
+        **settings,
+        "finished": result.finished,
+        "standings": standings,
+        **(
+            {
+                "teams": [
+                    {
+                        "place": team.rank,
+                        "team": team.name,
+                        "points": team.points,
+                        "bummerl_diff": team.bummerl_diff,
+                        "game_diff": team.game_diff,
+                        "players": [ref(pk)["player"] for pk in team.members],
+                    }
+                    for team in result.teams
+                ]
+            }
+            if t.format == Format.POINTS
+            else {}
+        ),
+        "ranking": [
+            {"place": line.place, "to": line.place_to, **ref(line.card.pk)}
+            for line in result.lines
+            if result.finished and line.place is not None
+        ],
+        "prizes": [
+            {
+                "place": a.place,
+                "description": a.description,
+                "card": state.cards[a.card].number,
+                "player": state.cards[a.card].player.name,
+            }
+            for a in awards(state, result)
+        ],
+    }

@@ -1,0 +1,199 @@
+"""Writers of the Leben and points formats (RULES.md 5.10, 6): their settings, the draw
+of a round (called by ``draws.draw_round``), buying a life and naming a player's team.
+Results, corrections and undoing a draw are the card night's writers
+(``results``, ``draws.undo_draw``): a round of these formats is the same rows."""
+
+from django.db import transaction
+from django.utils import timezone
+
+from clubs import audit
+from scoring.rules.errors import RuleError, gettext_noop
+from tournaments import danish, formats, leben
+from tournaments.models import Card, Format, Kind, Pairing, Round, Tournament
+from tournaments.services.reading import TournamentState, load_state, locked
+from tournaments.services.sheets import Actor
+
+
+def check_settings(fields: dict) -> dict:
+    """The settings of a new tournament of ``fields["format"]``, checked and completed:
+    Leben and points events have one entry per player (``max_cards`` 1) and ``cards`` is
+    the most entries (2 to 1024). RuleError on ``lives`` (1 to 3), ``rebuy_until`` (a
+    round from 1), ``rounds_planned`` (points: 1 to 30) and ``team_size`` (2 to 4)."""
+    kind = fields.get("format", Format.CARDS)
+    if kind == Format.CARDS:
+        return fields
+    fields = {**fields, "max_cards": 1}
+    if not 2 <= (fields.get("cards") or 0) <= formats.LEBEN_MAX_ENTRIES:
+        raise RuleError("cards", gettext_noop("A tournament takes 2 to 1024 players."))
+    if kind == Format.LEBEN:
+        if not leben.MIN_LIVES <= fields.get("lives", 1) <= leben.MAX_LIVES:
+            raise RuleError("lives", gettext_noop("A player has 1 to 3 lives."))
+        if fields.get("rebuy_until") is not None and fields["rebuy_until"] < 1:
+            raise RuleError("rebuy_until", gettext_noop("Lives are bought until round 1 or later."))
+    if kind == Format.POINTS:
+        if not 1 <= (fields.get("rounds_planned") or 0) <= formats.MAX_ROUNDS:
+            raise RuleError("rounds_planned", gettext_noop("A points event has 1 to 30 rounds."))
+        if fields.get("team_size") is not None and not 2 <= fields["team_size"] <= 4:
+            raise RuleError("team_size", gettext_noop("A team has 2 to 4 players."))
+    return fields
+
+
+def draw_format_round(
+    t: Tournament, state: TournamentState, actor: Actor, seed: int, expected: int | None
+) -> Round:
+    """Draw the next round of a Leben or points event (the caller holds the lock and
+    the transaction): Leben a fresh random pairing of the players alive (RULES.md 5.10),
+    points round 1 at random and then by the standing (RULES.md 6). RuleError on
+    ``round`` when ``expected`` is not the round due, while matches are open, and when
+    the event is over."""
+    number = len(state.rounds) + 1
+    if expected is not None and expected != number:
+        raise RuleError(
+            "round",
+            gettext_noop("Round %(number)s is drawn already: this page was out of date."),
+            number=expected,
+        )
+    board = formats.board(state)
+    if board.open_matches:
+        raise RuleError(
+            "round",
+            gettext_noop("Round %(number)s still has %(open)s open matches."),
+            number=number - 1,
+            open=board.open_matches,
+        )
+    if board.next_round is None:
+        if not state.rounds:
+            raise RuleError("round", gettext_noop("At least two players are needed."))
+        raise RuleError(
+            "round", gettext_noop("The tournament is decided: there is no further round.")
+        )
+    byes = {line.card.pk: line.byes for line in board.lines if line.byes}
+    if t.format == Format.LEBEN:
+        alive = [line.card.pk for line in board.lines if line.place is None]
+        pairs, bye = leben.pair_round(alive, byes, seed)
+    else:
+        last = {}
+        for p in state.pairings[state.current.pk] if state.current else []:
+            if p.kind == Kind.MATCH:
+                last[p.left_id], last[p.right_id] = p.right_id, p.left_id
+        pairs, bye = danish.pair_round(
+            [line.card.pk for line in board.lines],  # by the standing
+            byes,
+            seed,
+            first=number == 1,
+            last_opponent=last,
+            avoid_repeat=t.avoid_repeat,
+        )
+    round_ = Round.objects.create(
+        tournament=t,
+        number=number,
+        pot_size=len(pairs) + (bye is not None),  # the round's pairings, as a card round's
+        seed=seed,
+        drawn_at=timezone.now(),
+        drawn_by_id=actor.user_id,
+    )
+    rows = [
+        Pairing(tournament=t, round=round_, number=i + 1, kind=Kind.MATCH, left_id=a, right_id=b)
+        for i, (a, b) in enumerate(pairs)
+    ]
+    if bye is not None:
+        rows.append(
+            Pairing(tournament=t, round=round_, number=len(pairs) + 1, kind=Kind.BYE, left_id=bye)
+        )
+    Pairing.objects.bulk_create(rows)
+    audit.record(
+        t.club_id,
+        "tournament",
+        t.pk,
+        "round drawn",
+        actor=actor,
+        before=None,
+        after={"round": number, "seed": seed, "pairings": len(rows), "format": t.format},
+    )
+    return round_
+
+
+def buy_life(tournament: Tournament, card_id: int, actor: Actor, seen: int) -> Card:
+    """Buy one more life for a Leben player (RULES.md 5.10 ``rebuy``): while the next
+    round to draw is at most ``rebuy_until`` and no round is open; a player who is out
+    may buy back in only before the next draw (he never misses a round). ``seen``: the
+    lives bought the page showed; a second tap of the same page is refused on ``card``
+    (one life bought, not two)."""
+    with transaction.atomic():
+        t = locked(tournament)
+        state = load_state(t)
+        card = state.cards.get(card_id)
+        if t.format != Format.LEBEN or card is None:
+            raise RuleError("card", gettext_noop("There is no such player in this tournament."))
+        if card.rebuys != seen:
+            raise RuleError(
+                "card",
+                gettext_noop("%(name)s has bought %(n)s lives meanwhile: nothing was bought."),
+                name=card.player.name,
+                n=card.rebuys,
+            )
+        number = len(state.rounds) + 1
+        if t.rebuy_until is None or number > t.rebuy_until:
+            raise RuleError("card", gettext_noop("Lives can no longer be bought."))
+        board = formats.board(state)
+        if board.open_matches:
+            raise RuleError(
+                "card", gettext_noop("Lives are bought between rounds: the round is still open.")
+            )
+        line = next(x for x in board.lines if x.card.pk == card_id)
+        if line.out_round is not None and line.out_round != number - 1:
+            raise RuleError(
+                "card",
+                gettext_noop("%(name)s is out since round %(round)s: too late to buy back in."),
+                name=card.player.name,
+                round=line.out_round,
+            )
+        if board.finished:
+            raise RuleError("card", gettext_noop("The tournament is decided."))
+        Card.objects.filter(pk=card.pk).update(rebuys=card.rebuys + 1)
+        card.rebuys += 1
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "life bought",
+            actor=actor,
+            before={"player": card.player.name, "lives": t.lives + card.rebuys - 1},
+            after={"player": card.player.name, "lives": t.lives + card.rebuys},
+        )
+        return card
+
+
+def set_team(tournament: Tournament, card_id: int, team: str, actor: Actor) -> Card:
+    """Name the team of a player of a points event (RULES.md 6), "" for none. RuleError
+    on ``team`` when the team has ``team_size`` players already."""
+    team = " ".join(team.split())[:60]
+    with transaction.atomic():
+        t = locked(tournament)
+        card = Card.objects.select_related("player").filter(tournament=t, pk=card_id).first()
+        if t.format != Format.POINTS or card is None:
+            raise RuleError("card", gettext_noop("There is no such player in this tournament."))
+        if team and t.team_size:
+            members = Card.objects.filter(tournament=t, team=team).exclude(pk=card.pk).count()
+            if members >= t.team_size:
+                raise RuleError(
+                    "team",
+                    gettext_noop("Team %(team)s has %(n)s players already."),
+                    team=team,
+                    n=members,
+                )
+        if card.team == team:
+            return card
+        before = card.team
+        Card.objects.filter(pk=card.pk).update(team=team)
+        card.team = team
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "team set",
+            actor=actor,
+            before={"player": card.player.name, "team": before},
+            after={"player": card.player.name, "team": team},
+        )
+        return card

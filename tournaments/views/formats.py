@@ -1,0 +1,134 @@
+"""The pages of the Leben and points formats (RULES.md 5.10, 6) beside the card night's:
+the desk's part (the standings board, buying a life, a player's team), the public
+standings board for the screen in the room, and the printed standings."""
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from bummerl.htmx import partial_or_page
+from bummerl.printing import pdf_response
+from clubs.forms import rule_error_text
+from clubs.models import Role
+from scoring.rules import RuleError
+from tournaments import formats
+from tournaments.forms import SellForm
+from tournaments.models import Format, Tournament
+from tournaments.prizes import cash
+from tournaments.services import formats as writers
+from tournaments.services.reading import load_state
+from tournaments.views.common import actor, tournament_for
+
+
+def desk_context(tournament, access, state, sell_form=None, checks=()) -> dict:
+    """The desk page's context for a Leben or points event: the keys of the card night's
+    desk, filled from the standings board (``formats.board``), plus ``board``."""
+    board = formats.board(state)
+    cards = sorted(state.cards.values(), key=lambda c: c.number)
+    entries = [c for c in cards if c.withdrawn_round is None]
+    refusal = None
+    if not state.rounds and len(entries) < 2:
+        refusal = _("At least two players are needed.")
+    alive = {line.card.pk for line in board.lines if line.place is None}
+    if board.finished:
+        alive = set()
+    return {
+        "club": tournament.club,
+        "tournament": tournament,
+        "state": state,
+        "cards": cards,
+        "cash": cash(tournament.entry_fee, cards),
+        "in_play": alive,
+        "playing": {c.pk for c in entries} if not state.rounds else set(),
+        "checks": list(checks),
+        "players_in": len(alive),
+        "sell_form": sell_form or SellForm(initial={"key": uuid.uuid4()}),
+        "access": access,
+        "next_pot": board.next_count if board.next_round else None,
+        "open_matches": board.open_matches,
+        "next_round": len(state.rounds) + 1,
+        "in_progress": None,
+        "draw_refusal": refusal,
+        "lower_to": None,
+        "awards": formats.awards(state, board),
+        "bracket_url": reverse("bracket", kwargs={"token": tournament.public_token}),
+        "board": board,
+        "can_rebuy": _rebuy_open(tournament, state, board),
+    }
+
+
+def _rebuy_open(t, state, board) -> bool:
+    """Whether the desk offers *Leben kaufen* now (``buy_life`` decides for each)."""
+    return (
+        t.format == Format.LEBEN
+        and t.rebuy_until is not None
+        and len(state.rounds) + 1 <= t.rebuy_until
+        and not board.open_matches
+        and not board.finished
+    )
+
+
+@login_required
+@require_POST
+def buy_life(request, slug, tournament_id, card_id):
+    """Buy one more life for a Leben player (organisers); ``seen``: the lives bought the
+    desk showed, so a second tap buys nothing."""
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    seen = request.POST.get("seen", "")
+    try:
+        # A missing or garbled ``seen`` is refused as an out-of-date page.
+        shown = int(seen) if seen.isascii() and seen.isdigit() else -1
+        card = writers.buy_life(t, card_id, actor(request, access), shown)
+    except RuleError as error:
+        messages.error(request, rule_error_text(error))
+    else:
+        messages.success(
+            request,
+            _("%(name)s bought a life (%(n)s lives).")
+            % {"name": card.player.name, "n": t.lives + card.rebuys},
+        )
+    return redirect(reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#board")
+
+
+@login_required
+@require_POST
+def set_team(request, slug, tournament_id, card_id):
+    """Name a player's team in a points event (organisers); empty: no team."""
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    try:
+        writers.set_team(t, card_id, request.POST.get("team", "")[:200], actor(request, access))
+    except RuleError as error:
+        messages.error(request, rule_error_text(error))
+    return redirect(reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#board")
+
+
+def board_context(t: Tournament) -> dict:
+    """The public standings board (no private data): the board and the prizes won."""
+    state = load_state(t)
+    board = formats.board(state)
+    return {
+        "tournament": t,
+        "board": board,
+        "awards": [(a, state.cards[a.card]) for a in formats.awards(state, board)],
+        "rounds": len(state.rounds),
+    }
+
+
+def public_board(request, t: Tournament):
+    """The live standings board for the screen in the room; htmx polls the partial."""
+    return partial_or_page(request, "tournaments/standings.html", "live", board_context(t))
+
+
+@login_required
+@require_safe
+def print_standings(request, slug, tournament_id):
+    t, access = tournament_for(request, slug, tournament_id)
+    if t.format == Format.CARDS:
+        raise Http404
+    return pdf_response("print/standings.html", board_context(t), f"wertung-{t.pk}.pdf")
