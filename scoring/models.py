@@ -124,6 +124,12 @@ class Sheet(models.Model):
         related_name="+",
         help_text="the first sheet of the series of Partien this one belongs to",
     )
+    fold = models.JSONField(
+        default=dict,
+        blank=True,
+        editable=False,
+        help_text="where its last two games began, kept for speed (scoring.foldcache)",
+    )
 
     class Meta:
         verbose_name = _("table")

@@ -75,6 +75,8 @@ def sheet_context(
     players = scored.players
     if form is None:
         form = EntryForm(players=players, rules=state.rules)
+    if not show_all:
+        scored = services.recent_part(scored)
     rows = sheet_rows(scored)
     hidden = 0 if show_all else max(0, len(rows) - RECENT_ROWS)
     base = access.url("page")
@@ -109,7 +111,8 @@ def sheet_context(
             }
             for row in rows[hidden:]
         ],
-        "hidden_rows": hidden,
+        # Lines shown only with ?all=1: the oldest rows, the deals of finished games.
+        "hidden_rows": hidden + scored.first,
         "undo_url": f"{base}deals/{saved.pk}/void/" if saved else "",
         "form": form,
         "options": entry_options(form, players, state.rules, state.rufer),
@@ -195,16 +198,16 @@ def render_sheet(request, access, scored, status=200, **extra):
 @require_safe
 @with_sheet_access
 def page(request, access):
-    scored = services.read_sheet(access.sheet)
+    show_all = request.GET.get("all") == "1"
+    read = services.read_sheet if show_all else services.read_recent
+    scored = read(access.sheet)
     saved = None
     saved_id = request.GET.get("saved")
     if saved_id and saved_id.isdigit():
         saved = next(
             (d for d in scored.deals if d.pk == int(saved_id) and d.voided_at is None), None
         )
-    return render_sheet(
-        request, access, scored, saved=saved, show_all=request.GET.get("all") == "1"
-    )
+    return render_sheet(request, access, scored, saved=saved, show_all=show_all)
 
 
 @require_safe
