@@ -272,7 +272,10 @@ def entry_options(form, players, rules, rufer) -> dict:
     first = [o for o in options if o["value"] in common]
     more = [o for o in options if o["value"] not in common]
     return {
-        "declarer": radio_options(form, "declarer", seats, default=rufer),
+        "declarer": [
+            {**o, "rufer": o["value"] == str(rufer)}
+            for o in radio_options(form, "declarer", seats, default=rufer)
+        ],
         "contract": first,
         "more_contracts": more,
         "more_open": any(o["checked"] for o in more),
