@@ -28,9 +28,9 @@ from pathlib import Path
 from scoring import rules as core
 
 RULES_DIR = Path(core.__file__).resolve().parent
-CODE = hashlib.sha256(
-    b"".join(p.read_bytes() for p in sorted(RULES_DIR.glob("*.py")))
-).hexdigest()[:16]
+CODE = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(RULES_DIR.glob("*.py")))).hexdigest()[
+    :16
+]
 """A digest of the rule cores' source: a fold kept by other rule code is not used."""
 
 _PACKAGE = "scoring.rules."

@@ -126,9 +126,7 @@ def recent_part(scored: ScoredSheet) -> ScoredSheet:
         scored.sheet,
         scored.players,
         tuple(d for d in scored.deals if d.position > after),
-        dataclasses.replace(
-            scored.state, lines=scored.state.lines[count:], first_line=count
-        ),
+        dataclasses.replace(scored.state, lines=scored.state.lines[count:], first_line=count),
         scored.version,
     )
 
