@@ -40,7 +40,6 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from tests import factories  # noqa: E402
-from tests.bench import fill, form_data  # noqa: E402
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "60"))
 
@@ -71,12 +70,12 @@ def main() -> None:
     page, record = {}, {}
     for count in (10, 100):
         sheet = factories.sheet(club, names=(f"A{count}", f"B{count}", f"C{count}"))
-        fill(sheet, count)
+        factories.fill(sheet, count)
         page[count] = median_ms(lambda sheet=sheet: client.get(f"/tables/{sheet.pk}/"))
         url = f"/tables/{sheet.pk}/record/"
         posts = []
         for _ in range(ROUNDS // 2):  # the sheet grows by one deal a post
-            data = form_data(sheet)
+            data = factories.deal_form(sheet)
             start = time.process_time()
             response = client.post(url, data, headers={"HX-Request": "true"})
             posts.append(time.process_time() - start)

@@ -29,7 +29,6 @@ from django.test import Client  # noqa: E402
 
 from scoring import services  # noqa: E402
 from tests import factories  # noqa: E402
-from tests.bench import fill, form_data  # noqa: E402
 
 ROUNDS = 30
 OURS = r"/(scoring|clubs|bummerl|template|partials|json)/"
@@ -51,7 +50,7 @@ def main() -> None:
     client.force_login(factories.user(club, "organiser"))
     for count in (10, 40, 100):
         sheet = factories.sheet(club, names=(f"A{count}", f"B{count}", f"C{count}"))
-        fill(sheet, count)
+        factories.fill(sheet, count)
         page = f"/tables/{sheet.pk}/"
         client.get(page)  # warm: templates loaded, translations read
         profile = cProfile.Profile()
@@ -64,7 +63,7 @@ def main() -> None:
         record = f"/tables/{sheet.pk}/record/"
         profile = cProfile.Profile()
         for _ in range(ROUNDS):
-            data = form_data(sheet)
+            data = factories.deal_form(sheet)
             profile.enable()
             client.post(record, data, headers={"HX-Request": "true"})
             profile.disable()

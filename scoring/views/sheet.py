@@ -133,12 +133,13 @@ def sheet_context(
         # Every form on the page has its own one-time key: two taps on two forms are
         # two entries, two taps on one form are one.
         "keys": {"redeal": uuid.uuid4(), "ended": uuid.uuid4()},
+        # Joined to the page's address like the rows' (scoring.urls: one sheet's paths).
         "links": {
-            "record": access.url("record"),
-            "page": access.url("page"),
-            "export": access.url("export"),
-            "print_summary": access.url("print_summary"),
-            "print_blank": access.url("print_blank"),
+            "record": f"{base}record/",
+            "page": base,
+            "export": f"{base}export.json",
+            "print_summary": f"{base}print/summary.pdf",
+            "print_blank": f"{base}print/blank.pdf",
         },
     }
 
