@@ -22,8 +22,9 @@ import json
 import uuid
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, OuterRef, Q, Subquery
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from clubs import audit
@@ -152,32 +153,35 @@ class _Stats:
         return start.count + len(live) == self.live and all(d.pk <= self.newest for d in rows)
 
 
-def _stats(sheet: Sheet) -> _Stats:
-    found = Deal.objects.filter(sheet=sheet).aggregate(**_STATS)
-    return _Stats(*(found[name] or 0 for name in _STATS))
-
-
+# The aggregates of ``_Stats`` as SQL: the ORM's compiling of the same (filtered counts
+# in subqueries) took half the time of recording a deal.
+_DEALS = 'FROM "scoring_deal" WHERE "sheet_id" = %s'
 _STATS = {
-    "newest": Max("pk"),
-    "struck": Count("pk", filter=Q(voided_at__isnull=False)),
-    "live": Count("pk", filter=Q(voided_at__isnull=True)),
-    "last": Max("position"),
+    "newest": f'SELECT MAX("id") {_DEALS}',
+    "struck": f'SELECT COUNT("voided_at") {_DEALS}',
+    "live": f'SELECT COUNT(*) - COUNT("voided_at") {_DEALS}',
+    "last": f'SELECT MAX("position") {_DEALS}',
 }
+
+
+def _stats(sheet: Sheet) -> _Stats:
+    sql = "SELECT " + ", ".join(f"({query})" for query in _STATS.values())
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [sheet.pk] * len(_STATS))
+        return _Stats(*(value or 0 for value in cursor.fetchone()))
 
 
 def _locked_with_stats(sheet: Sheet, actor: Actor, key) -> tuple[Sheet, _Stats]:
     """``_lock_only`` and, in the same query, the ``_Stats`` of its deals (``keyed``:
     rows of the one-time ``key``)."""
-    rows = Deal.objects.filter(sheet=OuterRef("pk")).order_by().values("sheet")
-    fields = {**_STATS, "keyed": Count("pk", filter=Q(key=key))}
+    stored_key = Deal._meta.get_field("key").get_db_prep_value(key, connection)
+    fields = {
+        **{name: RawSQL(query, [sheet.pk]) for name, query in _STATS.items()},
+        "keyed": RawSQL(f'SELECT COUNT(*) {_DEALS} AND "key" = %s', [sheet.pk, stored_key]),
+    }
     sheet = _refused_or(
         Sheet.objects.select_for_update()
-        .annotate(
-            **{
-                f"deal_{name}": Subquery(rows.annotate(value=value).values("value"))
-                for name, value in fields.items()
-            }
-        )
+        .annotate(**{f"deal_{name}": value for name, value in fields.items()})
         .get(pk=sheet.pk),
         actor,
     )
