@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run serve test bench install migrate seed messages lint backup restore
+.PHONY: run serve test bench load install migrate seed messages lint backup restore
 WORKERS ?= 3
 # Seconds a gunicorn worker may take for one request. The largest printout, round 1's
 # 512 match sheets of a 1024-card night, takes about 20 s of CPU on a small laptop
@@ -70,6 +70,11 @@ test: install
 
 bench: install
 	$(BIN)/python -m tests.bench
+
+# The load run of `make bench` alone, on SQLite (or DATABASE_URL): LOAD_SECONDS=3600
+# plays an hour of the night instead of the short default.
+load: install
+	$(BIN)/python -m tests.load_bench
 
 messages: install
 	$(BIN)/python manage.py makemessages -l de --ignore '.venv/*' --ignore 'tests/*'

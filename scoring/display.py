@@ -157,7 +157,7 @@ def game_end(scored, saved) -> dict | None:
     live = [d.pk for d in scored.live_deals]
     if saved.pk not in live:
         return None
-    index = live.index(saved.pk)
+    index = scored.first + live.index(saved.pk)
     state = scored.state
     for number, game in enumerate(state.games, 1):
         if game.decided_at == index:
@@ -171,7 +171,7 @@ def game_end(scored, saved) -> dict | None:
                 "text": game_text(game, scored.players),
                 "final": " · ".join(str(p) for p in final),
             }
-    if state.awaiting_tiebreak and index == len(live) - 1:
+    if state.awaiting_tiebreak and index == scored.first + len(live) - 1:
         return {"tie": state.awaiting_tiebreak, "dealer": tiebreak_dealer(state)}
     return None
 
@@ -192,12 +192,17 @@ def game_text(game: core.Game, players) -> str:
 
 
 def sheet_rows(scored) -> list[Row]:
-    """Deal rows in play order, voided ones in place, a result row after each game."""
+    """Deal rows in play order, voided ones in place, a result row after each game.
+    Of a recent part (``services.ScoredSheet.first``), the games finished before it
+    come first, one result row each."""
     rules = scored.state.rules
     lines = iter(scored.state.lines)
     games = {g.decided_at: (i, g) for i, g in enumerate(scored.state.games)}
     rows: list[Row] = []
-    number = 0
+    number = scored.first
+    for index, game in enumerate(scored.state.games):
+        if game.decided_at < number:
+            rows.append(_game_row(scored, index, game))
     for deal in scored.deals:
         text = describe_entry(deal.entry, scored.players, rules)
         if deal.voided_at is not None:
@@ -206,12 +211,15 @@ def sheet_rows(scored) -> list[Row]:
         line = next(lines)
         rows.append(Row(deal, text, line, number + 1))
         if number in games:
-            index, game = games[number]
-            text = game_text(game, scored.players)
-            final = scored.state.shown(game.final)
-            rows.append(Row(None, text, game=game, game_number=index + 1, final=final))
+            rows.append(_game_row(scored, *games[number]))
         number += 1
     return rows
+
+
+def _game_row(scored, index: int, game: core.Game) -> Row:
+    text = game_text(game, scored.players)
+    final = scored.state.shown(game.final)
+    return Row(None, text, game=game, game_number=index + 1, final=final)
 
 
 def describe_change(scored):
@@ -288,7 +296,10 @@ def entry_options(form, players, rules, rufer) -> dict:
     first = [o for o in options if o["value"] in common]
     more = [o for o in options if o["value"] not in common]
     return {
-        "declarer": radio_options(form, "declarer", seats, default=rufer),
+        "declarer": [
+            {**o, "rufer": o["value"] == str(rufer)}
+            for o in radio_options(form, "declarer", seats, default=rufer)
+        ],
         # Bauernschnapsen: who sits out when each seat declares a contract played alone.
         "sits_out": [
             {

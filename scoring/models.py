@@ -18,8 +18,8 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext, pgettext_lazy
 
 from clubs.models import Club, Player
 from scoring import rules as core
@@ -125,6 +125,12 @@ class Sheet(models.Model):
         related_name="+",
         help_text="the first sheet of the series of Partien this one belongs to",
     )
+    fold = models.JSONField(
+        default=dict,
+        blank=True,
+        editable=False,
+        help_text="where its last two games began, kept for speed (scoring.foldcache)",
+    )
 
     class Meta:
         verbose_name = _("table")
@@ -137,8 +143,15 @@ class Sheet(models.Model):
     @property
     def core_rules(self) -> core.RuleSet:
         """The sheet's rules for scoring and showing: the presets' contract names in the
-        active language (``scoring.contract_names``); ``rules`` keeps them as stored."""
-        return shown_rules(core.RuleSet.from_dict(self.rules))
+        active language (``scoring.contract_names``); ``rules`` keeps them as stored.
+        Read once per language and stored ``rules`` value of this instance (a request
+        asks for them several times; a ``core.RuleSet`` is frozen)."""
+        language = get_language()
+        made = self.__dict__.get("_core_rules")
+        if made is None or made[0] != language or made[1] is not self.rules:
+            made = (language, self.rules, shown_rules(core.RuleSet.from_dict(self.rules)))
+            self.__dict__["_core_rules"] = made
+        return made[2]
 
     @property
     def core_variant(self) -> core.Variant:

@@ -2,8 +2,9 @@
 
 Prints, on a fresh SQLite database in a temporary folder (or on DATABASE_URL):
 - queries of recording a deal, and of the sheet page at 10 and 100 deals;
-- the time of recording a deal (htmx POST and the partial) divided by the time of a
-  trivial view (``/healthz``), medians over the same run;
+- on SQLite and PostgreSQL (``tests.bench_speed``, a process per database): recording
+  a deal against a minimal write view, the sheet page of 100 deals against a trivial
+  view, and both at 100 against 10 deals;
 - the gzip weight of the sheet page with its CSS and scripts (HTML, CSS, JS apart);
 - the Lighthouse scores of the sheet page, phone profile (npm lighthouse 12 driving the
   system Chromium), when Node and Chromium are there; a missing or failing Lighthouse
@@ -12,9 +13,13 @@ Prints, on a fresh SQLite database in a temporary folder (or on DATABASE_URL):
 - the season ranking (RULES.md 7): its queries at 100 players and 1,000 sheets and at
   200 players and 2,000 sheets (flat), its time against the trivial view, and the time
   of a player's page.
+- the load run (``tests.load_bench``, on SQLite and PostgreSQL): one phone alone, a night
+  of 64 phones (open loop) and the most deals per second, against gunicorn.
 
-``BENCH_LIGHTHOUSE=0``, ``BENCH_LOAD=0``, ``BENCH_TOURNAMENT=0``, ``BENCH_SEASON=0`` and ``BENCH_FORMATS=0``
-leave those parts out.
+``BENCH_LIGHTHOUSE=0``, ``BENCH_LOAD=0``, ``BENCH_TOURNAMENT=0``, ``BENCH_SEASON=0`` and
+``BENCH_FORMATS=0`` leave those parts out.
+PostgreSQL: ``BENCH_PG_URL`` names a database the bench may drop and create (default
+``postgres://postgres@127.0.0.1:5432/bummerl_bench``); unreachable, those lines say so.
 """
 
 import gzip
@@ -45,40 +50,12 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from scoring import services  # noqa: E402
-from scoring.rules import DreierDeal, TieBreak  # noqa: E402
 from tests import factories  # noqa: E402
 from tests.serving import serving  # noqa: E402
 
 
 def say(label: str, value: str) -> None:
     print(f"{label:<58} {value}")
-
-
-def next_entry(sheet):
-    state = services.read_sheet(sheet).state
-    if state.awaiting_tiebreak:
-        return TieBreak(state.awaiting_tiebreak[0])
-    return DreierDeal("normal", state.rufer, True, 0, 1 + len(state.lines) % 3)
-
-
-def fill(sheet, count: int) -> None:
-    while len(services.read_sheet(sheet).deals) < count:
-        services.record_entry(sheet, next_entry(sheet), uuid.uuid4(), services.Actor())
-
-
-def form_data(sheet) -> dict:
-    entry = next_entry(sheet)
-    if isinstance(entry, TieBreak):
-        return {"key": str(uuid.uuid4()), "kind": "tiebreak", "tiebreak_winner": entry.winner}
-    return {
-        "key": str(uuid.uuid4()),
-        "kind": "dreier",
-        "declarer": entry.declarer,
-        "contract": "normal",
-        "normal_points": entry.normal_points,
-        "won": "1",
-    }
 
 
 def statements(captured) -> int:
@@ -118,33 +95,23 @@ def main() -> None:
     record = f"/tables/{sheet.pk}/record/"
 
     print(f"Bummerl bench · database {connection.vendor} · {time.strftime('%Y-%m-%d %H:%M')}")
-    fill(sheet, 10)
+    factories.fill(sheet, 10)
     at_10 = queries(client, "get", page)
-    fill(sheet, 99)
+    factories.fill(sheet, 99)
     say(
-        "queries: record a deal (goal <= 8)", str(queries(client, "post", record, form_data(sheet)))
+        "queries: record a deal (goal <= 8)",
+        str(queries(client, "post", record, factories.deal_form(sheet))),
     )
     say("queries: sheet page, 10 deals", str(at_10))
     say("queries: sheet page, 100 deals (goal <= 6, flat)", str(queries(client, "get", page)))
 
-    trivial = median_time(lambda: client.get("/healthz"), 200)
     second = factories.sheet(club, names=("Dora", "Emil", "Fritz"))
-    second_record = f"/tables/{second.pk}/record/"
-    fill(second, 20)
-    posts = []
-    for _ in range(60):
-        data = form_data(second)
-        start = time.perf_counter()
-        client.post(second_record, data, headers={"HX-Request": "true"})
-        posts.append(time.perf_counter() - start)
-    recording = statistics.median(posts)
-    say("trivial view /healthz, median", f"{trivial * 1000:.2f} ms")
-    say("record a deal (POST + partial), median, 20-80 deals", f"{recording * 1000:.2f} ms")
-    say("ratio record / trivial (goal <= 1.5x)", f"{recording / trivial:.1f}x")
+    factories.fill(second, 20)
+    speed_figures()
 
     page_weight(client.get(page).content)
     if os.environ.get("BENCH_SEASON", "1") == "1":
-        season_figures(client, trivial)
+        season_figures(client, median_time(lambda: client.get("/healthz"), 200))
     taps_table()
     if os.environ.get("BENCH_TOURNAMENT", "1") == "1":
         tournament_figures(club, client)
@@ -225,8 +192,9 @@ def taps_table() -> None:
         print("  " + line)
 
 
-def load_figures() -> None:
-    """64 phones for 30 s against gunicorn, on SQLite and (when it answers) PostgreSQL."""
+def databases(what: str):
+    """The environments of a run on SQLite and, when it answers, on a fresh PostgreSQL
+    database (``BENCH_PG_URL``)."""
     runs = [{"DATABASE_URL": ""}]
     pg = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432/bummerl_bench")
     try:
@@ -238,12 +206,39 @@ def load_figures() -> None:
             admin.execute(f'CREATE DATABASE "{name}"')
         runs.append({"DATABASE_URL": pg})
     except Exception as error:  # noqa: BLE001 - report and go on
-        say("load on PostgreSQL", f"skipped: {error.__class__.__name__}")
+        say(f"{what} on PostgreSQL", f"skipped: {error.__class__.__name__}")
     for extra in runs:
         env = {**os.environ, **extra}
         env.pop("SQLITE_PATH", None)
         if not extra["DATABASE_URL"]:
             env.pop("DATABASE_URL")
+        yield env
+
+
+def speed_figures() -> None:
+    """The cost of a deal against the yardsticks, on SQLite and PostgreSQL."""
+    print(
+        f"machine load average (1 min) before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    for env in databases("speed"):
+        done = subprocess.run(
+            [sys.executable, "-m", "tests.bench_speed"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=900,
+        )
+        print(done.stdout.strip() or f"speed run failed: {done.stderr.strip()[-300:]}")
+
+
+def load_figures() -> None:
+    """The load run against gunicorn, on SQLite and (when it answers) PostgreSQL."""
+    print(
+        f"machine load average (1 min) before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    for env in databases("load"):
         done = subprocess.run(
             [sys.executable, "-m", "tests.load_bench"],
             cwd=ROOT,

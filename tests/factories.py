@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from clubs.models import Club, Membership, Player
 from scoring import services
 from scoring.models import RuleSet
+from scoring.rules import DreierDeal, TieBreak
 from scoring.rules import RuleSet as CoreRuleSet
 from scoring.rules.presets import preset_data
 
@@ -74,3 +75,36 @@ def tournament(club_: Club, cards: int = 8, sold: int = 0, **fields):
 
 def key() -> str:
     return str(uuid.uuid4())
+
+
+# -- a sheet with deals, for the bench and the profile ---------------------------------
+
+
+def next_entry(sheet):
+    """The next entry of a bench sheet: the normal game by the Rufer (1, 2, 3 points in
+    turn), or the tie-break won by the first tied player when one is due."""
+    state = services.read_sheet(sheet).state
+    if state.awaiting_tiebreak:
+        return TieBreak(state.awaiting_tiebreak[0])
+    return DreierDeal("normal", state.rufer, True, 0, 1 + len(state.lines) % 3)
+
+
+def fill(sheet, count: int) -> None:
+    """Record ``next_entry`` deals until the sheet has ``count`` deal rows."""
+    while len(services.read_sheet(sheet).deals) < count:
+        services.record_entry(sheet, next_entry(sheet), uuid.uuid4(), services.Actor())
+
+
+def deal_form(sheet) -> dict:
+    """The entry form's fields for ``next_entry``, with a new one-time key."""
+    entry = next_entry(sheet)
+    if isinstance(entry, TieBreak):
+        return {"key": str(uuid.uuid4()), "kind": "tiebreak", "tiebreak_winner": entry.winner}
+    return {
+        "key": str(uuid.uuid4()),
+        "kind": "dreier",
+        "declarer": entry.declarer,
+        "contract": "normal",
+        "normal_points": entry.normal_points,
+        "won": "1",
+    }

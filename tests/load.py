@@ -1,17 +1,31 @@
-"""A load run: simulated phones record deals and match results at once over HTTP.
+"""Load runs: simulated phones record deals (and match results) over HTTP.
 
-Each phone has its own table (opened through its private link) and records deals as
-fast as the server answers, reading the next Rufer from the partial it gets back and
-answering a tie-break when one is asked for; one in ten submits is sent twice (a retry),
-which must record once. Other phones enter match results through match links. Used by
-``make bench`` (64 phones, 30 s, against ``make serve``) and, as a short smoke, by the
-tests. Pure standard library on the client side.
+Each phone has its own table (opened through its private link), reads the next Rufer
+from the partial it gets back and answers a tie-break when one is asked for; one in ten
+submits is sent twice (a retry), which must record once.
+
+- ``run``: phones sending as fast as the server answers, with phones entering match
+  results beside them (the smoke test, ``tests/test_load_smoke.py``).
+- ``python -m tests.load closed|open|single BASE SECONDS TOKEN…``: the client of
+  ``make bench`` (``tests.load_bench``), a process of its own beside the server; prints
+  one JSON line: the latencies, the keys answered 200 and the errors.
+  ``closed``: every table sends its next deal as soon as the last is answered (the most
+  deals per second); ``open``: each table's deals arrive at random, on average one every
+  ``LOAD_GAP`` seconds (10), as a Poisson process that does not wait for the server
+  (a latency counts from the moment the deal was due: a deal due while the table's last
+  one is still on its way waits, and that wait counts); ``single``: one table, one deal
+  after the other with a pause between.
+Pure standard library.
 """
 
+import http.client
 import http.cookiejar
+import json
+import os
 import random
 import re
 import statistics
+import sys
 import threading
 import time
 import urllib.parse
@@ -159,3 +173,143 @@ def summary(tally: Tally, seconds: float) -> dict:
         "p95": percentile(tally.latencies, 0.95),
         "errors": len(tally.errors),
     }
+
+
+# -- the client of make bench: keep-alive connections, one per table --------------------
+
+
+class Table:
+    """One phone at one table, on a kept-alive connection: its CSRF cookie, the page
+    last answered (for the Rufer and a due tie-break)."""
+
+    def __init__(self, base: str, token: str, seed: int):
+        address = urllib.parse.urlsplit(base)
+        self.host, self.port = address.hostname, address.port
+        self.token = token
+        self.rng = random.Random(seed)
+        self.connection = None
+        self.used = 0.0
+        self.cookies: dict[str, str] = {}
+        status, page = self._request("GET", f"/e/{token}/")
+        csrf = CSRF.search(page)
+        if status != 200 or csrf is None:
+            raise RuntimeError(f"table page: {status}")
+        self.csrf = csrf.group(1).decode()
+        self.page = page
+
+    def _request(self, method: str, path: str, body: bytes | None = None, headers=None):
+        if self.connection is not None and time.monotonic() - self.used > 1.0:
+            self.connection.close()  # the server lets an idle connection go after 2 s
+            self.connection = None
+        for attempt in (1, 2):
+            if self.connection is None:
+                self.connection = http.client.HTTPConnection(self.host, self.port, timeout=60)
+            try:
+                self.connection.request(method, path, body=body, headers=headers or {})
+                response = self.connection.getresponse()
+                data = response.read()
+                self.used = time.monotonic()
+            except (http.client.HTTPException, OSError):
+                self.connection.close()
+                self.connection = None
+                if attempt == 2 or method == "POST":
+                    raise
+                continue
+            for header, value in response.getheaders():
+                if header.lower() == "set-cookie":
+                    name, _, rest = value.partition("=")
+                    self.cookies[name] = rest.split(";", 1)[0]
+            if response.getheader("Connection", "").lower() == "close":
+                self.connection.close()
+                self.connection = None
+            return response.status, data
+        raise RuntimeError("unreachable")
+
+    def next_deal(self) -> dict:
+        key = str(uuid.uuid4())
+        tie = TIEBREAK.search(self.page)
+        if tie:
+            return {"key": key, "kind": "tiebreak", "tiebreak_winner": tie.group(1).decode()}
+        return {
+            "key": key,
+            "kind": "dreier",
+            "declarer": RUFER.search(self.page).group(1).decode(),
+            "contract": "normal",
+            "normal_points": self.rng.choice("123"),
+            "won": self.rng.choice("10"),
+        }
+
+    def send(self, data: dict) -> tuple[bool, str]:
+        """POST one deal as htmx does; (recorded, what went wrong)."""
+        body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": self.csrf}).encode()
+        path = f"/e/{self.token}/record/"
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+            "Referer": f"http://{self.host}:{self.port}{path}",
+            "HX-Request": "true",
+        }
+        try:
+            status, page = self._request("POST", path, body, headers)
+        except (http.client.HTTPException, OSError) as error:
+            self.connection = None
+            return False, f"deal {error.__class__.__name__}"
+        if status != 200 or b"field-error" in page or b'class="banner error"' in page:
+            return False, f"deal {status}"
+        self.page = page
+        return True, ""
+
+
+def _table_loop(table: Table, mode: str, until: float, gap: float, out: dict) -> None:
+    due = time.monotonic()
+    while True:
+        if mode == "open":
+            due += table.rng.expovariate(1 / gap)
+            if due >= until:
+                return
+            time.sleep(max(0.0, due - time.monotonic()))
+        elif time.monotonic() >= until:
+            return
+        else:
+            due = time.monotonic()
+        data = table.next_deal()
+        sends = 2 if table.rng.random() < 0.1 else 1  # a retried request
+        for _ in range(sends):
+            ok, error = table.send(data)
+            took = time.monotonic() - due
+            with out["lock"]:
+                out["latencies"].append(took)
+                if ok:
+                    out["keys"].add(data["key"])
+                else:
+                    out["errors"].append(error)
+            due = time.monotonic()
+        if mode == "single":
+            time.sleep(0.1)
+
+
+def drive(base: str, tokens: list[str], mode: str, seconds: float, gap: float = 10.0) -> dict:
+    """Drive one table per token for ``seconds`` (see the module's text for ``mode``)."""
+    out = {"latencies": [], "keys": set(), "errors": [], "lock": threading.Lock()}
+    tables = [Table(base, token, seed) for seed, token in enumerate(tokens)]
+    started = time.monotonic()
+    until = started + seconds
+    threads = [
+        threading.Thread(target=_table_loop, args=(t, mode, until, gap, out)) for t in tables
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return {
+        "seconds": time.monotonic() - started,
+        "latencies": out["latencies"],
+        "keys": sorted(out["keys"]),
+        "errors": out["errors"],
+    }
+
+
+if __name__ == "__main__":
+    mode, base, seconds, *tokens = sys.argv[1:]
+    gap = float(os.environ.get("LOAD_GAP", "10"))
+    print(json.dumps(drive(base, tokens, mode, float(seconds), gap)))

@@ -1,11 +1,26 @@
-"""``python -m tests.load_bench``: 64 phones for 30 s against gunicorn (``make serve``
-settings), on the database the environment names (SQLite file, or DATABASE_URL).
-Prints requests per second, p50/p95 latency, errors, and lost or doubled writes counted
-in the database afterwards. Run by ``make bench`` on SQLite and on PostgreSQL."""
+"""``python -m tests.load_bench``: the load figures of ``make bench`` against gunicorn
+(``make serve`` settings), on the database the environment names (SQLite file, or
+DATABASE_URL). The phones are client processes of their own (``python -m tests.load``),
+beside the server on this machine:
 
+- one phone alone, one deal after the other: its p50 (the yardstick of the night);
+- a night: 64 tables, each one deal every 10 s on average, arriving at random (open
+  loop): deals per second, p50 and p95 (goal: p95 at most 3 times the single p50);
+- the most deals per second: 16 tables in 2 client processes, each table sending its
+  next deal as soon as the last one is answered;
+
+then counted in the database: errors, deals lost (answered, not stored) and doubled
+(a retried deal stored twice). ``LOAD_SECONDS`` is the night's length (default 30 s:
+a short run; a real night is hours), ``LOAD_PEAK_SECONDS`` the peak's (10 s).
+"""
+
+import json
 import os
+import statistics
+import subprocess
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,51 +38,84 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
 from scoring.models import Deal  # noqa: E402
-from tests import factories, load  # noqa: E402
+from tests import factories  # noqa: E402
+from tests.load import percentile  # noqa: E402
 from tests.serving import serving  # noqa: E402
-from tournaments.models import Pairing, Result  # noqa: E402
-from tournaments.simulation import simulate  # noqa: E402
 
-PHONES, RESULT_PHONES, SECONDS = 48, 16, float(os.environ.get("LOAD_SECONDS", "30"))
+NIGHT_PHONES, PEAK_PHONES, PEAK_CLIENTS = 64, 16, 2
+NIGHT = float(os.environ.get("LOAD_SECONDS", "30"))
+PEAK = float(os.environ.get("LOAD_PEAK_SECONDS", "10"))
+
+
+def clients(base: str, mode: str, seconds: float, groups: list[list]) -> dict:
+    """Run one client process per group of sheets; their results joined."""
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.load", mode, base, str(seconds)]
+            + [s.entry_token for s in group],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for group in groups
+    ]
+    joined = {"seconds": 0.0, "latencies": [], "keys": [], "errors": []}
+    for run in runs:
+        out, _ = run.communicate(timeout=seconds + 300)
+        result = json.loads(out) if run.returncode == 0 else {"errors": ["client failed"]}
+        joined["seconds"] = max(joined["seconds"], result.get("seconds", 0.0))
+        for name in ("latencies", "keys", "errors"):
+            joined[name] += result.get(name, [])
+    return joined
+
+
+def counted(result: dict, sheets: list) -> str:
+    """Errors, and lost and doubled deals counted in the database."""
+    rows = list(Deal.objects.filter(sheet__in=sheets).values_list("key", flat=True))
+    stored = {str(k) for k in rows}
+    lost = len(set(result["keys"]) - stored)
+    doubled = len(rows) - len(stored)
+    kinds = ", ".join(f"{n} {kind}" for kind, n in Counter(result["errors"]).most_common(3))
+    return (
+        f"errors {len(result['errors'])}{f' ({kinds})' if kinds else ''}, lost {lost}, "
+        f"doubled {doubled} (database: {len(rows)} deals)"
+    )
 
 
 def main() -> None:
     call_command("migrate", verbosity=0)
     call_command("seed", no_demo=True, verbosity=0)
     club = factories.club("Load")
-    sheets = [factories.sheet(club, names=(f"A{i}", f"B{i}", f"C{i}")) for i in range(PHONES + 1)]
-    t = simulate(club, cards=1024, players=1024, max_cards=1, seed=3, stop_after=1)
-    # stop_after leaves three matches open; open all of round 1 again for the phones
-    Result.objects.filter(pairing__tournament=t).delete()
-    tokens = list(
-        Pairing.objects.filter(tournament=t, kind="match").values_list("token", flat=True)
-    )
-    connection.close()
 
-    with serving(WORK, gunicorn=True) as base:
-        single = load.run(base, [sheets[-1].entry_token], [], seconds=5)
-        many = load.run(
-            base, [s.entry_token for s in sheets[:PHONES]], tokens, SECONDS, RESULT_PHONES
-        )
-    figures = load.summary(many, SECONDS)
-    stored = set(
-        map(str, Deal.objects.filter(sheet__in=sheets[:PHONES]).values_list("key", flat=True))
-    )
-    results = set(
-        map(str, Result.objects.filter(pairing__tournament=t).values_list("key", flat=True))
-    )
-    lost = len(many.deal_keys - stored) + len(many.result_keys - results)
-    doubled = Deal.objects.filter(sheet__in=sheets[:PHONES]).count() - len(stored)
-    p50_single = load.summary(single, 5)["p50"]
+    def tables(n: int, prefix: str) -> list:
+        return [
+            factories.sheet(club, names=(f"{prefix}A{i}", f"{prefix}B{i}", f"{prefix}C{i}"))
+            for i in range(n)
+        ]
+
+    alone, night, peak = tables(1, "S"), tables(NIGHT_PHONES, "N"), tables(PEAK_PHONES, "P")
+    connection.close()
     name = connection.vendor
+    ms = 1000
+    with serving(WORK, gunicorn=True) as base:
+        clients(base, "closed", 3, [alone])  # every worker warm: templates, translations
+        single = clients(base, "single", 5, [alone])
+        evening = clients(base, "open", NIGHT, [night[:32], night[32:]])
+        most = clients(base, "closed", PEAK, [peak[i::PEAK_CLIENTS] for i in range(PEAK_CLIENTS)])
+    p50_single = statistics.median(single["latencies"])
+    print(f"load {name}: one phone alone, p50 {p50_single * ms:.0f} ms ({counted(single, alone)})")
+    p50, p95 = statistics.median(evening["latencies"]), percentile(evening["latencies"], 0.95)
     print(
-        f"load {name}: {PHONES + RESULT_PHONES} phones, {SECONDS:.0f} s: "
-        f"{figures['per_second']:.0f} requests/s, p50 {figures['p50'] * 1000:.0f} ms, "
-        f"p95 {figures['p95'] * 1000:.0f} ms, errors {figures['errors']}, lost {lost}, doubled {doubled}"
+        f"load {name}: night, {NIGHT_PHONES} phones, one deal per 10 s each, open loop, "
+        f"{NIGHT:.0f} s: {len(evening['keys']) / evening['seconds']:.1f} deals/s, "
+        f"p50 {p50 * ms:.0f} ms, p95 {p95 * ms:.0f} ms, {counted(evening, night)}"
     )
+    print(f"load {name}: night p95 / one phone p50 (goal <= 3x): {p95 / p50_single:.1f}x")
     print(
-        f"load {name}: one phone p50 {p50_single * 1000:.0f} ms; "
-        f"p95 / single p50 = {figures['p95'] / p50_single:.1f}x (goal <= 3x)"
+        f"load {name}: most deals per second, {PEAK_PHONES} phones back to back in "
+        f"{PEAK_CLIENTS} client processes, {PEAK:.0f} s (goal >= 150 on SQLite): "
+        f"{len(most['keys']) / most['seconds']:.0f} deals/s, "
+        f"p50 {statistics.median(most['latencies']) * ms:.0f} ms, {counted(most, peak)}"
     )
 
 

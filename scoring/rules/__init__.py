@@ -9,7 +9,7 @@ from scoring.rules.dreier import DreierDeal, Redeal, TieBreak, deal_value, score
 from scoring.rules.errors import RuleError
 from scoring.rules.ruleset import NORMAL, Contract, MayDeclare, RuleSet
 from scoring.rules.schnapsen import End, EndedDeal, QuickDeal, score_schnapsen_deal
-from scoring.rules.sheet import Game, Line, Result, SheetState, Variant, score_sheet
+from scoring.rules.sheet import Game, Line, Mark, Result, SheetState, Variant, score_sheet
 
 __all__ = [
     "NORMAL",
@@ -19,6 +19,7 @@ __all__ = [
     "EndedDeal",
     "Game",
     "Line",
+    "Mark",
     "MayDeclare",
     "QuickDeal",
     "Redeal",

@@ -17,7 +17,8 @@ Rufer and who gets how many Bummerl; the web layer, the JSON command and the
 services all call it.
 """
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from scoring.rules import bauern
@@ -82,11 +83,26 @@ class Game:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """The fold as it stood where a game began: before entry ``count`` (0-based, in the
+    whole sheet), ``state`` being the fold's own values then (an opaque mapping;
+    ``score_sheet(..., start=mark)`` goes on from it exactly as a fold of the first
+    ``count`` entries would)."""
+
+    count: int
+    state: dict = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
 class SheetState:
     """Everything a sheet shows. ``totals`` belong to the open game; ``dealer`` and
     ``rufer`` are those of the next deal; ``awaiting_tiebreak`` is the tied pair whose
     tie-break deal must be the next entry, else None; ``partie_winner`` (two players)
-    is the seat that won the Partie, else None."""
+    is the seat that won the Partie, else None.
+
+    ``lines`` are those of the entries from ``first_line`` on (0: all; more when the
+    fold went on from a ``Mark``); ``games`` and ``tally`` are always the whole sheet's.
+    ``marks`` are where the open game and the game before it began (oldest first)."""
 
     variant: Variant
     rules: RuleSet
@@ -98,6 +114,8 @@ class SheetState:
     rufer: int
     awaiting_tiebreak: tuple[int, int] | None
     partie_winner: int | None
+    first_line: int = 0
+    marks: tuple[Mark, ...] = ()
 
     @property
     def left(self) -> tuple[int, ...]:
@@ -137,7 +155,11 @@ def next_seat(seat: int, seats: int) -> int:
 
 
 def score_sheet(
-    variant: Variant | str, rules: RuleSet, first_dealer: int, entries: list[Entry]
+    variant: Variant | str,
+    rules: RuleSet,
+    first_dealer: int,
+    entries: list[Entry],
+    start: Mark | None = None,
 ) -> SheetState:
     """Fold ``entries`` (in play order) into a ``SheetState``.
 
@@ -145,21 +167,36 @@ def score_sheet(
     ``index`` set at the first entry that breaks a rule: a deal of the wrong variant,
     a declarer who may not play the contract, a deal while a tie-break is due, a
     tie-break with no tie or by a player not in it, an entry after the Partie.
+
+    With ``start`` (a ``Mark`` of an earlier fold of the same sheet), ``entries`` are
+    those from ``start.count`` on: the state is the one the whole sequence gives, with
+    the lines of these entries only (``first_line``), and indexes count in the whole.
     """
     variant = Variant(variant)
     seats = variant.seats
     if first_dealer not in range(seats):
         raise RuleError("first_dealer", gettext_noop("Choose who deals first."))
     fold = _Fold(variant, rules, first_dealer)
-    for index, entry in enumerate(entries):
+    offset = 0
+    if start is not None:
+        fold.__dict__.update(copy.deepcopy(start.state))
+        offset = start.count
+    fold.marks = [start or fold.mark(0)]
+    for index, entry in enumerate(entries, offset):
+        games = len(fold.games)
         try:
             fold.add(index, entry)
         except RuleError as error:
             raise error.at(index) from None
-    return fold.state()
+        if len(fold.games) != games:  # a game ended: the next one begins here
+            fold.marks = [fold.marks[-1], fold.mark(index + 1)]
+    return fold.state(offset)
 
 
 class _Fold:
+    OWN = ("variant", "rules", "lines", "marks")
+    """What is not part of a ``Mark``: given by the sheet, or kept per fold."""
+
     def __init__(self, variant: Variant, rules: RuleSet, first_dealer: int):
         self.variant = variant
         self.rules = rules
@@ -301,7 +338,12 @@ class _Fold:
         self.games.append(Game(self.totals, losers, result, bummerl, tie, tie_winner, index))
         self.totals = (0,) * self.seats
 
-    def state(self) -> SheetState:
+    def mark(self, count: int) -> Mark:
+        """The fold's own values now, before entry ``count`` (whatever a variant keeps)."""
+        own = {k: v for k, v in vars(self).items() if k not in self.OWN}
+        return Mark(count, copy.deepcopy(own))
+
+    def state(self, first_line: int = 0) -> SheetState:
         return SheetState(
             variant=self.variant,
             rules=self.rules,
@@ -313,4 +355,6 @@ class _Fold:
             rufer=self.rufer,
             awaiting_tiebreak=self.awaiting,
             partie_winner=self.partie_winner,
+            first_line=first_line,
+            marks=tuple(self.marks),
         )

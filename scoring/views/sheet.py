@@ -75,6 +75,8 @@ def sheet_context(
     players = scored.players
     if form is None:
         form = EntryForm(players=players, rules=state.rules)
+    if not show_all:
+        scored = services.recent_part(scored)
     rows = sheet_rows(scored)
     hidden = 0 if show_all else max(0, len(rows) - RECENT_ROWS)
     base = access.url("page")
@@ -110,7 +112,8 @@ def sheet_context(
             }
             for row in rows[hidden:]
         ],
-        "hidden_rows": hidden,
+        # Lines shown only with ?all=1: the oldest rows, the deals of finished games.
+        "hidden_rows": hidden + scored.first,
         "undo_url": f"{base}deals/{saved.pk}/void/" if saved else "",
         "form": form,
         "options": entry_options(form, players, state.rules, state.rufer),
@@ -131,12 +134,13 @@ def sheet_context(
         # Every form on the page has its own one-time key: two taps on two forms are
         # two entries, two taps on one form are one.
         "keys": {"redeal": uuid.uuid4(), "ended": uuid.uuid4()},
+        # Joined to the page's address like the rows' (scoring.urls: one sheet's paths).
         "links": {
-            "record": access.url("record"),
-            "page": access.url("page"),
-            "export": access.url("export"),
-            "print_summary": access.url("print_summary"),
-            "print_blank": access.url("print_blank"),
+            "record": f"{base}record/",
+            "page": base,
+            "export": f"{base}export.json",
+            "print_summary": f"{base}print/summary.pdf",
+            "print_blank": f"{base}print/blank.pdf",
         },
     }
 
@@ -206,16 +210,16 @@ def render_sheet(request, access, scored, status=200, **extra):
 @require_safe
 @with_sheet_access
 def page(request, access):
-    scored = services.read_sheet(access.sheet)
+    show_all = request.GET.get("all") == "1"
+    read = services.read_sheet if show_all else services.read_recent
+    scored = read(access.sheet)
     saved = None
     saved_id = request.GET.get("saved")
     if saved_id and saved_id.isdigit():
         saved = next(
             (d for d in scored.deals if d.pk == int(saved_id) and d.voided_at is None), None
         )
-    return render_sheet(
-        request, access, scored, saved=saved, show_all=request.GET.get("all") == "1"
-    )
+    return render_sheet(request, access, scored, saved=saved, show_all=show_all)
 
 
 @require_safe

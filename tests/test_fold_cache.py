@@ -1,0 +1,173 @@
+"""The fold kept with a sheet (``scoring.foldcache``) gives exactly what a fresh fold of
+every deal gives, for Schnapsen and Dreierschnapsen, whatever happened to the sheet:
+deals, redeals, tie-breaks, corrections, strike-outs and undos in any order.
+
+Two properties: the rule core going on from any ``Mark`` (written as JSON and read
+back) equals the whole fold; and through the services, after every step of a random
+evening, the recent part read on the kept fold equals the same part of a fresh read of
+the whole sheet (totals, tally, games, dealer, Rufer, tie-break, Partie, each line),
+in its 2 queries.
+"""
+
+import json
+import uuid
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring import foldcache, services
+from scoring.models import Sheet
+from scoring.rules import (
+    DreierDeal,
+    End,
+    EndedDeal,
+    QuickDeal,
+    Redeal,
+    RuleError,
+    TieBreak,
+    Variant,
+    score_sheet,
+)
+from scoring.rules.presets import preset
+from tests import factories
+
+WIKI = preset("wiki")
+CONTRACTS = ["normal", "normal", "normal", "bettler", "schnapser", "gang", "kontraschnapser"]
+CHOICES = st.lists(st.integers(0, 2**30), min_size=1, max_size=60)
+
+
+def next_entry(variant: Variant, state, choice: int):
+    """A valid next entry of the sheet in ``state``, decoded from ``choice``."""
+    if variant is Variant.SCHNAPSEN:
+        if choice % 7 == 0:
+            return EndedDeal(End.AUSMELDEN, choice // 7 % 2, choice // 14 % 120, True)
+        return QuickDeal(choice % 2, 1 + choice // 2 % 3)
+    if state.awaiting_tiebreak:
+        return TieBreak(state.awaiting_tiebreak[choice % 2])
+    if choice % 9 == 0:
+        return Redeal()
+    contract = CONTRACTS[choice // 9 % len(CONTRACTS)]
+    won = choice // 100 % 3 != 0
+    if contract == "normal":
+        return DreierDeal("normal", state.rufer, won, 0, 1 + choice // 300 % 3)
+    declarer = state.rufer if contract == "schnapser" else choice // 300 % 3
+    if contract == "kontraschnapser" and declarer == state.rufer:
+        declarer = (declarer + 1) % 3
+    return DreierDeal(contract, declarer, won, choice // 900 % 2)
+
+
+def grow(variant: Variant, choices: list[int]) -> list:
+    entries: list = []
+    state = score_sheet(variant, WIKI, 0, entries)
+    for choice in choices:
+        if state.partie_winner is not None:
+            break
+        entry = next_entry(variant, state, choice)
+        try:
+            state = score_sheet(variant, WIKI, 0, [*entries, entry])
+        except RuleError:
+            continue
+        entries.append(entry)
+    return entries
+
+
+def assert_same(part, whole) -> None:
+    """``part`` (a fold from a mark) is the matching part of ``whole`` (a fresh fold)."""
+    assert part.lines == whole.lines[part.first_line :]
+    for name in ("totals", "tally", "games", "dealer", "rufer", "awaiting_tiebreak"):
+        assert getattr(part, name) == getattr(whole, name), name
+    assert part.partie_winner == whole.partie_winner
+
+
+@pytest.mark.parametrize("variant", [Variant.SCHNAPSEN, Variant.DREIERSCHNAPSEN])
+@settings(max_examples=150, deadline=None)
+@given(choices=CHOICES)
+def test_going_on_from_a_kept_mark_is_the_whole_fold(variant, choices):
+    entries = grow(variant, choices)
+    whole = score_sheet(variant, WIKI, 0, entries)
+    assert [m.count for m in whole.marks] == sorted({m.count for m in whole.marks})
+    for mark in whole.marks:
+        kept = json.loads(json.dumps(foldcache.dump(mark.state)))  # as the database keeps it
+        read = foldcache.load(kept)
+        assert read == mark.state
+        part = score_sheet(variant, WIKI, 0, entries[mark.count :], type(mark)(mark.count, read))
+        assert part.first_line == mark.count
+        assert_same(part, whole)
+
+
+def test_a_mark_where_a_game_began_carries_the_games_before():
+    entries = grow(Variant.SCHNAPSEN, [1, 3, 5, 5, 1, 3, 5, 5, 1, 3])
+    whole = score_sheet(Variant.SCHNAPSEN, WIKI, 0, entries)
+    assert len(whole.games) >= 1
+    open_game = whole.marks[-1]
+    assert open_game.count == whole.games[-1].decided_at + 1
+    assert len(open_game.state["games"]) == len(whole.games)
+
+
+# -- through the services, on the database ----------------------------------------------
+
+STEPS = st.lists(st.tuples(st.integers(0, 9), st.integers(0, 2**30)), min_size=1, max_size=40)
+ACTOR = services.Actor()
+
+
+def live_rows(sheet):
+    return list(services.read_sheet(sheet).live_deals)
+
+
+def step(sheet, variant, op: int, choice: int):
+    """One thing that happens at the table: a deal (6 in 10), a correction, a strike-out
+    of any deal, an undo of the last one; a redeal (Dreierschnapsen). The services'
+    RuleErrors (a deal after the Partie, a strike-out that breaks a later deal) are part
+    of an evening: nothing is written then. Returns the ScoredSheet a write gave."""
+    whole = services.read_sheet(sheet)
+    live = list(whole.live_deals)
+    try:
+        if op <= 5 or (op == 9 and variant is Variant.SCHNAPSEN) or not live and op <= 8:
+            entry = next_entry(variant, whole.state, choice)
+            return services.record_entry(sheet, entry, uuid.uuid4(), ACTOR)[0]
+        if op == 6:
+            target = live[choice % len(live)]
+            index = live.index(target)
+            before = services.core.score_sheet(variant, WIKI, 0, [d.entry for d in live[:index]])
+            entry = next_entry(variant, before, choice // 7)
+            return services.correct_deal(sheet, target.pk, entry, uuid.uuid4(), ACTOR)[0]
+        if op == 7:
+            return services.void_deal(sheet, live[choice % len(live)].pk, ACTOR)[0]
+        if op == 8:
+            return services.void_deal(sheet, live[-1].pk, ACTOR)[0]
+        return services.record_entry(sheet, Redeal(), uuid.uuid4(), ACTOR)[0]
+    except RuleError:
+        return None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("variant", [Variant.SCHNAPSEN, Variant.DREIERSCHNAPSEN])
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(steps=STEPS)
+def test_the_kept_fold_reads_as_a_fresh_fold_after_any_evening(variant, steps):
+    club = factories.club()
+    names = ("Anna", "Ben") if variant is Variant.SCHNAPSEN else ("Anna", "Ben", "Clara")
+    sheet = factories.sheet(club, names=names)
+    players = services.load_players(sheet)
+    for op, choice in steps:
+        written = step(sheet, variant, op, choice)
+        whole = services.read_sheet(sheet)
+        if written is not None:
+            assert_same(written.state, whole.state)
+            assert written.version == whole.version
+        sheet = Sheet.objects.get(pk=sheet.pk)
+        connection.queries_log.clear()
+        with CaptureQueriesContext(connection) as queries:
+            recent = services.read_recent(sheet, players)
+        assert len(queries) == 2  # the kept fold was used: no whole read
+        assert_same(recent.state, whole.state)
+        assert recent.state == services.recent_part(whole).state
+        assert [d.pk for d in recent.deals] == [d.pk for d in services.recent_part(whole).deals]
+        assert recent.version == whole.version
