@@ -607,7 +607,7 @@ def everything(olga, club):
     return signed_in(admin_user)
 
 
-OUR_APPS = ("clubs", "scoring", "tournaments")
+OUR_APPS = ("clubs", "scoring", "tournaments", "seasons")
 
 
 def test_every_model_of_the_site_is_in_the_admin():

@@ -5,7 +5,7 @@ where a night is run."""
 from django.contrib import admin
 
 from clubs.admin import HistoryAdmin
-from tournaments.models import Card, Pairing, Pull, Result, Round, Tournament
+from tournaments.models import Card, Pairing, Pull, Report, Result, Round, Tournament
 
 
 @admin.register(Tournament)
@@ -47,3 +47,10 @@ class PairingAdmin(HistoryAdmin):
 class ResultAdmin(HistoryAdmin):
     list_display = ["pairing", "winner", "score", "recorded_at", "via_link", "voided_at"]
     list_select_related = ["pairing__tournament", "pairing__round__tournament", "winner"]
+
+
+@admin.register(Report)
+class ReportAdmin(HistoryAdmin):
+    list_display = ["__str__", "side", "score", "reported_at", "closed_at", "outcome"]
+    list_filter = ["outcome"]
+    list_select_related = ["pairing", "winner__player"]
