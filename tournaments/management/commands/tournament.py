@@ -1,6 +1,7 @@
 """``manage.py tournament simulate``: a whole night by chance, printed as the export."""
 
 import json
+import sys
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
@@ -9,10 +10,14 @@ from clubs.models import Club
 from tournaments.export import export
 from tournaments.services.reading import DRAWABLE_COUNTS
 from tournaments.simulation import simulate
+from tournaments.verify import check_export
 
 
 class Command(BaseCommand):
-    help = "Preisschnapsen tools. 'simulate' plays a whole night by chance and prints its export."
+    help = (
+        "Preisschnapsen tools. 'simulate' plays a whole night by chance and prints its export; "
+        "'verify EXPORT.json' replays every draw of an export and checks its commitments."
+    )
 
     def add_arguments(self, parser):
         sub = parser.add_subparsers(dest="action", required=True)
@@ -22,8 +27,14 @@ class Command(BaseCommand):
         run.add_argument("--max-cards", type=int, default=3)
         run.add_argument("--seed", type=int, default=7)
         run.add_argument("--keep", action="store_true", help="keep the tournament in the database")
+        check = sub.add_parser(
+            "verify", help="replay every draw of an export and check its commitments"
+        )
+        check.add_argument("export", help="an export (JSON file), or - for standard input")
 
     def handle(self, *args, **options):
+        if options["action"] == "verify":
+            return self.verify(options["export"])
         if options["cards"] not in DRAWABLE_COUNTS:
             raise CommandError("--cards must be a power of two from 2 to 1024")
         if options["players"] * options["max_cards"] <= options["cards"] // 2:
@@ -39,3 +50,31 @@ class Command(BaseCommand):
             if not options["keep"]:
                 transaction.set_rollback(True)
         self.stdout.write(json.dumps(document, ensure_ascii=False, indent=1))
+
+    def verify(self, path: str) -> None:
+        """RULES.md 5.12: one line per draw; exit status 1 when any check fails."""
+        try:
+            if path == "-":
+                document = json.load(sys.stdin)
+            else:
+                with open(path, encoding="utf-8") as handle:
+                    document = json.load(handle)
+        except (OSError, ValueError) as error:
+            raise CommandError(f"cannot read {path}: {error}") from None
+        if not isinstance(document, dict) or not isinstance(document.get("rounds"), list):
+            raise CommandError(f"{path} is not a tournament export (no rounds)")
+        checks = check_export(document)
+        for c in checks:
+            what = f"round {c.number}" if c.what == "round" else f"lots for place {c.number}"
+            how = "digital" if c.digital else "at the venue"
+            sealed = {True: "commitment ok", False: "COMMITMENT WRONG", None: "no commitment"}
+            status = "ok" if c.ok else "FAILED"
+            parts = [what, how, sealed[c.commitment] if c.what == "round" and c.digital else ""]
+            line = ", ".join(p for p in parts if p) + f": {status}"
+            if c.problems:
+                line += " (" + "; ".join(c.problems) + ")"
+            self.stdout.write(line)
+        failed = sum(not c.ok for c in checks)
+        self.stdout.write(f"{len(checks)} draws checked, {failed} failed")
+        if failed:
+            raise SystemExit(1)
