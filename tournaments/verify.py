@@ -107,7 +107,8 @@ def _compare(check: Check, result: draw.Draw, names, numbers, round_: dict) -> N
     ]
     if pulls != shown:
         at = next(
-            (i for i, (a, b) in enumerate(zip(pulls, shown)) if a != b), min(len(pulls), len(shown))
+            (i for i, (a, b) in enumerate(zip(pulls, shown, strict=False)) if a != b),
+            min(len(pulls), len(shown)),
         )
         check.replay = False
         check.problems.append(f"pull {at + 1} differs from the replay")
