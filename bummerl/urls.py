@@ -4,6 +4,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 
 from bummerl import views as site_views
+from clubs import category_pages as category_views
 from clubs import members as member_views
 from clubs import views as club_views
 from tournaments import urls as tournament_urls
@@ -69,4 +70,6 @@ urlpatterns = [
     path("m/<str:token>/", tournament_views.match_link, name="match_link"),
     path("m/<str:token>/sheet/", tournament_views.match_sheet, name="match_sheet"),
     path("p/<str:token>/", tournament_views.bracket, name="bracket"),
+    path("p/<str:token>/", include(tournament_urls.public_patterns)),
+    path("c/<slug:slug>/categories/", category_views.categories, name="categories"),
 ]

@@ -53,6 +53,13 @@ ACTIONS = {
     "match sheet opened": gettext_lazy("Score sheet of a match opened"),
     "link revoked": gettext_lazy("Table link revoked"),
     "link renewed": gettext_lazy("Table link renewed"),
+    # categories, ranking and consolation (RULES.md 5.8, 5.9, 5.11)
+    "category added": gettext_lazy("Category added"),
+    "category member added": gettext_lazy("Player put into a category"),
+    "category member removed": gettext_lazy("Player taken out of a category"),
+    "stechen recorded": gettext_lazy("Stechen recorded"),
+    "lots drawn": gettext_lazy("Lots drawn for equal places"),
+    "consolation opened": gettext_lazy("Consolation opened"),
 }
 """Action code -> label of the history page (German first, through gettext)."""
 

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from bummerl.printing import qr_png
 from tournaments import sheet_grid
+from tournaments.categories import category_lists
 from tournaments.models import Card, Pull, Round, Tournament
 from tournaments.prizes import Place
 from tournaments.rows import Row, SheetRow, bracket_columns, rows
@@ -84,4 +85,4 @@ def prizes_context(t: Tournament) -> dict:
         PrizeLine(int(p["place"]), p["description"], awarded.get(int(p["place"])))
         for p in sorted(t.prizes, key=lambda p: int(p["place"]))
     ]
-    return {"tournament": t, "prizes": prizes}
+    return {"tournament": t, "prizes": prizes, "category_lists": category_lists(state)}

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import desk, draws, export, printouts, results
+from tournaments.views import desk, draws, export, printouts, ranking, results
 
 club_patterns = [
     path("", desk.tournament_list, name="tournaments"),
@@ -17,6 +17,10 @@ club_patterns = [
     path("<int:tournament_id>/pairings/<int:pairing_id>/result/", results.result, name="result"),
     path("<int:tournament_id>/export.json", export.export, name="tournament_export"),
     path("<int:tournament_id>/history/", export.history, name="tournament_history"),
+    path("<int:tournament_id>/ranking/", ranking.ranking_page, name="tournament_ranking"),
+    path("<int:tournament_id>/ranking/stechen/", ranking.stechen, name="stechen"),
+    path("<int:tournament_id>/ranking/lots/", ranking.lots, name="draw_lots"),
+    path("<int:tournament_id>/consolation/", ranking.consolation, name="open_consolation"),
     path("<int:tournament_id>/print/bracket.pdf", printouts.print_bracket, name="print_bracket"),
     path("<int:tournament_id>/print/prizes.pdf", printouts.print_prizes, name="print_prizes"),
     path(
@@ -27,4 +31,9 @@ club_patterns = [
         printouts.print_match_sheets,
         name="print_match_sheets",
     ),
+]
+
+public_patterns = [  # under the live bracket's public link, p/<token>/
+    path("verify/", ranking.verify_page, name="verify_draws"),
+    path("export.json", ranking.public_export, name="public_export"),
 ]
