@@ -11,9 +11,9 @@ from django.views.decorators.http import require_http_methods
 from clubs import audit
 from clubs.access import access_for
 from clubs.categories import add_category, set_member
+from clubs.errors import RuleError
 from clubs.forms import rule_error_text
 from clubs.models import Category, Player, Role
-from scoring.rules import RuleError
 
 
 @login_required
