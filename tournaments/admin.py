@@ -5,7 +5,7 @@ where a night is run."""
 from django.contrib import admin
 
 from clubs.admin import HistoryAdmin
-from tournaments.models import Card, Pairing, Pull, Result, Round, Tournament
+from tournaments.models import Card, Pairing, Pull, Result, Round, TieBreak, Tournament
 
 
 @admin.register(Tournament)
@@ -47,3 +47,9 @@ class PairingAdmin(HistoryAdmin):
 class ResultAdmin(HistoryAdmin):
     list_display = ["pairing", "winner", "score", "recorded_at", "via_link", "voided_at"]
     list_select_related = ["pairing__tournament", "pairing__round__tournament", "winner"]
+
+
+@admin.register(TieBreak)
+class TieBreakAdmin(HistoryAdmin):
+    list_display = ["__str__", "first", "kind", "seed", "recorded_at", "voided_at"]
+    list_select_related = ["tournament"]
