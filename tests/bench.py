@@ -273,6 +273,25 @@ def tournament_figures(club, client) -> None:
             f"queries: live bracket, finished {t.cards}-card night (goal <= 12)",
             f"{statements(captured)} ({len(response.content) // 1024} KB)",
         )
+    verify_figures(client, finished)
+
+
+def verify_figures(client, finished) -> None:
+    """The check of every draw (RULES.md 5.12) of the finished 1024-card night."""
+    from tournaments.export import export
+    from tournaments.verify import check_export
+
+    document = export(finished)
+    took = median_time(lambda: check_export(document), 3)
+    say("verify every draw of a 1024-card night (replay, hashes)", f"{took * 1000:.0f} ms")
+    with CaptureQueriesContext(connection) as captured:
+        started = time.perf_counter()
+        client.get(f"/p/{finished.public_token}/verify/")
+        took = time.perf_counter() - started
+    say(
+        "public check page, 1024-card night",
+        f"{took * 1000:.0f} ms, {statements(captured)} queries",
+    )
 
 
 def pdf_figures(club, small, finished) -> None:
