@@ -164,6 +164,7 @@ class TournamentForm(forms.Form):
             ("lot", _("are ordered by lot")),
         ],
         initial="shared",
+        required=False,
     )
     category_prizes = forms.CharField(
         label=_("Category prizes"),
@@ -181,6 +182,9 @@ class TournamentForm(forms.Form):
 
     def clean_prizes(self):
         return parse_prizes(self.cleaned_data.get("prizes") or "")
+
+    def clean_ranking_ties(self):
+        return self.cleaned_data.get("ranking_ties") or "shared"  # a form without the field
 
     def clean_category_prizes(self):
         return parse_category_prizes(self.cleaned_data.get("category_prizes") or "", self.club)
