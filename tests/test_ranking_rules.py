@@ -210,3 +210,36 @@ def test_a_lot_with_another_order_than_its_seed_gives_is_found():
         False,
         ["the order differs from the lots drawn with its seed"],
     )
+
+
+@st.composite
+def category_cases(draw_):
+    players = draw_(st.lists(st.integers(1, 30), min_size=1, max_size=40))
+    ranked = [Ranked(i + 1, i + 1, 100 + i, p) for i, p in enumerate(players)]
+    members = set(draw_(st.lists(st.integers(1, 30), max_size=20)))
+    winners = set(draw_(st.lists(st.integers(1, 30), max_size=8)))
+    places = draw_(st.lists(st.integers(1, 12), max_size=8, unique=True))
+    return ranked, [(p, f"P{p}") for p in places], members, winners, draw_(st.booleans())
+
+
+@settings(max_examples=300)
+@given(category_cases())
+def test_a_category_list_gives_its_prizes_down_the_ranking_once_per_eligible_player(case):
+    ranked, prizes, members, winners, with_overall = case
+    got = ranking.category_awards(ranked, prizes, members, winners, with_overall)
+    eligible = []
+    for r in ranked:
+        if r.player in {e.player for e in eligible} or any(
+            x.player == r.player for x in ranked[: ranked.index(r)]
+        ):
+            continue
+        if r.player in members and (with_overall or r.player not in winners):
+            eligible.append(r)
+    assert [(p.place, p.player) for p in got] == [
+        (place, eligible[place - 1].player)
+        for place, _d in sorted(prizes)
+        if place <= len(eligible)
+    ]
+    assert len({p.player for p in got}) == len(got)
+    assert all(p.player in members for p in got)
+    assert with_overall or not any(p.player in winners for p in got)
