@@ -4,6 +4,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 
 from bummerl import views as site_views
+from clubs import category_pages as category_views
 from clubs import members as member_views
 from clubs import views as club_views
 from tournaments import urls as tournament_urls
@@ -72,4 +73,6 @@ urlpatterns = [
     path("s/<str:token>/", tournament_views.side_link, name="side_link"),
     path("p/<str:token>/", tournament_views.bracket, name="bracket"),
     path("p/<str:token>/screen/", tournament_views.room_screen, name="room_screen"),
+    path("p/<str:token>/", include(tournament_urls.public_patterns)),
+    path("c/<slug:slug>/categories/", category_views.categories, name="categories"),
 ]

@@ -3,7 +3,7 @@ history (audit trail) can be read, never added to, changed or deleted."""
 
 from django.contrib import admin
 
-from clubs.models import AuditEntry, Club, Invitation, Membership, Player
+from clubs.models import AuditEntry, Category, Club, Invitation, Membership, Player
 
 
 class HistoryAdmin(admin.ModelAdmin):
@@ -89,3 +89,11 @@ class AuditEntryAdmin(HistoryAdmin):
     list_filter = ["scope", "action", "club"]
     list_select_related = ["club", "actor"]
     date_hierarchy = "at"
+
+
+@admin.register(Category)
+class CategoryAdmin(HistoryAdmin):
+    """Kept on the club's categories page (``clubs.categories``)."""
+
+    list_display = ["name", "club"]
+    list_select_related = ["club"]

@@ -64,6 +64,13 @@ ACTIONS = {
     "link renewed": gettext_lazy("Table link renewed"),
     "season saved": gettext_lazy("Season saved"),
     "ranking settings changed": gettext_lazy("Ranking settings changed"),
+    # categories, ranking and consolation (RULES.md 5.8, 5.9, 5.11)
+    "category added": gettext_lazy("Category added"),
+    "category member added": gettext_lazy("Player put into a category"),
+    "category member removed": gettext_lazy("Player taken out of a category"),
+    "stechen recorded": gettext_lazy("Stechen recorded"),
+    "lots drawn": gettext_lazy("Lots drawn for equal places"),
+    "consolation opened": gettext_lazy("Consolation opened"),
 }
 """Action code -> label of the history page (German first, through gettext)."""
 

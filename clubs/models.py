@@ -30,6 +30,25 @@ class Club(models.Model):
         return self.name
 
 
+class Category(models.Model):
+    """A category players may carry (RULES.md 5.9): *Damen*, *Jugend*, *Senioren* or a
+    club's own; a tournament may have a prize list per category."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="categories")
+    name = models.CharField(_("name"), max_length=60)
+
+    class Meta:
+        verbose_name = _("category")
+        verbose_name_plural = _("categories")
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="one_category_per_name_in_club")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class PlayerQuerySet(models.QuerySet):
     def search(self, text: str) -> "PlayerQuerySet":
         """Players whose name contains ``text``, umlauts and case folded (Mül finds Müller)."""
@@ -46,6 +65,9 @@ class Player(models.Model):
     name_fold = models.CharField(max_length=240, editable=False)
     name_key = models.CharField(max_length=240, editable=False, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    categories = models.ManyToManyField(
+        Category, blank=True, related_name="players", verbose_name=_("categories")
+    )
 
     objects = PlayerQuerySet.as_manager()
 

@@ -300,6 +300,7 @@ def tournament_figures(club, client) -> None:
     )
     for t, when in ((round_one, "round 1 open"), (finished, "finished")):
         room_screen_figures(client, t, when)
+    verify_figures(client, finished)
 
 
 ROOM_ASSETS = ["static/css/screen.css", "static/js/screen.js"]
@@ -463,6 +464,24 @@ def format_figures(club, client) -> None:
             f"queries: standings board, {kind}, {players} players (flat)",
             f"{statements(captured)} ({len(response.content) // 1024} KB)",
         )
+
+
+def verify_figures(client, finished) -> None:
+    """The check of every draw (RULES.md 5.12) of the finished 1024-card night."""
+    from tournaments.export import export
+    from tournaments.verify import check_export
+
+    document = export(finished)
+    took = median_time(lambda: check_export(document), 3)
+    say("verify every draw of a 1024-card night (replay, hashes)", f"{took * 1000:.0f} ms")
+    with CaptureQueriesContext(connection) as captured:
+        started = time.perf_counter()
+        client.get(f"/p/{finished.public_token}/verify/")
+        took = time.perf_counter() - started
+    say(
+        "public check page, 1024-card night",
+        f"{took * 1000:.0f} ms, {statements(captured)} queries",
+    )
 
 
 def pdf_figures(club, small, finished) -> None:

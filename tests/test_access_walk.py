@@ -109,6 +109,12 @@ def pages(club, sheet, t):
             MANAGE,
         ),
         (reverse("side_link", kwargs={"token": match.left_token}), PUBLIC),
+        # ranking, categories, consolation, the check of the draws (RULES.md 5.8-5.12)
+        (reverse("categories", kwargs={"slug": slug}), READ),
+        (reverse("tournament_ranking", kwargs={"slug": slug, "tournament_id": t.pk}), READ),
+        (reverse("open_consolation", kwargs={"slug": slug, "tournament_id": t.pk}), MANAGE),
+        (reverse("verify_draws", kwargs={"token": t.public_token}), PUBLIC),
+        (reverse("public_export", kwargs={"token": t.public_token}), PUBLIC),
         (reverse("match_link", kwargs={"token": pairing.token}), PUBLIC),
         (reverse("entry:page", kwargs={"token": sheet.entry_token}), PUBLIC),
         ("/e/not-a-token/", dict.fromkeys(PERSONAS, 404)),
@@ -154,6 +160,8 @@ def test_writes_answer_every_visitor_as_the_table_says(world):
             {"tables": "2", "seen": "0"},
             MANAGE,
         ),
+        (reverse("categories", kwargs={"slug": slug}), {"name": "Damen"}, MANAGE),
+        (reverse("draw_lots", kwargs={"slug": slug, "tournament_id": t.pk}), {}, MANAGE),
         (
             reverse("player_rename", kwargs={"slug": slug, "player_id": _player(club, "Ben").pk}),
             {"name": "Ben"},

@@ -137,6 +137,7 @@ HTMX_TEMPLATES = {
     "clubs/players.html": "the player search asks the players page",
     "tournaments/desk.html": "the name field asks the player search",
     "clubs/player.html": "the merge form's name field asks the player search",
+    "clubs/categories.html": "a category's name field asks the player search",
     "scoring/sheet.html": "the sheet's forms post and get the #sheet partial",
     "scoring/_entry_form.html": "the entry forms post and get the #sheet partial",
     "scoring/_stale.html": "'record anyway' posts and gets the #sheet partial",

@@ -5,7 +5,7 @@ where a night is run."""
 from django.contrib import admin
 
 from clubs.admin import HistoryAdmin
-from tournaments.models import Card, Pairing, Pull, Report, Result, Round, Tournament
+from tournaments.models import Card, Pairing, Pull, Report, Result, Round, TieBreak, Tournament
 
 
 @admin.register(Tournament)
@@ -54,3 +54,9 @@ class ReportAdmin(HistoryAdmin):
     list_display = ["__str__", "side", "score", "reported_at", "closed_at", "outcome"]
     list_filter = ["outcome"]
     list_select_related = ["pairing", "winner__player"]
+
+
+@admin.register(TieBreak)
+class TieBreakAdmin(HistoryAdmin):
+    list_display = ["__str__", "first", "kind", "seed", "recorded_at", "voided_at"]
+    list_select_related = ["tournament"]

@@ -4,7 +4,8 @@ the management command prints; the twin of a score sheet's ``scoring.sheetjson``
 from decimal import Decimal
 
 from clubs.text import german_key
-from tournaments import formats
+from tournaments import bracket, draw, formats
+from tournaments.categories import category_lists
 from tournaments.models import Format, Pairing, Pull, Tournament
 from tournaments.services.reading import load_state
 
@@ -42,6 +43,8 @@ def export(tournament: Tournament) -> dict:
             ),
         }
 
+    cards_format = t.format == Format.CARDS
+    holders = _draw_inputs(state) if cards_format else {}
     pulls = {}
     for pull in Pull.objects.live().filter(round__in=state.rounds).select_related("player", "card"):
         pulls.setdefault(pull.round_id, []).append(pull)
@@ -78,6 +81,7 @@ def export(tournament: Tournament) -> dict:
                 "number": r.number,
                 "pot_size": r.pot_size,
                 "seed": r.seed,
+                **_commitment(r, holders),
                 "pulls": [
                     {
                         "player": p.player.name,
@@ -93,11 +97,8 @@ def export(tournament: Tournament) -> dict:
             for r in state.rounds
         ],
         "placement": [pairing_dict(p) for p in state.placement],
-        "ranking": [
-            {"place": first, "to": last, **ref(card)}
-            for first, last, card in [(p, p, c) for p, c in sorted(state.places().items())]
-            + state.shared()
-        ],
+        "ranking": [{"place": r.first, "to": r.last, **ref(r.card)} for r in state.ranking()],
+        **(_ranking_extras(state, ref) if cards_format else {}),
         "prizes": [
             {
                 "place": a.place,
@@ -108,6 +109,81 @@ def export(tournament: Tournament) -> dict:
             for a in state.awards()
         ],
     }
-    if t.format != Format.CARDS:  # Leben and points events: their standings (README)
+    if not cards_format:  # Leben and points events: their standings (README)
         document.update(formats.export_part(state, ref))
     return document
+
+
+# Ranking, categories, consolation and the auditable draw (RULES.md 5.8, 5.9, 5.11, 5.12)
+
+
+def _draw_inputs(state) -> dict[int, list[dict]]:
+    """Round id -> the holders a digital draw took (``verify``: the inputs of its
+    commitment), rebuilt from the rounds before it."""
+    cards = {pk: c.player_id for pk, c in state.cards.items()}
+    out = {}
+    for index, r in enumerate(state.rounds):
+        if r.seed is None:
+            continue
+        in_play = bracket.cards_in_play(
+            state.round_states[:index], sorted(state.cards), state.withdrawn
+        )
+        listed = draw.canonical(bracket.holders(cards, in_play))
+        out[r.pk] = [
+            {
+                "player": state.cards[h.cards[0]].player.name,
+                "cards": [state.cards[c].number for c in h.cards],
+            }
+            for h in listed
+        ]
+    return out
+
+
+def _commitment(r, holders: dict[int, list[dict]]) -> dict:
+    """A digital round's ``nonce``, ``commitment`` (empty for a draw made before
+    commitments were kept) and ``holders``."""
+    if r.seed is None or r.pk not in holders:
+        return {}
+    return {"nonce": r.nonce, "commitment": r.commitment, "holders": holders[r.pk]}
+
+
+def _ranking_extras(state, ref) -> dict:
+    t = state.tournament
+    cards = {pk: c.number for pk, c in state.cards.items()}
+    names = {c.player_id: c.player.name for c in state.cards.values()}
+    best = {r.player: r.card for r in reversed(state.ranking())}
+    lists = category_lists(state)
+    return {
+        "ranking_ties": t.ranking_ties,
+        "category_with_overall": t.category_with_overall,
+        "player_ranking": [
+            {"place": first, "to": last, "player": names[player], "card": cards[best[player]]}
+            for player, (first, last) in state.player_places().items()
+        ],
+        "ties": [
+            {
+                "first": tb.first,
+                "last": tb.first + len(tb.order) - 1,
+                "kind": tb.kind,
+                "seed": tb.seed,
+                "order": [cards[c] for c in tb.order],
+            }
+            for tb in state.tie_breaks
+        ],
+        "category_prizes": [
+            {
+                "category": lst.category.name,
+                "place": line.place,
+                "description": line.description,
+                **(ref(line.card.pk) if line.card else {"card": None, "player": None}),
+            }
+            for lst in lists
+            for line in lst.lines
+        ],
+        "consolation_of": (
+            {"name": t.parent.name, "rounds": t.consolation_rounds} if t.parent_id else None
+        ),
+        "consolations": [
+            {"name": c.name, "rounds": c.consolation_rounds} for c in t.consolations.all()
+        ],
+    }

@@ -8,6 +8,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import Category
 from tournaments.models import Format, ResultCheck
 from tournaments.services.reading import CARD_COUNTS
 
@@ -26,8 +27,13 @@ def local_datetime(day: datetime.date, time: datetime.time) -> datetime.datetime
     return early
 
 
+MAX_PRIZE_PLACE = 1024
+"""Prize lists may go past place 8 (RULES.md 5.8): up to the most cards a night has."""
+
+
 def parse_prizes(text: str) -> list[dict]:
-    """Lines "place: description" (or "place. description") -> [{place, description}]."""
+    """Lines "place: description" (or "place. description") -> [{place, description}],
+    places 1 to ``MAX_PRIZE_PLACE`` (the form checks them against the cards laid out)."""
     prizes = []
     seen = set()
     for number, line in enumerate(text.splitlines(), start=1):
@@ -40,13 +46,83 @@ def parse_prizes(text: str) -> list[dict]:
                 _('Line %(n)s: write "place: prize", e.g. "1: Geschenkkorb".'), params={"n": number}
             )
         place = int(head)
-        if not 1 <= place <= 8 or place in seen:
+        if not 1 <= place <= MAX_PRIZE_PLACE or place in seen:
             raise forms.ValidationError(
-                _("Line %(n)s: places are 1 to 8, each once."), params={"n": number}
+                _("Line %(n)s: places are 1 to %(most)s, each once."),
+                params={"n": number, "most": MAX_PRIZE_PLACE},
             )
         seen.add(place)
         prizes.append({"place": place, "description": tail.strip()[:200]})
     return sorted(prizes, key=lambda p: p["place"])
+
+
+def parse_category_prizes(text: str, club) -> list[dict]:
+    """Lines "category place: description" ("Damen 1: Blumen") -> [{category (the id of
+    the club's category of that name, case ignored), place, description}] (RULES.md 5.9)."""
+    categories = {c.name.casefold(): c for c in Category.objects.filter(club=club)}
+    prizes, seen = [], set()
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line:
+            continue
+        head, sep, tail = line.partition(":")
+        name, _space, place = head.strip().rpartition(" ")
+        if not sep or not place.isascii() or not place.isdigit() or not tail.strip() or not name:
+            raise forms.ValidationError(
+                _('Line %(n)s: write "category place: prize", e.g. "Damen 1: Blumen".'),
+                params={"n": number},
+            )
+        category = categories.get(name.strip().casefold())
+        if category is None:
+            raise forms.ValidationError(
+                _('Line %(n)s: the club has no category "%(name)s" (add it under Categories).'),
+                params={"n": number, "name": name.strip()},
+            )
+        if not 1 <= int(place) <= MAX_PRIZE_PLACE or (category.pk, int(place)) in seen:
+            raise forms.ValidationError(
+                _("Line %(n)s: places are 1 to %(most)s, each once."),
+                params={"n": number, "most": MAX_PRIZE_PLACE},
+            )
+        seen.add((category.pk, int(place)))
+        prizes.append(
+            {"category": category.pk, "place": int(place), "description": tail.strip()[:200]}
+        )
+    return sorted(prizes, key=lambda p: (p["category"], p["place"]))
+
+
+class ConsolationForm(forms.Form):
+    """Opening a consolation (RULES.md 5.11): for the losers of rounds 1 to ``rounds``."""
+
+    rounds = forms.IntegerField(label=_("Out in rounds 1 to"), min_value=1, max_value=10)
+    by = forms.ChoiceField(
+        label=_("One card per"),
+        choices=[("cards", _("card out")), ("players", _("player out"))],
+        initial="cards",
+    )
+    prizes = forms.CharField(
+        label=_("Prizes"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "1: Flasche Wein"}),
+    )
+
+    def clean_prizes(self):
+        return parse_prizes(self.cleaned_data.get("prizes") or "")
+
+
+class StechenForm(forms.Form):
+    """The order a Stechen gave a shared range (RULES.md 5.8): card numbers, best first;
+    ``seen``: the id of the order the page showed (0: none)."""
+
+    key = forms.UUIDField(widget=forms.HiddenInput)
+    first = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    seen = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    order = forms.CharField(label=_("Cards, the winner first"), max_length=4000)
+
+    def clean_order(self):
+        parts = [p for p in self.cleaned_data["order"].replace(",", " ").split() if p]
+        if not parts or not all(p.isascii() and p.isdigit() for p in parts):
+            raise forms.ValidationError(_("Write the card numbers, e.g. 12, 5, 31."))
+        return [int(p) for p in parts]
 
 
 class TournamentForm(forms.Form):
@@ -132,8 +208,39 @@ class TournamentForm(forms.Form):
             )
         return fields
 
+    # Ranking and categories (RULES.md 5.8, 5.9)
+    ranking_ties = forms.ChoiceField(
+        label=_("Cards out in the same round"),
+        choices=[
+            ("shared", _("share their places (9–16)")),
+            ("stechen", _("are ordered by a Stechen")),
+            ("lot", _("are ordered by lot")),
+        ],
+        initial="shared",
+        required=False,
+    )
+    category_prizes = forms.CharField(
+        label=_("Category prizes"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "placeholder": "Damen 1: Blumen\nJugend 1: Buch"}),
+        help_text=_('One line per prize: "category place: prize", e.g. "Damen 1: Blumen".'),
+    )
+    category_with_overall = forms.BooleanField(
+        label=_("A winner of an overall prize may also win a category prize"), required=False
+    )
+
+    def __init__(self, *args, club=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.club = club
+
     def clean_prizes(self):
         return parse_prizes(self.cleaned_data.get("prizes") or "")
+
+    def clean_ranking_ties(self):
+        return self.cleaned_data.get("ranking_ties") or "shared"  # a form without the field
+
+    def clean_category_prizes(self):
+        return parse_category_prizes(self.cleaned_data.get("category_prizes") or "", self.club)
 
     def clean_day(self):
         day = self.cleaned_data["day"]
@@ -143,6 +250,15 @@ class TournamentForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        too_far = [
+            p["place"] for p in data.get("prizes") or [] if p["place"] > data.get("cards", 0)
+        ]
+        if too_far:
+            self.add_error(
+                "prizes",
+                _("Place %(place)s is past the %(cards)s cards laid out.")
+                % {"place": too_far[0], "cards": data["cards"]},
+            )
         if data.get("day") and data.get("time"):
             try:
                 data["starts_at"] = local_datetime(data["day"], data["time"])

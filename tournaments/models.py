@@ -51,6 +51,17 @@ class Format(models.TextChoices):
     POINTS = "points", _("points (Danish system)")
 
 
+def new_seed() -> int:
+    """A seed for the next digital draw, kept secret until that draw (RULES.md 5.12)."""
+    return secrets.randbits(48)
+
+
+def new_nonce() -> str:
+    """128 random bits (hex) hashed with a draw's seed into its commitment, so that the
+    commitment cannot be searched for the seed (RULES.md 5.12)."""
+    return secrets.token_hex(16)
+
+
 class Tournament(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(_("name"), max_length=100)
@@ -88,6 +99,33 @@ class Tournament(models.Model):
     rounds_planned = models.PositiveSmallIntegerField(_("rounds"), null=True, blank=True)
     avoid_repeat = models.BooleanField(_("avoid the last opponent"), default=False)
     team_size = models.PositiveSmallIntegerField(_("players per team"), null=True, blank=True)
+    # Ranking, categories and consolation (RULES.md 5.8, 5.9, 5.11), tournaments.ranking
+    ranking_ties = models.CharField(
+        _("equal places"),
+        max_length=10,
+        default="shared",
+        choices=[("shared", _("shared")), ("stechen", _("Stechen")), ("lot", _("by lot"))],
+    )
+    category_with_overall = models.BooleanField(
+        _("a winner of an overall prize may also win a category prize"), default=False
+    )
+    category_prizes = models.JSONField(
+        _("category prizes"), default=list, help_text="[{category (id), place, description}]"
+    )
+    parent = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="consolations",
+        help_text="the main event of a consolation (Trostbewerb)",
+    )
+    consolation_rounds = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="a consolation's field: the losers of rounds 1 to this"
+    )
+    # The next digital draw's seed and nonce, secret until it is drawn (RULES.md 5.12)
+    draw_seed = models.BigIntegerField(default=new_seed, editable=False)
+    draw_nonce = models.CharField(max_length=32, default=new_nonce, editable=False)
 
     class Meta:
         verbose_name = _("tournament")
@@ -167,6 +205,10 @@ class Round(models.Model):
     undone_at = models.DateTimeField(null=True, blank=True)
     undone_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    nonce = models.CharField(max_length=32, blank=True, help_text="hashed with the seed")
+    commitment = models.CharField(
+        max_length=64, blank=True, help_text="SHA-256 of the seed and inputs (RULES.md 5.12)"
     )
 
     objects = RoundQuerySet.as_manager()
@@ -398,3 +440,46 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pairing} ({self.side}): {self.winner} {self.score}"
+
+
+class TieBreakQuerySet(models.QuerySet):
+    def live(self):
+        """The orders that stand: not voided (a Stechen entered again voids the old one)."""
+        return self.filter(voided_at__isnull=True)
+
+
+class TieBreak(models.Model):
+    """The order of a shared place range (RULES.md 5.8): by *Stechen* (one-deal play-offs
+    the organiser records) or by lot (``seed``, replayable with ``ranking.lot_order``).
+    ``first`` is the range's first place, ``order`` the card ids in their new order."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="tie_breaks")
+    first = models.PositiveIntegerField()
+    kind = models.CharField(
+        max_length=10, choices=[("stechen", _("Stechen")), ("lot", _("by lot"))]
+    )
+    order = models.JSONField(default=list)
+    seed = models.BigIntegerField(null=True, blank=True)
+    key = models.UUIDField(null=True, blank=True, unique=True)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    voided_at = models.DateTimeField(null=True, blank=True)
+
+    objects = TieBreakQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("tie-break")
+        verbose_name_plural = _("tie-breaks")
+        ordering = ["first", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "first"],
+                condition=models.Q(voided_at__isnull=True),
+                name="one_live_order_per_range",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} {self.first}+ ({self.kind})"

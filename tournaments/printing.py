@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from bummerl.printing import qr_png
 from clubs.models import Player
 from tournaments import formats, sheet_grid
+from tournaments.categories import category_lists
 from tournaments.models import Card, Format, Pull, ResultCheck, Round, Tournament
 from tournaments.prizes import cash, player_cash
 from tournaments.rows import BlankRow, Column, Row, SheetRow, bracket_columns, round_name, rows
@@ -289,7 +290,7 @@ def prizes_context(t: Tournament) -> dict:
         PrizeLine(int(p["place"]), p["description"], awarded.get(int(p["place"])))
         for p in sorted(t.prizes, key=lambda p: int(p["place"]))
     ]
-    return {"tournament": t, "prizes": prizes}
+    return {"tournament": t, "prizes": prizes, "category_lists": category_lists(state)}
 
 
 @dataclass(frozen=True)

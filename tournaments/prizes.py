@@ -61,12 +61,19 @@ def award(
     order a prize passed down reaches them (``bracket.shared_places``). A prize whose
     holder is not known yet is left out; with one prize per player a prize passes down
     past place 8 into a shared range once every place before it is known (``finished``
-    is then the range's first place)."""
+    is then the range's first place). Without one prize per player a prize inside a
+    shared range goes to the range's card at that position (RULES.md 5.8: ``ranking``
+    explains why), ``finished`` the range's first place."""
     if not one_per_player:
+        at = {place: (held, place) for place, held in places.items()}
+        taken: dict[int, int] = {}
+        for first, card, player in shared:
+            at.setdefault(first + taken.get(first, 0), ((card, player), first))
+            taken[first] = taken.get(first, 0) + 1
         return [
-            Award(place, description, *places[place], place)
+            Award(place, description, *at[place][0], at[place][1])
             for place, description in sorted(prizes)
-            if place in places
+            if place in at
         ]
     # The chain of moved-up prizes is known only as far as the places are known from 1 on.
     known = []

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import desk, draws, export, formats, printouts, reports, results
+from tournaments.views import desk, draws, export, formats, printouts, ranking, reports, results
 
 club_patterns = [
     path("", desk.tournament_list, name="tournaments"),
@@ -39,6 +39,10 @@ club_patterns = [
     path("<int:tournament_id>/result-check/", reports.result_check, name="result_check"),
     path("<int:tournament_id>/export.json", export.export, name="tournament_export"),
     path("<int:tournament_id>/history/", export.history, name="tournament_history"),
+    path("<int:tournament_id>/ranking/", ranking.ranking_page, name="tournament_ranking"),
+    path("<int:tournament_id>/ranking/stechen/", ranking.stechen, name="stechen"),
+    path("<int:tournament_id>/ranking/lots/", ranking.lots, name="draw_lots"),
+    path("<int:tournament_id>/consolation/", ranking.consolation, name="open_consolation"),
     path("<int:tournament_id>/print/bracket.pdf", printouts.print_bracket, name="print_bracket"),
     path("<int:tournament_id>/print/prizes.pdf", printouts.print_prizes, name="print_prizes"),
     path(
@@ -57,4 +61,9 @@ club_patterns = [
         formats.print_standings,
         name="print_standings",
     ),
+]
+
+public_patterns = [  # under the live bracket's public link, p/<token>/
+    path("verify/", ranking.verify_page, name="verify_draws"),
+    path("export.json", ranking.public_export, name="public_export"),
 ]

@@ -9,8 +9,19 @@ from django.utils import timezone
 
 from clubs import audit
 from scoring.rules.errors import RuleError, gettext_noop
-from tournaments import bracket, draw
-from tournaments.models import Card, Format, Kind, Pairing, Pull, Round, Stage, Tournament
+from tournaments import bracket, draw, verify
+from tournaments.models import (
+    Card,
+    Format,
+    Kind,
+    Pairing,
+    Pull,
+    Round,
+    Stage,
+    Tournament,
+    new_nonce,
+    new_seed,
+)
 from tournaments.services.formats import draw_format_round
 from tournaments.services.reading import (
     TournamentState,
@@ -61,13 +72,42 @@ def _next_round_holders(
     return len(state.rounds) + 1, pot_size, bracket.holders(cards, in_play)
 
 
+def draw_inputs(state: TournamentState, number: int, pot_size: int, holders) -> tuple:
+    """The inputs a draw's commitment covers (RULES.md 5.12, ``verify.commit``): round
+    number, pot size and the holders as (name, card numbers) in the draw's order."""
+    listed = [
+        (state.cards[h.cards[0]].player.name, [state.cards[c].number for c in h.cards])
+        for h in draw.canonical(holders)
+    ]
+    return number, pot_size, listed
+
+
+def pending_commitment(state: TournamentState) -> tuple[int, str] | None:
+    """(round number, commitment) of the next digital draw, shown before it is drawn
+    (RULES.md 5.12); None while no round can be drawn now."""
+    try:
+        number, pot_size, holders = _next_round_holders(state)
+    except RuleError:
+        return None
+    t = state.tournament
+    return number, verify.commit(
+        t.draw_nonce, t.draw_seed, *draw_inputs(state, number, pot_size, holders)
+    )
+
+
 def draw_round(
-    tournament: Tournament, actor: Actor, seed: int | None = None, expected: int | None = None
+    tournament: Tournament,
+    actor: Actor,
+    seed: int | None = None,
+    expected: int | None = None,
+    commitment: str | None = None,
 ) -> Round:
-    """Draw the next round digitally with a random seed kept on the round (RULES.md 5.2,
-    5.4); ``expected``: the round number the desk offered (refused when another one is
-    due now)."""
-    seed = secrets.randbits(48) if seed is None else seed
+    """Draw the next round digitally (RULES.md 5.2, 5.4) with the tournament's secret
+    seed, whose commitment was shown before (5.12; a ``seed`` given, by a simulation or
+    a test, is used instead with a fresh nonce); seed, nonce and commitment are kept on
+    the round and a new secret seed is made for the next draw. ``expected``: the round
+    number the desk offered (refused when another one is due now); ``commitment``: the
+    one the desk showed (refused on ``commitment`` when the inputs changed since)."""
     try:
         with transaction.atomic():
             t = locked(tournament)
@@ -75,8 +115,23 @@ def draw_round(
             if t.format != Format.CARDS:  # Leben and points events (RULES.md 5.10, 6)
                 return draw_format_round(t, state, actor, seed, expected)
             number, pot_size, holders = _next_round_holders(state, expected)
+            nonce = t.draw_nonce if seed is None else new_nonce()
+            seed = t.draw_seed if seed is None else seed
+            sealed = verify.commit(nonce, seed, *draw_inputs(state, number, pot_size, holders))
+            if commitment is not None and commitment != sealed:
+                raise RuleError(
+                    "commitment",
+                    gettext_noop(
+                        "The cards in play changed since this page was shown, and with them "
+                        "the commitment: check the new one and draw again."
+                    ),
+                )
             result = draw.digital_draw(holders, pot_size, seed, later_round=number > 1)
-            return _store_draw(t, state, number, pot_size, seed, result, actor)
+            round_ = _store_draw(t, state, number, pot_size, seed, result, actor)
+            round_.nonce, round_.commitment = nonce, sealed
+            round_.save(update_fields=["nonce", "commitment"])
+            Tournament.objects.filter(pk=t.pk).update(draw_seed=new_seed(), draw_nonce=new_nonce())
+            return round_
     except IntegrityError:
         # Another organiser's draw of the same round committed first: keep that one.
         raise RuleError(

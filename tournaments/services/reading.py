@@ -7,12 +7,13 @@ start of every writer's transaction.
 """
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.rules.errors import RuleError, gettext_noop
-from tournaments import bracket, draw
+from tournaments import bracket, draw, ranking
 from tournaments.models import (
     Card,
     Kind,
@@ -23,6 +24,7 @@ from tournaments.models import (
     Round,
     Side,
     Stage,
+    TieBreak,
     Tournament,
 )
 from tournaments.prizes import award
@@ -90,10 +92,33 @@ class TournamentState:
         return bracket.places(self.round_states, self.placement_states)
 
     def awards(self):
-        places = {p: (card, self.cards[card].player_id) for p, card in self.places().items()}
+        """The overall prizes (RULES.md 5.5), handed down the ranking (5.8)."""
+        ranked = self.ranking()
+        places = {r.first: (r.card, r.player) for r in ranked if r.first == r.last}
+        shared = [(r.first, r.card, r.player) for r in ranked if r.first != r.last]
         prizes = [(int(p["place"]), p["description"]) for p in self.tournament.prizes]
-        shared = [(first, card, self.cards[card].player_id) for first, _last, card in self.shared()]
         return award(places, prizes, self.tournament.one_prize_per_player, shared)
+
+    @cached_property
+    def tie_breaks(self) -> list[TieBreak]:
+        """The live orders of shared ranges (RULES.md 5.8); read only when the
+        tournament orders its ties (one query then)."""
+        if self.tournament.ranking_ties == ranking.SHARED:
+            return []
+        return list(TieBreak.objects.live().filter(tournament=self.tournament))
+
+    def ranking(self) -> list[ranking.Ranked]:
+        """Every placed card, best first (``ranking.card_ranking``); with ``ranking_ties``
+        stechen or lot, a range with a recorded order gives each card its own place."""
+        owners = {pk: c.player_id for pk, c in self.cards.items()}
+        orders = {tb.first: tb.order for tb in self.tie_breaks}
+        return ranking.card_ranking(self.places(), self.shared(), owners, orders)
+
+    def player_places(self) -> dict[int, tuple[int, int]]:
+        """Player id -> (first, last) place of his best card (RULES.md 5.8)."""
+        owners = {pk: c.player_id for pk, c in self.cards.items()}
+        orders = {tb.first: tb.order for tb in self.tie_breaks}
+        return ranking.player_places(self.places(), self.shared(), owners, orders)
 
     def shared(self) -> list[tuple[int, int, int]]:
         """(first place, last place, card) of the cards out before the placement rounds

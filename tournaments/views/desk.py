@@ -38,6 +38,7 @@ from tournaments.services.cards import (
 from tournaments.services.reading import load_state, lower_offer, waiting_reports
 from tournaments.views import formats
 from tournaments.views.common import actor, confirm, confirmed, tournament_for
+from tournaments.views.ranking import audit_context
 
 
 @login_required
@@ -45,7 +46,7 @@ from tournaments.views.common import actor, confirm, confirmed, tournament_for
 def tournament_list(request, slug):
     access = access_for(request, slug, Role.ORGANISER if request.method == "POST" else Role.MEMBER)
     club = access.club
-    form = TournamentForm(request.POST or None)
+    form = TournamentForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         tournament = create_tournament(
@@ -60,6 +61,9 @@ def tournament_list(request, slug):
             prizes=data["prizes"],
             result_check=data["result_check"] or ResultCheck.SINGLE,
             **form.format_fields(),  # cards, and the format's settings (RULES.md 5.10, 6)
+            ranking_ties=data["ranking_ties"],
+            category_prizes=data["category_prizes"],
+            category_with_overall=data["category_with_overall"],
         )
         warn_unprintable(
             request, tournament.name, *(p["description"] for p in tournament.prizes), name=False
@@ -142,6 +146,7 @@ def _desk_context(request, tournament, access, state, sell_form=None, tables_for
         "draw_refusal": refusal,
         "lower_to": lower_to,
         "bracket_url": reverse("bracket", kwargs={"token": tournament.public_token}),
+        **audit_context(state),  # category prizes, draw commitment (RULES.md 5.9, 5.12)
     }
 
 

@@ -36,7 +36,8 @@ def draw_next(request, slug, tournament_id):
         if request.POST.get("mode") == "physical":
             start_physical_draw(t, actor(request), expected)
             return redirect("physical_draw", slug=slug, tournament_id=t.pk)
-        round_ = draw_round(t, actor(request, access), expected=expected)
+        sealed = request.POST.get("commitment") or None  # shown on the desk (RULES.md 5.12)
+        round_ = draw_round(t, actor(request, access), expected=expected, commitment=sealed)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
         return redirect("tournament", slug=slug, tournament_id=t.pk)

@@ -28,6 +28,7 @@ from tournaments.services.reports import confirm_report, report_result
 from tournaments.services.sheets import Actor, open_match_sheet
 from tournaments.views import formats
 from tournaments.views.common import pairing_rows
+from tournaments.views.ranking import audit_context
 from tournaments.views.results import save_result
 
 
@@ -80,6 +81,7 @@ def _bracket_context(t: Tournament) -> dict:
             (c for c in state.cards.values() if c.withdrawn_round is not None),
             key=lambda c: c.number,
         ),
+        **audit_context(state),  # category prizes, draw commitment (RULES.md 5.9, 5.12)
     }
 
 

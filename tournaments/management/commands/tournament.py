@@ -1,6 +1,7 @@
 """``manage.py tournament simulate``: a whole night by chance, printed as the export."""
 
 import json
+import sys
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
@@ -10,10 +11,14 @@ from scoring.rules import RuleError
 from tournaments.export import export
 from tournaments.services.reading import DRAWABLE_COUNTS
 from tournaments.simulation import simulate, simulate_format
+from tournaments.verify import check_export
 
 
 class Command(BaseCommand):
-    help = "Preisschnapsen tools. 'simulate' plays a whole night by chance and prints its export."
+    help = (
+        "Preisschnapsen tools. 'simulate' plays a whole night by chance and prints its export; "
+        "'verify EXPORT.json' replays every draw of an export and checks its commitments."
+    )
 
     def add_arguments(self, parser):
         sub = parser.add_subparsers(dest="action", required=True)
@@ -37,7 +42,14 @@ class Command(BaseCommand):
             "--repeat", action="store_true", help="points: allow meeting the last opponent"
         )
 
+        check = sub.add_parser(
+            "verify", help="replay every draw of an export and check its commitments"
+        )
+        check.add_argument("export", help="an export (JSON file), or - for standard input")
+
     def handle(self, *args, **options):
+        if options["action"] == "verify":
+            return self.verify(options["export"])
         if options["format"] != "cards":
             return self._simulate_format(options)
         if options["cards"] not in DRAWABLE_COUNTS:
@@ -80,3 +92,36 @@ class Command(BaseCommand):
         except RuleError as error:
             raise CommandError(str(error)) from None
         self.stdout.write(json.dumps(document, ensure_ascii=False, indent=1))
+
+    def verify(self, path: str) -> None:
+        """RULES.md 5.12: one line per draw; exit status 1 when any check fails."""
+        try:
+            if path == "-":
+                document = json.load(sys.stdin)
+            else:
+                with open(path, encoding="utf-8") as handle:
+                    document = json.load(handle)
+        except (OSError, ValueError) as error:
+            raise CommandError(f"cannot read {path}: {error}") from None
+        if not isinstance(document, dict) or not isinstance(document.get("rounds"), list):
+            raise CommandError(f"{path} is not a tournament export (no rounds)")
+        if document.get("format", "cards") != "cards":
+            raise CommandError(
+                f"{path} is a {document['format']} event: only the draws of a card night "
+                "carry commitments to check"
+            )
+        checks = check_export(document)
+        for c in checks:
+            what = f"round {c.number}" if c.what == "round" else f"lots for place {c.number}"
+            how = "digital" if c.digital else "at the venue"
+            sealed = {True: "commitment ok", False: "COMMITMENT WRONG", None: "no commitment"}
+            status = "ok" if c.ok else "FAILED"
+            parts = [what, how, sealed[c.commitment] if c.what == "round" and c.digital else ""]
+            line = ", ".join(p for p in parts if p) + f": {status}"
+            if c.problems:
+                line += " (" + "; ".join(c.problems) + ")"
+            self.stdout.write(line)
+        failed = sum(not c.ok for c in checks)
+        self.stdout.write(f"{len(checks)} draws checked, {failed} failed")
+        if failed:
+            raise SystemExit(1)

@@ -1,0 +1,198 @@
+"""The auditable draw (RULES.md 5.12): the commitment of a digital draw, and the check of
+every draw of an export. Pure Python over plain values and the export's JSON.
+
+Words used here:
+
+- the *inputs* of a draw: its round ``number``, ``pot_size`` and the *holders*, each a
+  player's name and his card numbers in play, in the order the draw takes them
+  (``draw.canonical``: by player id, cards by id). The export lists them per round as
+  ``holders``.
+- the *commitment*: the SHA-256 (hex) of the text ``commitment_text`` makes of a
+  ``nonce`` (128 random bits, hex), the ``seed`` and the inputs. The site shows it before
+  the draw and the seed and nonce after it; the nonce keeps anyone from searching the
+  48-bit seed by hashing candidates before the draw.
+
+``check_export`` replays every round of an export: a digital round from its seed and
+holders (``draw.digital_draw``) and its commitment from its nonce; a round drawn at the
+venue from its pulls (``draw.replay``, the rules of every pull); and every shared range
+ordered by lot from its seed (``ranking.lot_order``). Whatever the export says that the
+replay does not, is named.
+"""
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from scoring.rules.errors import RuleError
+from tournaments import draw
+from tournaments.ranking import lot_order
+
+VERSION = "bummerl-draw-1"
+
+
+def commitment_text(
+    nonce: str, seed: int, number: int, pot_size: int, holders: list[tuple[str, list[int]]]
+) -> str:
+    """The text whose SHA-256 is the commitment: JSON with sorted keys and no spaces,
+    ``{"holders": [[name, [cards…]], …], "nonce": …, "pot_size": …, "round": …,
+    "seed": …, "v": "bummerl-draw-1"}`` (UTF-8, names as typed)."""
+    data = {
+        "v": VERSION,
+        "nonce": nonce,
+        "seed": seed,
+        "round": number,
+        "pot_size": pot_size,
+        "holders": [[name, list(cards)] for name, cards in holders],
+    }
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def commit(
+    nonce: str, seed: int, number: int, pot_size: int, holders: list[tuple[str, list[int]]]
+) -> str:
+    """The commitment (64 hex digits) of a digital draw (RULES.md 5.12)."""
+    text = commitment_text(nonce, seed, number, pot_size, holders)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass
+class Check:
+    """The check of one draw: ``what`` ("round", "lot"), ``number`` (the round, or the
+    first place of the lot's range), ``digital`` (seeded), ``commitment`` (True: it
+    matches; False: not; None: the draw has none, a draw at the venue or an older
+    draw), ``replay`` (True: the replay gives the pulls and pairings the export shows)
+    and ``problems`` (English, naming the first difference)."""
+
+    what: str
+    number: int
+    digital: bool
+    commitment: bool | None = None
+    replay: bool = True
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.replay and self.commitment is not False
+
+
+def _holders(listed: list[dict]) -> tuple[list[draw.Holder], dict[int, str], dict[int, int]]:
+    """Holders with ids standing in for the export's players and cards: ids ascend in
+    the listed order, so ``draw.canonical`` keeps that order."""
+    holders, names, numbers = [], {}, {}
+    card_id = 0
+    for player_id, entry in enumerate(listed, start=1):
+        names[player_id] = entry["player"]
+        ids = []
+        for number in entry["cards"]:
+            card_id += 1
+            numbers[card_id] = number
+            ids.append(card_id)
+        holders.append(draw.Holder(player_id, tuple(ids)))
+    return holders, names, numbers
+
+
+def _compare(check: Check, result: draw.Draw, names, numbers, round_: dict) -> None:
+    pulls = [
+        {
+            "player": names[p.player],
+            "card": numbers[p.card],
+            "pot": str(p.pot),
+            "number": p.number,
+            "put_back": p.put_back,
+        }
+        for p in result.pulls
+    ]
+    shown = [
+        {k: p[k] for k in ("player", "card", "pot", "number", "put_back")} for p in round_["pulls"]
+    ]
+    if pulls != shown:
+        at = next(
+            (i for i, (a, b) in enumerate(zip(pulls, shown, strict=False)) if a != b),
+            min(len(pulls), len(shown)),
+        )
+        check.replay = False
+        check.problems.append(f"pull {at + 1} differs from the replay")
+    by_number = {p["number"]: p for p in round_["pairings"]}
+    for pairing in result.pairings:
+        got = by_number.get(pairing.number)
+        left = numbers[pairing.left] if pairing.left is not None else None
+        right = numbers[pairing.right] if pairing.right is not None else None
+        kind = got and ("match" if got.get("withdrawn") else got["kind"])
+        if (
+            got is None
+            or (got["left"] or {}).get("card") != left
+            or (got["right"] or {}).get("card") != right
+            or kind != str(pairing.kind)
+        ):
+            check.replay = False
+            check.problems.append(f"pairing {pairing.number} differs from the replay")
+            break
+    if len(by_number) != len(result.pairings):
+        check.replay = False
+        check.problems.append("the number of pairings differs from the replay")
+
+
+def check_round(round_: dict) -> Check:
+    """Replay one round of an export (``rounds[i]``) and check its commitment."""
+    digital = round_.get("seed") is not None
+    check = Check("round", round_["number"], digital)
+    try:
+        if digital:
+            holders, names, numbers = _holders(round_.get("holders") or [])
+            if round_.get("commitment"):
+                pairs = [(names[h.player], [numbers[c] for c in h.cards]) for h in holders]
+                sealed = commit(
+                    round_["nonce"], round_["seed"], round_["number"], round_["pot_size"], pairs
+                )
+                check.commitment = sealed == round_["commitment"]
+                if not check.commitment:
+                    check.problems.append("the commitment does not match the seed and inputs")
+            result = draw.digital_draw(
+                holders, round_["pot_size"], round_["seed"], later_round=round_["number"] > 1
+            )
+        else:
+            names, players, numbers, cards = {}, {}, {}, {}
+            for p in round_["pulls"]:
+                player = players.setdefault(p["player"], len(players) + 1)
+                names[player] = p["player"]
+                card = cards.setdefault(p["card"], len(cards) + 1)
+                numbers[card] = p["card"]
+            pulls = [
+                draw.Pull(
+                    players[p["player"]],
+                    cards[p["card"]],
+                    draw.Pot(p["pot"]),
+                    p["number"],
+                    p["put_back"],
+                )
+                for p in round_["pulls"]
+            ]
+            result = draw.replay(
+                draw.order_from_pulls(pulls), round_["pot_size"], [p.number for p in pulls]
+            )
+    except RuleError as error:
+        check.replay = False
+        check.problems.append(str(error))
+        return check
+    except (KeyError, TypeError, ValueError) as error:
+        check.replay = False
+        check.problems.append(f"the round cannot be read: {error!r}")
+        return check
+    _compare(check, result, names, numbers, round_)
+    return check
+
+
+def check_lot(tie: dict) -> Check:
+    """Replay a range ordered by lot (``ties[i]`` of an export, kind ``lot``)."""
+    check = Check("lot", tie["first"], True)
+    if lot_order(sorted(tie["order"]), tie["seed"]) != tie["order"]:
+        check.replay = False
+        check.problems.append("the order differs from the lots drawn with its seed")
+    return check
+
+
+def check_export(document: dict) -> list[Check]:
+    """Every draw of an export checked (RULES.md 5.12): its rounds, then its lots."""
+    checks = [check_round(r) for r in document.get("rounds", [])]
+    checks += [check_lot(t) for t in document.get("ties", []) if t.get("kind") == "lot"]
+    return checks
