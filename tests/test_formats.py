@@ -102,7 +102,14 @@ def test_leben_places_in_reverse_order_of_going_out_and_the_final_of_the_last_tw
     document = export(t)
     assert document["format"] == "leben"
     assert [(r["place"], r["to"]) for r in document["ranking"]] == [(1, 1), (2, 2), (3, 4), (3, 4)]
-    assert [p["place"] for p in document["prizes"]] == [1, 2]  # 3-4 shared: no single 3rd
+    # 3-4 shared: prizes 3 and 4 go to its cards in card-number order, as for cards (5.8)
+    shared = sorted(lines[c].card.number for c in (a.right_id, b.right_id))
+    )
+    assert [(p["place"], p["card"]) for p in document["prizes"]][2:] == [
+        (3, shared[0]),
+        (4, shared[1]),
+    ]
+    assert [p["place"] for p in document["prizes"]] == [1, 2, 3, 4]
 
 
 def test_leben_no_next_round_while_a_match_is_open_and_undo_keeps_the_history(db):
