@@ -104,7 +104,6 @@ def test_leben_places_in_reverse_order_of_going_out_and_the_final_of_the_last_tw
     assert [(r["place"], r["to"]) for r in document["ranking"]] == [(1, 1), (2, 2), (3, 4), (3, 4)]
     # 3-4 shared: prizes 3 and 4 go to its cards in card-number order, as for cards (5.8)
     shared = sorted(lines[c].card.number for c in (a.right_id, b.right_id))
-    )
     assert [(p["place"], p["card"]) for p in document["prizes"]][2:] == [
         (3, shared[0]),
         (4, shared[1]),
