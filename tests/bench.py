@@ -217,30 +217,22 @@ def databases(what: str):
 
 def speed_figures() -> None:
     """The cost of a deal against the yardsticks, on SQLite and PostgreSQL."""
-    print(
-        f"machine load average (1 min) before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
-    )
-    for env in databases("speed"):
-        done = subprocess.run(
-            [sys.executable, "-m", "tests.bench_speed"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=900,
-        )
-        print(done.stdout.strip() or f"speed run failed: {done.stderr.strip()[-300:]}")
+    per_database("tests.bench_speed", "speed")
 
 
 def load_figures() -> None:
     """The load run against gunicorn, on SQLite and (when it answers) PostgreSQL."""
+    per_database("tests.load_bench", "load")
+
+
+def per_database(module: str, what: str) -> None:
+    """Run ``python -m module`` once per database of ``databases`` and print its lines."""
     print(
         f"machine load average (1 min) before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
-    for env in databases("load"):
+    for env in databases(what):
         done = subprocess.run(
-            [sys.executable, "-m", "tests.load_bench"],
+            [sys.executable, "-m", module],
             cwd=ROOT,
             env=env,
             capture_output=True,
@@ -248,7 +240,7 @@ def load_figures() -> None:
             check=False,
             timeout=900,
         )
-        print(done.stdout.strip() or f"load run failed: {done.stderr.strip()[-300:]}")
+        print(done.stdout.strip() or f"{what} run failed: {done.stderr.strip()[-300:]}")
 
 
 def tournament_figures(club, client) -> None:

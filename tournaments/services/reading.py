@@ -386,6 +386,19 @@ def withdrawn_in(pairing: Pairing) -> list[Card]:
     return list(cards)
 
 
+def refuse_walkover(pairing: Pairing) -> None:
+    """Raise RuleError on ``pairing`` when a withdrawn card made it a walkover (RULES.md
+    5.7): such a match takes no result, report or score sheet."""
+    gone = withdrawn_in(pairing)
+    if gone:
+        raise RuleError(
+            "pairing",
+            gettext_noop("%(name)s (card %(card)s) was withdrawn: the match is a walkover."),
+            name=gone[0].player.name,
+            card=gone[0].number,
+        )
+
+
 def physical_session(state: TournamentState, round_: Round) -> draw.DrawSession:
     """The draw session of a round being typed in, with its pulls so far replayed."""
     cards = {pk: c.player_id for pk, c in state.cards.items()}

@@ -20,9 +20,9 @@ from tournaments.models import Card, Outcome, Pairing, Report, Result, ResultChe
 from tournaments.services.reading import (
     RESULT_STANDS,
     locked,
+    refuse_walkover,
     result_params,
     result_source,
-    withdrawn_in,
 )
 from tournaments.services.results import (
     check_entry,
@@ -119,16 +119,7 @@ def report_result(
                 raise RuleError(
                     "pairing", RESULT_STANDS[result_source(live)], **result_params(live)
                 )
-            gone = withdrawn_in(pairing)
-            if gone:
-                raise RuleError(
-                    "pairing",
-                    gettext_noop(
-                        "%(name)s (card %(card)s) was withdrawn: the match is a walkover."
-                    ),
-                    name=gone[0].player.name,
-                    card=gone[0].number,
-                )
+            refuse_walkover(pairing)
             reports = _open_reports(pairing)
             mine, theirs = reports.get(side), reports.get(other(side))
             if mine is not None and (mine.winner_id, mine.score) == (winner, score):

@@ -26,6 +26,7 @@ from tournaments.services.reading import (
     SCORES,
     StaleResult,
     locked,
+    refuse_walkover,
     result_params,
     result_source,
     withdrawn_in,
@@ -208,16 +209,7 @@ def _write_result(
             if seen is not NOT_CHECKED and (live.pk if live else None) != seen:
                 raise StaleResult(live)
             if live is None:
-                gone = withdrawn_in(pairing)
-                if gone:
-                    raise RuleError(
-                        "pairing",
-                        gettext_noop(
-                            "%(name)s (card %(card)s) was withdrawn: the match is a walkover."
-                        ),
-                        name=gone[0].player.name,
-                        card=gone[0].number,
-                    )
+                refuse_walkover(pairing)
             if live is not None:
                 if not correct:
                     if actor.organiser:

@@ -20,9 +20,9 @@ from tournaments.rows import pairing_name
 from tournaments.services.reading import (
     RESULT_STANDS,
     locked,
+    refuse_walkover,
     result_params,
     result_source,
-    withdrawn_in,
 )
 
 __all__ = [  # Actor and key_reused are scoring's, passed on to the writers
@@ -106,14 +106,7 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
         live = Result.objects.live_for(pairing)
         if live is not None:  # a result entered meanwhile: no sheet to change it
             raise RuleError("pairing", RESULT_STANDS[result_source(live)], **result_params(live))
-        gone = withdrawn_in(pairing)
-        if gone:
-            raise RuleError(
-                "pairing",
-                gettext_noop("%(name)s (card %(card)s) was withdrawn: the match is a walkover."),
-                name=gone[0].player.name,
-                card=gone[0].number,
-            )
+        refuse_walkover(pairing)
         preset = RuleSet.objects.filter(club__isnull=True, preset="wiki").first()
         rules = preset.rules.with_changes(
             options={"schneider_counts": 1, "partie_bummerl": t.match_bummerl}
