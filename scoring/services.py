@@ -117,18 +117,21 @@ def read_recent(sheet: Sheet, players: tuple[Player, ...] | None = None) -> Scor
 
 
 def recent_part(scored: ScoredSheet) -> ScoredSheet:
-    """The recent part (as ``read_recent`` reads it) of a whole read ``scored``."""
-    if scored.first or not scored.state.marks:
+    """The recent part of ``scored``: from where the game before the open one began
+    (``state.marks[0]``), whatever part of the sheet ``scored`` holds, so that the page
+    lists the same rows after every kind of read or write."""
+    if not scored.state.marks:
         return scored
     count = scored.state.marks[0].count
-    if count == 0:
+    cut = count - scored.first  # live deals held that come before the mark
+    if cut <= 0:
         return scored
-    after = scored.live_deals[count - 1].position
+    after = scored.live_deals[cut - 1].position
     return ScoredSheet(
         scored.sheet,
         scored.players,
         tuple(d for d in scored.deals if d.position > after),
-        dataclasses.replace(scored.state, lines=scored.state.lines[count:], first_line=count),
+        dataclasses.replace(scored.state, lines=scored.state.lines[cut:], first_line=count),
         scored.version,
     )
 

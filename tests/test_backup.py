@@ -26,13 +26,13 @@ from django.utils import timezone
 from bummerl.management.backups import MicrosecondEncoder, backed_up_models, iter_objects
 from clubs import audit
 from clubs import services as club_services
-from clubs.models import Club
+from clubs.models import Category, Club
 from scoring import services as scoring_services
 from scoring.rules import Redeal
 from seasons import ranking
 from seasons import services as season_services
 from tests import factories
-from tournaments.models import Card
+from tournaments.models import Card, Pairing, Report, TieBreak
 from tournaments.services.cards import sell_cards
 from tournaments.simulation import simulate
 
@@ -75,7 +75,22 @@ def populate() -> Club:
     factories.presets()
     sheet = factories.sheet(club)
     scoring_services.record_entry(sheet, Redeal(), factories.key(), scoring_services.Actor(owner))
-    simulate(club, cards=8, players=6, max_cards=2, seed=1)
+    t = simulate(club, cards=8, players=6, max_cards=2, seed=1)
+    ladies = Category.objects.create(club=club, name="Damen")
+    ladies.players.add(Card.objects.filter(tournament=t).first().player)
+    pairing = Pairing.objects.filter(tournament=t, kind="match").first()
+    TieBreak.objects.create(
+        tournament=t, first=5, kind="lot", order=[pairing.left_id, pairing.right_id], seed=3
+    )
+    Report.objects.create(
+        pairing=pairing,
+        side="left",
+        winner_id=pairing.left_id,
+        score="2:1",
+        key=uuid.uuid4(),
+        closed_at=timezone.now(),
+        outcome="set_aside",
+    )
     club_services.create_invitation(club, "member", owner)
     season_services.save_season(
         club, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31), audit.by(owner), uuid.uuid4()

@@ -49,8 +49,9 @@ class Sheet:
 
     def __init__(self, page: Page):
         self.page = page
-        self.live = 0  # live deal rows (li.deal) on the sheet, redeals included
-        self.games = 0  # finished games (li.game-end)
+        self.live = 0  # live deals recorded, redeals included
+        self.per_game = [0]  # live deals per game, the last one still open
+        self.games = 0  # finished games (li.game-end, one line each also when folded away)
 
     def expect_rufer(self, rufer: int, dealer: int) -> None:
         heads = self.page.locator("table.score thead th")
@@ -74,9 +75,11 @@ class Sheet:
         contract: str | None = None,
         points: int | None = None,
         spritzen: int | None = None,
+        ends_game: bool = False,
     ) -> None:
         """Record one deal with the fewest taps: only what differs from the defaults
-        (declarer = Rufer, contract = normal game, Spritzen none)."""
+        (declarer = Rufer, contract = normal game, Spritzen none). ``ends_game``: the
+        deal ends the game, after which the sheet lists the new game and this one."""
         self.expect_rufer(rufer, dealer)
         if declarer is not None and declarer != rufer:
             tap(self.page, "declarer", declarer)
@@ -88,17 +91,21 @@ class Sheet:
             tap(self.page, "spritzen", spritzen)
         self.page.locator(f'form.deal-form button[name=won][value="{1 if won else 0}"]').click()
         self.live += 1
+        self.per_game[-1] += 1
+        if ends_game:
+            self.per_game.append(0)
         self.expect_swapped()
 
     def redeal(self, *, dealer: int, rufer: int) -> None:
         self.expect_rufer(rufer, dealer)
         self.page.locator("#sheet .redeal-button").click()
         self.live += 1
+        self.per_game[-1] += 1
         self.expect_swapped()
 
     def expect_swapped(self) -> None:
         """The htmx swap of #sheet has happened: the new deal row is there, no error."""
-        expect(self.page.locator("#sheet ol.deals li.deal")).to_have_count(self.live)
+        expect(self.page.locator("#sheet ol.deals li.deal")).to_have_count(self.shown)
         expect(self.page.locator("#sheet .banner.error")).to_have_count(0)
         expect(self.page.locator("#sheet .field-error")).to_have_count(0)
         expect(self.page.locator("#offline")).to_be_hidden()
@@ -115,6 +122,12 @@ class Sheet:
 
     def expect_tally(self, *tally: int) -> None:
         expect(self.page.locator("table.score .tally td")).to_have_text([bummerl(n) for n in tally])
+
+    @property
+    def shown(self) -> int:
+        """Deal rows the sheet lists: those of the open game and of the game before it
+        (earlier games are one line each)."""
+        return sum(self.per_game[-2:])
 
     def expect_game_over(self, loser: int) -> None:
         self.games += 1
@@ -174,7 +187,7 @@ def test_dreierschnapsen_evening_on_a_phone(live_server, page: Page):
     # Deal 4: Anna deals, Ben is Rufer. Ben's normal game, won, 3: Ben 21 + 3 = 24.
     # 24 reached: game over at 18/24/12. Fewest points: Clara (12 > 0, no Schneider)
     # gets 1 Bummerl. Tally 0/0/1; the new game starts at 0/0/0.
-    sheet.deal(dealer=ANNA, rufer=BEN, points=3, won=True)
+    sheet.deal(dealer=ANNA, rufer=BEN, points=3, won=True, ends_game=True)
     sheet.expect_points(4, "· / +3 / ·")
     sheet.expect_game_over(loser=CLARA)
     sheet.expect_totals(0, 0, 0)
@@ -196,7 +209,14 @@ def test_dreierschnapsen_evening_on_a_phone(live_server, page: Page):
     # Kontrabauernschnapser (base 24, non-Rufer only) and loses: Anna +24, Clara +24.
     # Game over at 24/0/30. Fewest: Ben with 0 points = Schneider: 2 Bummerl.
     # Tally 0/2/1.
-    sheet.deal(dealer=CLARA, rufer=ANNA, declarer=BEN, contract="kontrabauernschnapser", won=False)
+    sheet.deal(
+        dealer=CLARA,
+        rufer=ANNA,
+        declarer=BEN,
+        contract="kontrabauernschnapser",
+        won=False,
+        ends_game=True,
+    )
     sheet.expect_points(7, "+24 / · / +24")
     sheet.expect_game_over(loser=BEN)
     sheet.expect_totals(0, 0, 0)
@@ -233,7 +253,7 @@ def test_dreierschnapsen_evening_on_a_phone(live_server, page: Page):
     expect(voided.locator("s")).to_contain_text("Bettler")
     expect(voided.locator("s")).to_contain_text(NAMES[ANNA])
     expect(voided.locator("s")).not_to_contain_text("Assenbettler")
-    expect(page.locator("ol.deals li.deal")).to_have_count(sheet.live)  # replaced, not added
+    expect(page.locator("ol.deals li.deal")).to_have_count(sheet.shown)  # replaced, not added
     sheet.expect_points(9, "· / +5 / +5")
     sheet.expect_totals(1, 5, 6)
     sheet.expect_tally(0, 2, 1)
@@ -247,7 +267,15 @@ def test_dreierschnapsen_evening_on_a_phone(live_server, page: Page):
     # Deal 11: Anna deals, Ben is Rufer. Clara plays Zehnergang (base 10, anyone),
     # gespritzt and zurückgespritzt (k=2: 10 x 4 = 40) and wins: Clara +40 = 46.
     # Game over at 3/5/46. Fewest: Anna with 3 (not 0): 1 Bummerl. Tally 1/2/1.
-    sheet.deal(dealer=ANNA, rufer=BEN, declarer=CLARA, contract="zehnergang", spritzen=2, won=True)
+    sheet.deal(
+        dealer=ANNA,
+        rufer=BEN,
+        declarer=CLARA,
+        contract="zehnergang",
+        spritzen=2,
+        won=True,
+        ends_game=True,
+    )
     sheet.expect_points(11, "· / · / +40")
     sheet.expect_game_over(loser=ANNA)
     sheet.expect_totals(0, 0, 0)
@@ -258,6 +286,7 @@ def test_dreierschnapsen_evening_on_a_phone(live_server, page: Page):
     sheet.expect_rufer(CLARA, BEN)
     sheet.expect_totals(0, 0, 0)
     sheet.expect_tally(1, 2, 1)
-    expect(page.locator("ol.deals li.deal")).to_have_count(11)
+    expect(page.locator("ol.deals li.deal")).to_have_count(sheet.shown)  # game 3's four
+    assert sheet.live == 11 and sheet.shown == 4
     expect(page.locator("ol.deals li.game-end")).to_have_count(3)
     expect(page.locator("ol.deals li.voided")).to_have_count(1)

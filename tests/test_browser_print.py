@@ -41,6 +41,6 @@ def test_every_print_button_gives_a_pdf(live_server, page):
 
     running = Tournament.objects.get(name__startswith="Weihnachts")
     page.goto(f"{live_server.url}/c/gruener-baum/tournaments/{running.pk}/")
-    fetch_pdfs(page, 2)  # bracket and prizes
+    fetch_pdfs(page, 4)  # bracket, prizes, where do I play, cash report
     page.goto(f"{live_server.url}/c/gruener-baum/tournaments/{running.pk}/rounds/2/")
     fetch_pdfs(page, 2)  # draw list and match score sheets

@@ -38,7 +38,13 @@ SALES = [  # (name, cards, paid): 12 cards, 10 players, one card not paid yet
 NAMES = [name for name, _, _ in SALES]
 CARDS, SOLD, FEE = 16, 12, 10
 POTS = [8, 4, 2, 1]  # round 1 to the final: pairings per round
-PLACES = {"final": (1, 2), "3": (3, 4), "5": (5, 6), "7": (7, 8)}  # RULES.md 5.5
+PLACES = {  # RULES.md 5.5, by the placement match's name
+    "final": (1, 2),
+    "Spiel um Platz 3": (3, 4),
+    "Spiel um Platz 5": (5, 6),
+    "Spiel um Platz 7": (7, 8),
+}
+FIVE_TO_EIGHT = "Spiel um Platz 5–8"
 
 
 def name_in(text: str) -> str:
@@ -94,7 +100,8 @@ class Night:
         form.locator(f'label:has(input[name=score][value="{score}"])').click()
         form.locator(f'button[name=winner][value="{sides[won][0]}"]').click()
         expect(self.page.locator(f"li#p{pairing}.decided")).to_have_count(1)
-        expect(self.page.locator(f"li#p{pairing} .score")).to_have_text(score)
+        # The score reads with the winner's name: "Anna 2:1".
+        expect(self.page.locator(f"li#p{pairing} .score")).to_have_text(f"{sides[won][1]} {score}")
         expect(self.page.locator(f"li#p{pairing} .who > span.win")).to_contain_text(sides[won][1])
         expect(self.page.locator(".messages .banner.error")).to_have_count(0)
         self.decided[pairing] = (sides[won][1], sides[1 - won][1])
@@ -179,15 +186,15 @@ def test_preisschnapsen_night_on_a_phone(live_server, page: Page, browser: Brows
         sell.locator("input[name=paid]").set_checked(paid)
         sell.locator("button.won").click()
         sold += count
-        expect(page.locator("table.list tbody tr")).to_have_count(sold)
+        expect(page.locator("h2#cards + table.list tbody tr")).to_have_count(sold)
         expect(page.locator(".messages .banner.success")).to_contain_text(name)
     assert sold == SOLD and CARDS // 2 < SOLD <= CARDS
-    rows = page.locator("table.list tbody tr")
+    rows = page.locator("h2#cards + table.list tbody tr")
     expect(rows.filter(has_text=ANNA)).to_have_count(3)
     expect(rows.locator("td.num")).to_have_text([str(n) for n in range(1, SOLD + 1)])
 
     # Cash: 12 sold, 11 paid (€ 110.00), 1 open (€ 10.00).
-    cash = page.locator("h2#cards").locator("xpath=preceding-sibling::p[1]")
+    cash = page.locator("h2#cash + p")
     expect(cash).to_have_text(re.compile(r"12\D+11\D+110[.,]00\D+1\D+10[.,]00"))
     assert numbers(cash.inner_text()) == ["12", "11", "110.00", "1", "10.00"]
 
@@ -222,7 +229,7 @@ def test_preisschnapsen_night_on_a_phone(live_server, page: Page, browser: Brows
     # (the matches for 5 and 7 appear once both "5-8" matches are decided).
     placement = page.locator("main ol.pairings").nth(1).locator("li.pairing")
     expect(placement).to_have_count(3)
-    expect(placement.locator(".n")).to_have_text(["5-8", "5-8", "3"])
+    expect(placement.locator(".n")).to_have_text([FIVE_TO_EIGHT, FIVE_TO_EIGHT, "Spiel um Platz 3"])
     expect(night.open_forms(0)).to_have_count(1)  # the final: two players, a match
     if night.open_forms(1).count():
         night.enter(night.open_forms(1).first)
@@ -230,7 +237,9 @@ def test_preisschnapsen_night_on_a_phone(live_server, page: Page, browser: Brows
     while night.open_forms(1).count():
         night.enter(night.open_forms(1).last)
     expect(placement).to_have_count(5)
-    expect(placement.locator(".n")).to_have_text(["5-8", "5-8", "3", "5", "7"])
+    expect(placement.locator(".n")).to_have_text(
+        [FIVE_TO_EIGHT, FIVE_TO_EIGHT, "Spiel um Platz 3", "Spiel um Platz 5", "Spiel um Platz 7"]
+    )
     expect(page.locator("main li.pairing.match:not(.decided)")).to_have_count(0)
 
     # Places from the results entered (a walkover keeps one of a player's own cards).
@@ -256,7 +265,7 @@ def test_preisschnapsen_night_on_a_phone(live_server, page: Page, browser: Brows
         expect(prizes.nth(place - 1)).to_contain_text(name)
     expect(prizes.filter(has_text=ANNA)).to_have_count(anna_prizes)
     expect(page.locator("button[name=mode]")).to_have_count(0)
-    bracket_url = page.locator('main a[href^="/p/"]').get_attribute("href")
+    bracket_url = page.locator('main a.button[href^="/p/"]').get_attribute("href")
     assert bracket_url == reverse("bracket", args=[bracket_url.split("/")[2]])
 
     # --- The room's screen: the public bracket, no sign-in, on a laptop-sized page.

@@ -7,7 +7,6 @@ every digital draw against the rules pull by pull with a checker written from RU
 """
 
 import random
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -529,16 +528,17 @@ def test_pairing_advancing_card():
 # --- Speed ------------------------------------------------------------------------------------
 
 
-def test_a_1024_card_round_one_with_400_players_draws_in_well_under_a_second():
+def test_a_1024_card_round_one_with_400_players_pairs_every_card_once():
+    """The size of the largest night; its time is measured by ``make bench``, not here."""
     rng = random.Random(1)
     holders = [Holder(p, (3 * p, 3 * p + 1, 3 * p + 2)) for p in range(224)]
     holders += [Holder(p, (3 * p, 3 * p + 1)) for p in range(224, 400)]
     assert sum(len(h.cards) for h in holders) == 1024
     rng.shuffle(holders)
-    start = time.perf_counter()
     draw = digital_draw(holders, 512, seed=2024, later_round=False)
-    assert time.perf_counter() - start < 0.5
     assert len(draw.pairings) == 512
+    cards = [c for p in draw.pairings for c in (p.left, p.right) if c is not None]
+    assert sorted(cards) == sorted(c for h in holders for c in h.cards)
 
 
 def test_one_prize_per_player_leaves_a_gap_in_the_prize_list_alone():

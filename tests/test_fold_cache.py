@@ -162,6 +162,11 @@ def test_the_kept_fold_reads_as_a_fresh_fold_after_any_evening(variant, steps):
         if written is not None:
             assert_same(written.state, whole.state)
             assert written.version == whole.version
+            # The page after a write lists the rows a fresh read lists.
+            shown = services.recent_part(written)
+            fresh = services.recent_part(whole)
+            assert [d.pk for d in shown.deals] == [d.pk for d in fresh.deals]
+            assert shown.state.first_line == fresh.state.first_line
         sheet = Sheet.objects.get(pk=sheet.pk)
         connection.queries_log.clear()
         with CaptureQueriesContext(connection) as queries:
