@@ -17,6 +17,7 @@ from scoring.models import Deal
 from tournaments import danish, leben
 from tournaments.models import Format, Kind
 from tournaments.prizes import award
+from tournaments.services.reading import bye_bummerl
 
 LEBEN_MAX_ENTRIES = 1024
 MAX_ROUNDS = 30
@@ -115,7 +116,7 @@ def tie_order(state) -> list[int]:
 
 def danish_standing(state) -> list[danish.Line]:
     entries = [pk for pk in tie_order(state) if state.cards[pk].withdrawn_round is None]
-    return danish.standing(entries, danish_rounds(state), state.tournament.match_bummerl)
+    return danish.standing(entries, danish_rounds(state), bye_bummerl(state.tournament))
 
 
 @dataclass(frozen=True)
@@ -266,6 +267,10 @@ def export_part(state, ref) -> dict:
             "rounds_planned": t.rounds_planned,
             "avoid_repeat": t.avoid_repeat,
             "team_size": t.team_size,
+            "match_bummerl": t.match_bummerl,
+            "match_games": t.match_games,
+            "schneider_counts": t.schneider_counts,
+            "bye_bummerl": bye_bummerl(t),
         }
         standings = [
             {

@@ -13,9 +13,10 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.rules.errors import RuleError, gettext_noop
-from tournaments import bracket, draw, ranking
+from tournaments import bracket, danish, draw, ranking
 from tournaments.models import (
     Card,
+    Format,
     Kind,
     Pairing,
     Pull,
@@ -37,6 +38,22 @@ DRAWABLE_COUNTS = tuple(2**k for k in range(1, 11))
 
 SCORES = {2: ("2:0", "2:1"), 3: ("3:0", "3:1", "3:2")}
 """Bummerl scores a match can end with, by the Bummerl needed to win (RULES.md 5.3)."""
+
+
+def match_scores(t: Tournament) -> tuple[str, ...]:
+    """The scores a match of ``t`` can end with: ``SCORES`` of its Partie, or for a points
+    event those of its match setting and Schneider (RULES.md 6, ``danish.match_scores``)."""
+    if t.format != Format.POINTS:
+        return SCORES[t.match_bummerl]
+    return danish.match_scores(t.match_bummerl, t.match_games, t.schneider_counts)
+
+
+def bye_bummerl(t: Tournament) -> int:
+    """The Bummerl a bye scores in a points event (RULES.md 6): the setting, else
+    ``danish.bye_default``."""
+    if t.bye_bummerl is not None:
+        return t.bye_bummerl
+    return danish.bye_default(t.match_bummerl, t.match_games)
 
 
 @dataclass
