@@ -5,7 +5,6 @@ No database."""
 import random
 
 import pytest
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -176,4 +175,8 @@ def test_a_drawn_match_gives_each_his_bummerl_and_no_difference():
 
 def test_the_bye_score_setting_is_what_the_bye_scores():
     lines = standing([1, 2, 3], [Played(1, (Game(1, 2, 2, 1),), bye=3)], 1)
-    assert [(x.entry, x.points, x.bummerl_diff) for x in lines] == [(1, 2, 1), (3, 1, 1), (2, 1, -1)]
+    assert [(x.entry, x.points, x.bummerl_diff) for x in lines] == [
+        (1, 2, 1),
+        (3, 1, 1),
+        (2, 1, -1),
+    ]

@@ -195,3 +195,86 @@ def test_the_desk_creates_a_points_event_with_its_match_settings(client):
     assert (data["match_games"], data["schneider_counts"], data["bye_bummerl"]) == (3, 2, 2)
     by_card = {s["card"]: s["points"] for s in data["standings"]}
     assert sorted(by_card.values()) == [1, 2, 4]
+
+
+# ranking_ties (RULES.md 5.8) on the standings of a points or Leben event
+
+
+def tied_points_event(ties):
+    """4 players, 1 round, both matches 2:1: the winners share 1–2, the losers 3–4."""
+    t = points(rounds=1, ranking_ties=ties, prizes=[{"place": 1, "description": "Wein"}])
+    for p in Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)):
+        enter(p, p.left_id, "2:1")
+    return t
+
+
+def places(t):
+    return [
+        (line.place, line.place_to, line.card.number) for line in formats.board(load_state(t)).lines
+    ]
+
+
+def test_a_stechen_orders_the_places_a_finished_points_event_left_shared(db):
+    from tournaments.services.ties import ranges, record_stechen
+
+    t = tied_points_event("stechen")
+    before = places(t)
+    assert [(a, b) for a, b, _n in before] == [(1, 2), (1, 2), (3, 4), (3, 4)]
+    top = [n for a, _b, n in before if a == 1]
+    assert [(r.first, r.last, len(r.cards)) for r in ranges(load_state(t))] == [
+        (1, 2, 2),
+        (3, 4, 2),
+    ]
+    record_stechen(t, 1, list(reversed(sorted(top))), ACTOR, uuid.uuid4())
+    after = places(t)
+    assert after[:2] == [(1, 1, max(top)), (2, 2, min(top))]
+    assert after[2:] == before[2:]  # 3–4 still shared
+    data = export(t)
+    assert data["prizes"][0]["card"] == max(top)
+    assert [(r["place"], r["to"]) for r in data["ranking"]] == [(1, 1), (2, 2), (3, 4), (3, 4)]
+
+
+def test_a_points_event_still_running_has_no_range_to_play_off(db):
+    from tournaments.services.ties import ranges
+
+    t = points(rounds=2, ranking_ties="stechen")
+    for p in Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)):
+        enter(p, p.left_id, "2:1")
+    assert ranges(load_state(t)) == []
+
+
+def test_lots_order_a_leben_range_of_players_out_in_the_same_round(db):
+    from tournaments.ranking import lot_order
+    from tournaments.services.ties import draw_lots
+
+    t = factories.tournament(
+        factories.club(), 5, 5, format="leben", lives=1, max_cards=1, ranking_ties="lot"
+    )
+    for p in Pairing.objects.filter(round=draw_round(t, ACTOR, seed=11), kind="match"):
+        enter(p, p.left_id, "2:0")
+    shared = [n for a, b, n in places(t) if a is not None and a != b]
+    assert len(shared) == 2
+    (lots,) = draw_lots(t, ACTOR)
+    numbers = lot_order(shared, lots.seed)
+    got = [(a, b, n) for a, b, n in places(t) if n in shared]
+    assert got == [(4, 4, numbers[0]), (5, 5, numbers[1])]
+    assert draw_lots(t, ACTOR) == []  # a second tap draws none
+
+
+def test_the_ranking_page_records_a_stechen_of_a_points_event(client):
+    t = tied_points_event("stechen")
+    client.force_login(factories.user(t.club))
+    url = reverse("tournament_ranking", kwargs={"slug": t.club.slug, "tournament_id": t.pk})
+    page = client.get(url).content.decode()
+    assert 'id="range-1"' in page and 'id="range-3"' in page
+    low = [n for a, _b, n in places(t) if a == 3]
+    response = client.post(
+        reverse("stechen", kwargs={"slug": t.club.slug, "tournament_id": t.pk}),
+        {"key": str(uuid.uuid4()), "first": 3, "seen": 0, "order": f"{low[1]}, {low[0]}"},
+    )
+    assert response.status_code == 302
+    assert places(t)[2:] == [(3, 3, low[1]), (4, 4, low[0])]
+    board_page = client.get(
+        reverse("tournament", kwargs={"slug": t.club.slug, "tournament_id": t.pk})
+    ).content.decode()
+    assert "3–4" not in board_page

@@ -195,7 +195,11 @@ class TournamentForm(forms.Form):
         coerce=int,
         empty_value=None,
         required=False,
-        choices=[("", _("a Partie (as above)")), (2, _("exactly 2 Bummerl")), (3, _("exactly 3 Bummerl"))],
+        choices=[
+            ("", _("a Partie (as above)")),
+            (2, _("exactly 2 Bummerl")),
+            (3, _("exactly 3 Bummerl")),
+        ],
     )
     schneider_counts = forms.TypedChoiceField(
         label=_("A Schneider counts (points)"),
