@@ -278,3 +278,15 @@ def test_the_ranking_page_records_a_stechen_of_a_points_event(client):
         reverse("tournament", kwargs={"slug": t.club.slug, "tournament_id": t.pk})
     ).content.decode()
     assert "3–4" not in board_page
+
+
+def test_the_desk_and_the_form_name_the_match_settings_in_german(client):
+    t = points(match_games=3, schneider_counts=2)
+    client.force_login(factories.user(t.club))
+    desk = client.get(reverse("tournament", kwargs={"slug": t.club.slug, "tournament_id": t.pk}))
+    assert "Matches über 3 Bummerl · ein Schneider zählt 2" in desk.content.decode()
+    form = client.get(reverse("tournaments", kwargs={"slug": t.club.slug})).content.decode()
+    for german in ("Ein Match (Punkte)", "genau 3 Bummerl", "Ein Schneider zählt (Punkte)"):
+        assert german in form
+    for english in ("exactly 3 Bummerl", "A Schneider counts", "Bummerl for a bye"):
+        assert english not in form
