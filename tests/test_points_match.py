@@ -259,6 +259,13 @@ def test_lots_order_a_leben_range_of_players_out_in_the_same_round(db):
     got = [(a, b, n) for a, b, n in places(t) if n in shared]
     assert got == [(4, 4, numbers[0]), (5, 5, numbers[1])]
     assert draw_lots(t, ACTOR) == []  # a second tap draws none
+    from tournaments.verify import check_export
+
+    data = export(t)
+    assert data["ranking_ties"] == "lot"
+    assert [(x["first"], x["kind"], x["order"]) for x in data["ties"]] == [(4, "lot", numbers)]
+    lots_checked = [c for c in check_export(data) if c.what == "lot"]
+    assert [c.replay for c in lots_checked] == [True]
 
 
 def test_the_ranking_page_records_a_stechen_of_a_points_event(client):
