@@ -297,3 +297,24 @@ def test_the_desk_and_the_form_name_the_match_settings_in_german(client):
         assert german in form
     for english in ("exactly 3 Bummerl", "A Schneider counts", "Bummerl for a bye"):
         assert english not in form
+
+
+def test_the_board_with_lots_drawn_stays_flat_in_queries(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments.services.ties import draw_lots
+    from tournaments.simulation import simulate_format
+
+    club = factories.club()
+    counts = []
+    for players in (8, 60):
+        t = simulate_format(club, "points", players, seed=players, rounds=1)
+        Tournament.objects.filter(pk=t.pk).update(ranking_ties="lot")
+        t.refresh_from_db()
+        assert draw_lots(t, ACTOR)  # a finished event of random results leaves ties
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(reverse("bracket", kwargs={"token": t.public_token}))
+        assert response.status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1] <= 7
