@@ -4,10 +4,19 @@ No database."""
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.danish import Game, Played, pair_round, standing, team_standing
+from tournaments.danish import (
+    Game,
+    Played,
+    bye_default,
+    match_scores,
+    pair_round,
+    standing,
+    team_standing,
+)
 
 
 def test_one_point_per_bummerl_won_and_the_bummerl_difference():
@@ -115,3 +124,59 @@ def test_teams_are_ranked_by_the_sum_of_their_points():
     lines = standing([1, 2, 3, 4], [Played(1, (Game(1, 2, 2, 1), Game(3, 4, 2, 0)))], 2)
     teams = team_standing(lines, {1: "Öhling", 4: "Öhling", 2: "Amstetten", 3: "Amstetten"})
     assert [(t.name, t.points, t.rank) for t in teams] == [("Amstetten", 3, 1), ("Öhling", 2, 2)]
+
+
+# The match (RULES.md 6): a Partie or a fixed number of Bummerl, the Schneider, the bye.
+
+
+def test_a_partie_ends_with_the_card_nights_scores_when_a_schneider_counts_one():
+    assert match_scores(2) == ("2:0", "2:1")
+    assert match_scores(3) == ("3:0", "3:1", "3:2")
+
+
+def test_a_schneider_counting_two_lets_the_partie_winner_end_one_above():
+    assert match_scores(2, None, 2) == ("2:0", "2:1", "3:0", "3:1")
+    assert match_scores(3, None, 2) == ("3:0", "3:1", "3:2", "4:0", "4:1", "4:2")
+
+
+def test_a_match_of_a_fixed_number_of_bummerl_may_end_even():
+    assert match_scores(2, 2) == ("1:1", "2:0")
+    assert match_scores(2, 3) == ("2:1", "3:0")
+    assert match_scores(2, 2, 2) == ("1:1", "2:0", "2:1", "2:2", "3:0", "4:0")
+    assert match_scores(3, 3, 2)[:4] == ("2:1", "2:2", "3:0", "3:1")
+
+
+def test_match_settings_outside_the_rules_are_refused():
+    for args in [(4,), (2, 0), (2, 6), (2, None, 3)]:
+        with pytest.raises(ValueError):
+            match_scores(*args)
+
+
+@given(st.integers(1, 5), st.sampled_from([1, 2]))
+def test_every_fixed_match_score_hands_out_between_one_and_two_bummerl_per_game(games, counts):
+    for score in match_scores(2, games, counts):
+        won, lost = map(int, score.split(":"))
+        assert won >= lost >= 0
+        assert games <= won + lost <= games * counts
+    assert f"{games}:0" in match_scores(2, games, counts)
+
+
+def test_a_bye_scores_a_won_match_by_default():
+    assert (bye_default(2), bye_default(3), bye_default(2, 3), bye_default(3, 2)) == (2, 3, 3, 2)
+
+
+def test_a_drawn_match_gives_each_his_bummerl_and_no_difference():
+    lines = standing([1, 2], [Played(1, (Game(1, 2, 1, 1),))], 2)
+    assert [(x.entry, x.points, x.bummerl_diff, x.rank) for x in lines] == [
+        (1, 1, 0, 1),
+        (2, 1, 0, 1),
+    ]
+
+
+def test_the_bye_score_setting_is_what_the_bye_scores():
+    lines = standing([1, 2, 3], [Played(1, (Game(1, 2, 2, 1),), bye=3)], 1)
+    assert [(x.entry, x.points, x.bummerl_diff) for x in lines] == [
+        (1, 2, 1),
+        (3, 1, 1),
+        (2, 1, -1),
+    ]

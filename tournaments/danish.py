@@ -3,11 +3,14 @@
 Words used here:
 
 - *entry*: a player of the event, named by an id (the site uses the id of his card).
-- *points*: 1 per Bummerl won in a match (a Schneider counts one, as in tournament
-  play); the Bummerl difference is won minus lost; the *game points* are the points
-  (Spielpunkte) of the deals, for the third key (0 when only Bummerl were entered).
+- *match*: a *Partie* to ``partie_to`` won Bummerl, or exactly ``games`` Bummerl
+  played (then 1:1 is a draw); a Schneider counts ``schneider_counts`` (1 or 2) Bummerl
+  (``match_scores``).
+- *points*: 1 per Bummerl won in a match; the Bummerl difference is won minus lost; the
+  *game points* are the points (Spielpunkte) of the deals, for the third key (0 when
+  only Bummerl were entered).
 - *bye* (*Freilos*): with an odd count one entry does not play; it scores a won match
-  of ``bye_bummerl`` to 0 (the setting's bye score; the site uses the Bummerl to win).
+  of ``bye_bummerl`` to 0 (the setting's bye score; by default ``bye_default``).
 - *standing*: points, then Bummerl difference, then game-points difference, then the
   result between the tied entries (the points they took from each other), then a
   shared rank (RULES.md 5.8 ``shared``), listed in the caller's tie order.
@@ -32,6 +35,44 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tournaments.draw import _shuffled
+
+SCHNEIDER_COUNTS = (1, 2)
+MAX_GAMES = 5
+"""The most Bummerl of a match of a fixed number of Bummerl."""
+
+
+def match_scores(partie_to: int, games: int | None = None, schneider_counts: int = 1) -> tuple:
+    """The scores ("won:lost", the higher first) a match can end with (RULES.md 6): a
+    Partie to ``partie_to`` (2 or 3) ends when one has ``partie_to`` Bummerl, with a
+    Schneider counting 2 one more; ``games`` (1 to ``MAX_GAMES``): exactly that many
+    Bummerl are played, each giving its winner 1 (a Schneider ``schneider_counts``).
+    Ordered by the winner's Bummerl, then the loser's. ValueError on other settings."""
+    if schneider_counts not in SCHNEIDER_COUNTS:
+        raise ValueError("a Schneider counts 1 or 2 Bummerl")
+    extra = schneider_counts - 1
+    found: set[tuple[int, int]] = set()
+    if games is None:
+        if partie_to not in (2, 3):
+            raise ValueError("a Partie is won with 2 or 3 Bummerl")
+        # The loser ends below ``partie_to``; the winner's last Bummerl may be a Schneider.
+        for lost in range(partie_to):
+            for won in range(partie_to, partie_to + extra + 1):
+                found.add((won, lost))
+    else:
+        if not 1 <= games <= MAX_GAMES:
+            raise ValueError("a match has 1 to 5 Bummerl")
+        for mine in range(games + 1):  # Bummerl the first player won, each worth 1 or 2
+            theirs = games - mine
+            for a in range(mine, mine + extra * mine + 1):
+                for b in range(theirs, theirs + extra * theirs + 1):
+                    found.add((max(a, b), min(a, b)))
+    return tuple(f"{w}:{lost}" for w, lost in sorted(found))
+
+
+def bye_default(partie_to: int, games: int | None = None) -> int:
+    """The Bummerl a bye scores unless set: those of a match won 2:0 (a Partie to 2),
+    3:0 (to 3, or a match of 3 Bummerl)."""
+    return partie_to if games is None else games
 
 
 @dataclass(frozen=True)

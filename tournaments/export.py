@@ -98,7 +98,7 @@ def export(tournament: Tournament) -> dict:
         ],
         "placement": [pairing_dict(p) for p in state.placement],
         "ranking": [{"place": r.first, "to": r.last, **ref(r.card)} for r in state.ranking()],
-        **(_ranking_extras(state, ref) if cards_format else {}),
+        **(_ranking_extras(state, ref) if cards_format else _ties(state)),
         "prizes": [
             {
                 "place": a.place,
@@ -147,19 +147,12 @@ def _commitment(r, holders: dict[int, list[dict]]) -> dict:
     return {"nonce": r.nonce, "commitment": r.commitment, "holders": holders[r.pk]}
 
 
-def _ranking_extras(state, ref) -> dict:
-    t = state.tournament
+def _ties(state) -> dict:
+    """``ranking_ties`` and the live orders of shared ranges (RULES.md 5.8), each with
+    its kind and, for lots, the seed ``verify`` replays."""
     cards = {pk: c.number for pk, c in state.cards.items()}
-    names = {c.player_id: c.player.name for c in state.cards.values()}
-    best = {r.player: r.card for r in reversed(state.ranking())}
-    lists = category_lists(state)
     return {
-        "ranking_ties": t.ranking_ties,
-        "category_with_overall": t.category_with_overall,
-        "player_ranking": [
-            {"place": first, "to": last, "player": names[player], "card": cards[best[player]]}
-            for player, (first, last) in state.player_places().items()
-        ],
+        "ranking_ties": state.tournament.ranking_ties,
         "ties": [
             {
                 "first": tb.first,
@@ -170,6 +163,22 @@ def _ranking_extras(state, ref) -> dict:
             }
             for tb in state.tie_breaks
         ],
+    }
+
+
+def _ranking_extras(state, ref) -> dict:
+    t = state.tournament
+    cards = {pk: c.number for pk, c in state.cards.items()}
+    names = {c.player_id: c.player.name for c in state.cards.values()}
+    best = {r.player: r.card for r in reversed(state.ranking())}
+    lists = category_lists(state)
+    return {
+        "category_with_overall": t.category_with_overall,
+        "player_ranking": [
+            {"place": first, "to": last, "player": names[player], "card": cards[best[player]]}
+            for player, (first, last) in state.player_places().items()
+        ],
+        **_ties(state),
         "category_prizes": [
             {
                 "category": lst.category.name,

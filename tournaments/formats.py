@@ -11,7 +11,7 @@ a score sheet (``sheet_game_points``).
 """
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scoring.models import Deal
 from tournaments import danish, leben
@@ -113,9 +113,17 @@ def tie_order(state) -> list[int]:
     return [pk for pk, _c in sorted(state.cards.items(), key=lambda item: item[1].number)]
 
 
+def bye_bummerl(t) -> int:
+    """The Bummerl a bye scores in a points event (RULES.md 6): the setting, else
+    ``danish.bye_default``."""
+    if t.bye_bummerl is not None:
+        return t.bye_bummerl
+    return danish.bye_default(t.match_bummerl, t.match_games)
+
+
 def danish_standing(state) -> list[danish.Line]:
     entries = [pk for pk in tie_order(state) if state.cards[pk].withdrawn_round is None]
-    return danish.standing(entries, danish_rounds(state), state.tournament.match_bummerl)
+    return danish.standing(entries, danish_rounds(state), bye_bummerl(state.tournament))
 
 
 @dataclass(frozen=True)
@@ -151,8 +159,11 @@ class Board:
     ``teams`` (``danish.TeamLine`` with the member cards, points events only),
     ``next_round`` (the number of the round to draw now, or None), ``next_count`` (the
     entries it will draw), ``open_matches`` of the latest round, ``finished``, the
-    ``refusal`` (why no round can be drawn, a RuleError-style text key) and ``places``
-    (place -> card id, for the prizes)."""
+    ``refusal`` (why no round can be drawn, a RuleError-style text key), ``places``
+    (place -> card id, for the prizes) and ``ties``: (first, last, card id) of the
+    settled places still shared before any Stechen or lots (RULES.md 5.8), in
+    card-number order within a range; the ``lines`` show a range ordered by a live
+    Stechen or lots with a place each."""
 
     lines: list[BoardLine]
     teams: list
@@ -162,6 +173,7 @@ class Board:
     finished: bool
     shared: list[tuple[int, int, int]]
     places: dict[int, int]
+    ties: list[tuple[int, int, int]] = ()
 
 
 def board(state) -> Board:
@@ -187,9 +199,11 @@ def board(state) -> Board:
             for line in result.board()
         ]
         alive = leben.next_round_alive(result, leben_rounds(state))
-        return _board(
+        lines, ties = _order_ties(lines, state, settled=True)
+        board_ = _board(
             lines, [], number if alive else None, len(alive or ()), open_matches, result.finished
         )
+        return replace(board_, ties=ties)
     table = danish_standing(state)
     finished = len(state.rounds) >= (t.rounds_planned or 0) and not open_matches
     sharing = Counter(line.rank for line in table)
@@ -208,7 +222,58 @@ def board(state) -> Board:
     ]
     teams = danish.team_standing(table, {pk: c.team for pk, c in state.cards.items() if c.team})
     due = not finished and not open_matches and len(table) >= 2
-    return _board(lines, teams, number if due else None, len(table), open_matches, finished)
+    lines, ties = _order_ties(lines, state, settled=finished)
+    board_ = _board(lines, teams, number if due else None, len(table), open_matches, finished)
+    return replace(board_, ties=ties)
+
+
+def _order_ties(lines: list[BoardLine], state, *, settled: bool):
+    """The board's lines with the live Stechen or lots of ``state`` applied (RULES.md
+    5.8 ``ranking_ties``), and the settled ranges still shared before them. A Leben
+    player's place is settled once he is out (``settled`` True); a points event's once
+    it is over. An order that does not hold exactly a range's cards is left out."""
+    if not settled:
+        return lines, []
+    ranges: dict[int, list[BoardLine]] = {}
+    for line in lines:
+        if line.place is not None and line.place_to != line.place:
+            ranges.setdefault(line.place, []).append(line)
+    ties = [
+        (first, line.place_to, line.card.pk)
+        for first, members in sorted(ranges.items())
+        for line in sorted(members, key=lambda x: x.card.number)
+    ]
+    orders = {tb.first: tb.order for tb in state.tie_breaks} if ranges else {}
+    out = list(lines)
+    for first, members in ranges.items():
+        order = list(orders.get(first, ()))
+        by_card = {line.card.pk: line for line in members}
+        if sorted(order) != sorted(by_card) or len(set(order)) != len(order):
+            continue
+        at = out.index(members[0])
+        ordered = [
+            replace(by_card[c], place=first + i, place_to=first + i) for i, c in enumerate(order)
+        ]
+        out[at : at + len(members)] = ordered
+    return out, ties
+
+
+def settled(state) -> tuple[dict[int, int], list[tuple[int, int, int]]]:
+    """``(places, shared)`` of a Leben or points event as ``ranking.card_ranking`` takes
+    them (RULES.md 5.8): the settled places of one card each, and the ranges still
+    shared before any Stechen or lots (``Board.ties``)."""
+    result = board(state)
+    in_ranges = {card for _first, _last, card in result.ties}
+    finished_or_leben = result.finished or state.tournament.format == Format.LEBEN
+    places = {
+        line.place: line.card.pk
+        for line in result.lines
+        if finished_or_leben
+        and line.place is not None
+        and line.place == line.place_to
+        and line.card.pk not in in_ranges
+    }
+    return places, list(result.ties)
 
 
 def _board(lines, teams, next_round, next_count, open_matches, finished) -> Board:
@@ -266,6 +331,10 @@ def export_part(state, ref) -> dict:
             "rounds_planned": t.rounds_planned,
             "avoid_repeat": t.avoid_repeat,
             "team_size": t.team_size,
+            "match_bummerl": t.match_bummerl,
+            "match_games": t.match_games,
+            "schneider_counts": t.schneider_counts,
+            "bye_bummerl": bye_bummerl(t),
         }
         standings = [
             {

@@ -190,6 +190,31 @@ class TournamentForm(forms.Form):
         required=False,
         choices=[("", _("no teams")), (2, "2"), (3, "3"), (4, "4")],
     )
+    match_games = forms.TypedChoiceField(
+        label=_("A match (points)"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        choices=[
+            ("", _("a Partie (as above)")),
+            (2, _("exactly 2 Bummerl")),
+            (3, _("exactly 3 Bummerl")),
+        ],
+    )
+    schneider_counts = forms.TypedChoiceField(
+        label=_("A Schneider counts (points)"),
+        coerce=int,
+        required=False,
+        empty_value=1,
+        choices=[(1, _("1 Bummerl")), (2, _("2 Bummerl"))],
+    )
+    bye_bummerl = forms.IntegerField(
+        label=_("Bummerl for a bye (points)"),
+        min_value=0,
+        max_value=6,
+        required=False,
+        help_text=_("Empty: a won match, 2:0 (3:0 to 3 Bummerl)."),
+    )
 
     def format_fields(self) -> dict:
         """The fields of the chosen format, for ``create_tournament``: lives and points
@@ -205,6 +230,9 @@ class TournamentForm(forms.Form):
                 rounds_planned=data.get("rounds_planned"),
                 avoid_repeat=data["avoid_repeat"],
                 team_size=data.get("team_size"),
+                match_games=data.get("match_games"),
+                schneider_counts=data.get("schneider_counts") or 1,
+                bye_bummerl=data.get("bye_bummerl"),
             )
         return fields
 

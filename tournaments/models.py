@@ -99,6 +99,12 @@ class Tournament(models.Model):
     rounds_planned = models.PositiveSmallIntegerField(_("rounds"), null=True, blank=True)
     avoid_repeat = models.BooleanField(_("avoid the last opponent"), default=False)
     team_size = models.PositiveSmallIntegerField(_("players per team"), null=True, blank=True)
+    # A points event's match and bye (RULES.md 6): a Partie to ``match_bummerl`` or, with
+    # ``match_games``, exactly that many Bummerl; a Schneider counts ``schneider_counts``;
+    # a bye scores ``bye_bummerl`` to 0 (None: ``danish.bye_default``).
+    match_games = models.PositiveSmallIntegerField(_("Bummerl per match"), null=True, blank=True)
+    schneider_counts = models.PositiveSmallIntegerField(_("Bummerl for a Schneider"), default=1)
+    bye_bummerl = models.PositiveSmallIntegerField(_("Bummerl for a bye"), null=True, blank=True)
     # Ranking, categories and consolation (RULES.md 5.8, 5.9, 5.11), tournaments.ranking
     ranking_ties = models.CharField(
         _("equal places"),

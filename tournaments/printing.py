@@ -270,7 +270,8 @@ def match_sheets_context(t: Tournament, round_: Round, build_url) -> dict:
         qr = qr_png(build_url(reverse("match_link", kwargs={"token": pairing.token})))
         return SheetRow(**vars(row), title=row.name, qr=qr)
 
-    headings = tuple(_("Bummerl %(n)s") % {"n": n} for n in range(1, 2 * t.match_bummerl))
+    most = t.match_games or 2 * t.match_bummerl - 1  # the Bummerl a match can last
+    headings = tuple(_("Bummerl %(n)s") % {"n": n} for n in range(1, most + 1))
     return {
         "tournament": t,
         "rows": [sheet(row) for row in rows(state, pairings) if row.kind == "match"],

@@ -11,7 +11,7 @@ from clubs.models import Club
 from tournaments.models import Tournament
 from tournaments.services.cards import create_tournament, lower_cards, sell_cards
 from tournaments.services.draws import draw_round
-from tournaments.services.reading import SCORES, load_state
+from tournaments.services.reading import load_state, match_scores
 from tournaments.services.results import record_result
 from tournaments.services.sheets import Actor
 
@@ -161,7 +161,7 @@ def simulate_format(
 def play_open_matches(tournament: Tournament, rng: random.Random, leave_open: int = 0) -> None:
     """Decide open matches (main and placement, as they become due) at random."""
     actor = Actor()
-    scores = SCORES[tournament.match_bummerl]
+    scores = match_scores(tournament)
     while True:
         state = load_state(tournament)
         pairings = list(state.placement)

@@ -18,8 +18,12 @@ def check_settings(fields: dict) -> dict:
     """The settings of a new tournament of ``fields["format"]``, checked and completed:
     Leben and points events have one entry per player (``max_cards`` 1) and ``cards`` is
     the most entries (2 to 1024). RuleError on ``lives`` (1 to 3), ``rebuy_until`` (a
-    round from 1), ``rounds_planned`` (points: 1 to 30) and ``team_size`` (2 to 4)."""
+    round from 1), ``rounds_planned`` (points: 1 to 30), ``team_size`` (2 to 4) and the
+    match settings (``_check_match``). Other formats keep the card night's match (a
+    Partie, a Schneider counting one)."""
     kind = fields.get("format", Format.CARDS)
+    if kind != Format.POINTS:  # the card night's match (RULES.md 5.3)
+        fields = {**fields, "match_games": None, "schneider_counts": 1, "bye_bummerl": None}
     if kind == Format.CARDS:
         return fields
     fields = {**fields, "max_cards": 1}
@@ -35,7 +39,31 @@ def check_settings(fields: dict) -> dict:
             raise RuleError("rounds_planned", gettext_noop("A points event has 1 to 30 rounds."))
         if fields.get("team_size") is not None and not 2 <= fields["team_size"] <= 4:
             raise RuleError("team_size", gettext_noop("A team has 2 to 4 players."))
+        _check_match(fields)
     return fields
+
+
+def _check_match(fields: dict) -> None:
+    """A points event's match settings (RULES.md 6): ``match_games`` (None: a Partie to
+    ``match_bummerl``; else 1 to 5 Bummerl), ``schneider_counts`` (1 or 2) and
+    ``bye_bummerl`` (None: ``danish.bye_default``; else 0 up to the best score)."""
+    games = fields.get("match_games")
+    if games is not None and not 1 <= games <= danish.MAX_GAMES:
+        raise RuleError("match_games", gettext_noop("A match has 1 to 5 Bummerl."))
+    if fields.get("schneider_counts", 1) not in danish.SCHNEIDER_COUNTS:
+        raise RuleError("schneider_counts", gettext_noop("A Schneider counts 1 or 2 Bummerl."))
+    bye = fields.get("bye_bummerl")
+    if bye is not None:
+        scores = danish.match_scores(
+            fields.get("match_bummerl", 2), games, fields.get("schneider_counts", 1)
+        )
+        best = max(int(s.split(":")[0]) for s in scores)
+        if not 0 <= bye <= best:
+            raise RuleError(
+                "bye_bummerl",
+                gettext_noop("A bye scores 0 to %(n)s Bummerl."),
+                n=best,
+            )
 
 
 def draw_format_round(

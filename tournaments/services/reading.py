@@ -13,9 +13,10 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.rules.errors import RuleError, gettext_noop
-from tournaments import bracket, draw, ranking
+from tournaments import bracket, danish, draw, formats, ranking
 from tournaments.models import (
     Card,
+    Format,
     Kind,
     Pairing,
     Pull,
@@ -37,6 +38,14 @@ DRAWABLE_COUNTS = tuple(2**k for k in range(1, 11))
 
 SCORES = {2: ("2:0", "2:1"), 3: ("3:0", "3:1", "3:2")}
 """Bummerl scores a match can end with, by the Bummerl needed to win (RULES.md 5.3)."""
+
+
+def match_scores(t: Tournament) -> tuple[str, ...]:
+    """The scores a match of ``t`` can end with: ``SCORES`` of its Partie, or for a points
+    event those of its match setting and Schneider (RULES.md 6, ``danish.match_scores``)."""
+    if t.format != Format.POINTS:
+        return SCORES[t.match_bummerl]
+    return danish.match_scores(t.match_bummerl, t.match_games, t.schneider_counts)
 
 
 @dataclass
@@ -112,13 +121,21 @@ class TournamentState:
         stechen or lot, a range with a recorded order gives each card its own place."""
         owners = {pk: c.player_id for pk, c in self.cards.items()}
         orders = {tb.first: tb.order for tb in self.tie_breaks}
-        return ranking.card_ranking(self.places(), self.shared(), owners, orders)
+        return ranking.card_ranking(*self.placed(), owners, orders)
 
     def player_places(self) -> dict[int, tuple[int, int]]:
         """Player id -> (first, last) place of his best card (RULES.md 5.8)."""
         owners = {pk: c.player_id for pk, c in self.cards.items()}
         orders = {tb.first: tb.order for tb in self.tie_breaks}
-        return ranking.player_places(self.places(), self.shared(), owners, orders)
+        return ranking.player_places(*self.placed(), owners, orders)
+
+    def placed(self) -> tuple[dict[int, int], list[tuple[int, int, int]]]:
+        """``(places, shared)`` as ``ranking.card_ranking`` takes them, before any
+        Stechen or lots: a card night's from its bracket (``places``, ``shared``); a
+        Leben or points event's from its standings (``formats.settled``)."""
+        if self.tournament.format == Format.CARDS:
+            return self.places(), self.shared()
+        return formats.settled(self)
 
     def shared(self) -> list[tuple[int, int, int]]:
         """(first place, last place, card) of the cards out before the placement rounds

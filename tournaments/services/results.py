@@ -9,6 +9,7 @@ from django.utils import timezone
 from clubs import audit
 from scoring.rules.errors import RuleError, gettext_noop
 from tournaments.models import (
+    Format,
     Kind,
     Outcome,
     Pairing,
@@ -23,9 +24,9 @@ from tournaments.services.draws import create_placement
 from tournaments.services.reading import (
     NOT_CHECKED,
     RESULT_STANDS,
-    SCORES,
     StaleResult,
     locked,
+    match_scores,
     refuse_walkover,
     result_params,
     result_source,
@@ -164,7 +165,7 @@ REPORT_ONLY = gettext_noop(
 
 def check_entry(t: Tournament, pairing: Pairing, winner: int, score: str) -> None:
     """A result ``winner`` (card id) ``score`` can be entered for ``pairing`` (read with its
-    round): a live match, one of its cards, a score of ``SCORES`` (RULES.md 5.3)."""
+    round): a live match, one of its cards, a score of ``match_scores`` (RULES.md 5.3, 6)."""
     if pairing.voided_at is not None or (
         pairing.round is not None and pairing.round.undone_at is not None
     ):
@@ -173,12 +174,20 @@ def check_entry(t: Tournament, pairing: Pairing, winner: int, score: str) -> Non
         raise RuleError("pairing", gettext_noop("A bye or walkover has no result."))
     if winner not in (pairing.left_id, pairing.right_id):
         raise RuleError("winner", gettext_noop("The winner must be one of the two cards."))
-    if score not in SCORES[t.match_bummerl]:
+    scores = match_scores(t)
+    if score not in scores:
+        if t.format == Format.POINTS and t.match_games:
+            raise RuleError(
+                "score",
+                gettext_noop("A match of %(n)s Bummerl ends %(scores)s."),
+                n=t.match_games,
+                scores=" / ".join(scores),
+            )
         raise RuleError(
             "score",
             gettext_noop("A match to %(n)s Bummerl ends %(scores)s."),
             n=t.match_bummerl,
-            scores=" / ".join(SCORES[t.match_bummerl]),
+            scores=" / ".join(scores),
         )
 
 

@@ -91,7 +91,8 @@ def lock_for_result(pairing: Pairing, result: Result) -> None:
 
 def open_match_sheet(pairing: Pairing, actor: Actor):
     """The two-player score sheet of a match (made once): the tournament's Partie length,
-    a Schneider counting one Bummerl (RULES.md 5.3). When its Partie is decided, the sheet
+    a Schneider counting ``schneider_counts`` (one for cards, RULES.md 5.3; a points
+    event's setting, RULES.md 6); a match of a fixed number of Bummerl has none. When its Partie is decided, the sheet
     records the match result by itself (``follow_match_sheet``). Refused (RuleError on
     ``pairing``) for a bye or walkover, a withdrawal's walkover, and a match whose result
     stands already (the message names it)."""
@@ -107,9 +108,18 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
         if live is not None:  # a result entered meanwhile: no sheet to change it
             raise RuleError("pairing", RESULT_STANDS[result_source(live)], **result_params(live))
         refuse_walkover(pairing)
+        if t.match_games:
+            raise RuleError(
+                "pairing",
+                gettext_noop(
+                    "A match of %(n)s Bummerl has no score sheet: enter its result "
+                    "at the desk or with the players' links."
+                ),
+                n=t.match_games,
+            )
         preset = RuleSet.objects.filter(club__isnull=True, preset="wiki").first()
         rules = preset.rules.with_changes(
-            options={"schneider_counts": 1, "partie_bummerl": t.match_bummerl}
+            options={"schneider_counts": t.schneider_counts, "partie_bummerl": t.match_bummerl}
         )
         sheet = scoring.open_sheet(
             t.club,

@@ -1,7 +1,8 @@
 """Writers of the order within shared place ranges (RULES.md 5.8, ``ranking_ties``):
 record the outcome of a *Stechen*, or draw lots for every range still shared.
 
-A range is the cards that went out in the same round (``bracket.shared_places``); its
+A range is the cards that went out in the same round (``bracket.shared_places``), or
+the players a Leben or points event leaves sharing places (``formats.settled``); its
 order is kept as a ``TieBreak``. Entering a Stechen again voids the order that stood
 (it stays in the history); a range ordered by lot keeps its lots.
 """
@@ -35,7 +36,7 @@ class Range:
 def ranges(state: TournamentState) -> list[Range]:
     """The shared ranges of two or more cards, best first, with their live orders."""
     grouped: dict[int, tuple[int, list[int]]] = {}
-    for first, last, card in state.shared():
+    for first, last, card in state.placed()[1]:
         grouped.setdefault(first, (last, []))[1].append(card)
     orders = {tb.first: tb for tb in state.tie_breaks}
     return [

@@ -23,7 +23,7 @@ from tournaments.models import Format, Pairing, Report, Result, Side, Tournament
 from tournaments.prizes import still_in
 from tournaments.rows import bracket_columns
 from tournaments.screen import screen_pages
-from tournaments.services.reading import SCORES, load_state
+from tournaments.services.reading import load_state, match_scores
 from tournaments.services.reports import confirm_report, report_result
 from tournaments.services.sheets import Actor, open_match_sheet
 from tournaments.views import formats
@@ -59,7 +59,7 @@ def match_link(request, token):
             "error": error,
             "thanks": result is not None and str(result.key) == request.GET.get("sent"),
             "checked": pairing.tournament.result_check == "confirm",
-            "scores": SCORES[pairing.tournament.match_bummerl],
+            "scores": match_scores(pairing.tournament),
             "key": uuid.uuid4(),
         },
         status=409 if error and result is not None else 200,
@@ -235,7 +235,7 @@ def side_link(request, token):
             "checked": pairing.tournament.result_check == "confirm",
             "error": error,
             "sent": request.GET.get("sent", ""),
-            "scores": SCORES[pairing.tournament.match_bummerl],
+            "scores": match_scores(pairing.tournament),
             "key": uuid.uuid4(),
         },
         status=409 if error else 200,

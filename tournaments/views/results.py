@@ -17,7 +17,7 @@ from scoring.rules.errors import gettext_noop
 from tournaments.forms import ResultForm
 from tournaments.models import Pairing, Stage
 from tournaments.rows import Offer, Row, Stale
-from tournaments.services.reading import SCORES, StaleResult, load_state
+from tournaments.services.reading import StaleResult, load_state, match_scores
 from tournaments.services.results import correct_result, record_result, void_result
 from tournaments.views.common import actor, pairing_rows, tournament_for
 
@@ -64,7 +64,7 @@ def _round_response(request, t, access, number, stale: Stale | None = None):
             "placement": placement,
             "only_open": only_open,
             "player": player,
-            "scores": SCORES[t.match_bummerl],
+            "scores": match_scores(t),
             "access": access,
             "is_latest": round_ == state.current,
             "new_key": uuid.uuid4,
