@@ -292,3 +292,35 @@ def test_points_withdrawn_after_the_draw_his_opponent_scores_the_walkover_as_a_b
     undo_withdrawal(t, b.right_id, ACTOR)
     got = lines(t)
     assert got[b.left_id].points == 0 and formats.board(load_state(t)).open_matches == 1
+
+
+# The desk ------------------------------------------------------------------------------
+
+
+def test_the_desk_of_a_points_event_draws_with_its_commitment_and_withdraws_after_round_one(
+    client,
+):
+    t = points(4, rounds=2)
+    club = t.club
+    client.force_login(factories.user(club))
+    desk = reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk})
+    shown = pending_commitment(load_state(t))[1]
+    page = client.get(desk).content.decode()
+    assert f'name="commitment" value="{shown}"' in page
+    response = client.post(
+        reverse("draw_next", kwargs={"slug": club.slug, "tournament_id": t.pk}),
+        {"round": "1", "commitment": shown},
+    )
+    assert response.status_code == 302
+    first = Round.objects.get(tournament=t, number=1)
+    assert first.commitment == shown
+    a, b = matches(first)
+    win(a, a.left_id)
+    withdraw = reverse(
+        "withdraw_card", kwargs={"slug": club.slug, "tournament_id": t.pk, "card_id": b.left_id}
+    )
+    assert withdraw in client.get(desk).content.decode()  # offered after round 1
+    assert client.post(withdraw).status_code == 302
+    page = client.get(desk).content.decode()
+    assert "zurückgezogen in Runde 1" in page
+    assert lines(t)[b.right_id].points == 2  # the walkover, scored as a bye
