@@ -230,7 +230,8 @@ def board(state) -> Board:
         for line in table
     ]
     teams = danish.team_standing(table, {pk: c.team for pk, c in state.cards.items() if c.team})
-    drawn = [line for line in table if line.entry not in withdrawn(state)]
+    out = withdrawn(state)
+    drawn = [line for line in table if line.entry not in out]
     due = not finished and not open_matches and len(drawn) >= 2
     return _board(lines, teams, number if due else None, len(drawn), open_matches, finished)
 
