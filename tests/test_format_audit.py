@@ -5,16 +5,20 @@ a withdrawn player is not drawn and his open match is a walkover; the room scree
 the commitment of the next draw."""
 
 import json
+import random
 import uuid
 
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring.rules import RuleError
 from scoring.services import Actor
 from tests import factories
-from tournaments import formats
+from tournaments import danish, formats
+from tournaments import leben as leben_core
 from tournaments.export import export
 from tournaments.models import Pairing, Round
 from tournaments.services.cards import undo_withdrawal, withdraw_card
@@ -22,7 +26,7 @@ from tournaments.services.draws import draw_round, pending_commitment, undo_draw
 from tournaments.services.reading import load_state
 from tournaments.services.results import record_result
 from tournaments.simulation import simulate_format
-from tournaments.verify import check_export
+from tournaments.verify import check_export, check_format_round, commit_format, pair_format
 
 pytestmark = pytest.mark.django_db
 ACTOR = Actor()
@@ -69,6 +73,83 @@ def verify_command(document, tmp_path) -> tuple[str, int]:
     except SystemExit as stop:
         return "".join(out), stop.code
     return "".join(out), 0
+
+
+# The pure cores --------------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.integers(3, 60), lives=st.integers(1, 3))
+def test_leben_a_withdrawn_entry_goes_out_in_his_round_and_every_place_is_given(seed, size, lives):
+    rng = random.Random(seed)
+    entries = {e: lives for e in range(1, size + 1)}
+    rounds, gone = [], {}
+    while True:
+        result = leben_core.standing(entries, rounds, gone)
+        for e, r in gone.items():
+            assert result.lines[e].out_round == r  # out in the round he was withdrawn in
+        alive = leben_core.next_round_alive(result, rounds)
+        if alive is None:
+            break
+        assert not set(alive) & set(gone)  # never drawn again
+        pairs, bye = leben_core.pair_round(alive, result.byes(), rng.getrandbits(32))
+        number = len(rounds) + 1
+        played = []
+        for a, b in pairs:
+            if rng.random() < 0.1 and len(alive) > 2:  # withdrawn before playing: a walkover
+                gone[b] = number
+                played.append((a, b, a))
+            else:
+                played.append((a, b, rng.choice((a, b))))
+        rounds.append(leben_core.Played(number, tuple(played), bye))
+        if rng.random() < 0.2 and len(alive) > 3:  # withdrawn between rounds
+            still = [e for e in leben_core.standing(entries, rounds, gone).alive if e not in gone]
+            if len(still) > 2:
+                gone[rng.choice(still)] = number
+    assert result.finished
+    places = {(line.place, line.place_to) for line in result.lines.values()}
+    covered = sorted(p for first, last in places for p in range(first, last + 1))
+    assert covered == list(range(1, size + 1))
+
+
+def test_points_a_walkover_scores_the_bye_score_for_the_opponent_and_nothing_for_him():
+    rounds = [danish.Played(1, (danish.Game(1, 2, 2, 1),), walkovers=(3,))]
+    table = {line.entry: line for line in danish.standing([1, 2, 3, 4], rounds, 2)}
+    assert [
+        (table[e].points, table[e].bummerl_diff, table[e].byes, table[e].played)
+        for e in (1, 2, 3, 4)
+    ] == [(2, 1, 0, 1), (1, -1, 0, 1), (2, 2, 0, 0), (0, 0, 0, 0)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**48 - 1),
+    size=st.integers(2, 40),
+    number=st.integers(1, 6),
+    kind=st.sampled_from(["leben", "points"]),
+)
+def test_a_format_round_replays_from_its_entries_and_its_commitment(seed, size, number, kind):
+    cards = list(range(101, 101 + size))
+    rng = random.Random(seed)
+    byes = {c: rng.randint(0, 1) for c in cards}
+    entries = [(f"Spieler {c}", c, byes[c], None) for c in cards]
+    pairs, bye = pair_format(kind, number, cards, byes, {}, False, seed)
+    round_ = {
+        "number": number,
+        "seed": seed,
+        "nonce": "ab" * 16,
+        "commitment": commit_format("ab" * 16, seed, kind, number, entries, False),
+        "entries": [{"player": n, "card": c, "byes": b, "last": last} for n, c, b, last in entries],
+        "pairings": [
+            {"number": i, "kind": "match", "left": {"card": a}, "right": {"card": b}}
+            for i, (a, b) in enumerate(pairs, start=1)
+        ]
+        + ([{"number": 99, "kind": "bye", "left": {"card": bye}, "right": None}] if bye else []),
+    }
+    check = check_format_round(round_, kind, False)
+    assert check.ok and check.commitment is True
+    round_["seed"] += 1
+    assert check_format_round(round_, kind, False).commitment is False
 
 
 # The commitment -------------------------------------------------------------------------
@@ -202,7 +283,10 @@ def test_leben_withdrawn_after_the_draw_his_match_is_a_walkover_and_undo_reopens
     assert got[a.right_id].place is None  # one life of two lost: still in
     shown = {p["number"]: p for p in export(t)["rounds"][0]["pairings"]}
     assert shown[b.number]["kind"] == "walkover" and shown[b.number]["score"] is None
-    assert formats.board(load_state(t)).next_round == 2 and formats.board(load_state(t)).next_count == 3
+    assert (
+        formats.board(load_state(t)).next_round == 2
+        and formats.board(load_state(t)).next_count == 3
+    )
 
     undo_withdrawal(t, b.right_id, ACTOR)
     got = lines(t)

@@ -124,9 +124,7 @@ def danish_rounds(state) -> list[danish.Played]:
                     *game_points.get(p.pk, (0, 0)),
                 )
             )
-        played.append(
-            danish.Played(r.number, tuple(games), tuple(open_), bye, tuple(walkovers))
-        )
+        played.append(danish.Played(r.number, tuple(games), tuple(open_), bye, tuple(walkovers)))
     return played
 
 

@@ -70,9 +70,7 @@ def plan_format_round(state: TournamentState, expected: int | None = None) -> fo
     return plan
 
 
-def draw_format_round(
-    t: Tournament, plan: formats.DrawPlan, seed: int, actor: Actor
-) -> Round:
+def draw_format_round(t: Tournament, plan: formats.DrawPlan, seed: int, actor: Actor) -> Round:
     """Store the round ``plan`` pairs with ``seed`` (the caller, ``draws.draw_round``,
     holds the lock and the transaction and keeps the commitment, RULES.md 5.12)."""
     pairs, bye = plan.pair(seed)

@@ -65,7 +65,6 @@ def desk_context(tournament, access, state, sell_form=None, checks=()) -> dict:
     }
 
 
-
 def _rebuy_open(t, state, board) -> bool:
     """Whether the desk offers *Leben kaufen* now (``buy_life`` decides for each)."""
     return (
