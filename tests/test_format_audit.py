@@ -408,3 +408,10 @@ def test_the_desk_of_a_points_event_draws_with_its_commitment_and_withdraws_afte
     page = client.get(desk).content.decode()
     assert "zurückgezogen in Runde 1" in page
     assert lines(t)[b.right_id].points == 2  # the walkover, scored as a bye
+
+
+def test_the_room_screen_of_a_leben_event_shows_its_commitment(client):
+    t = leben(6)
+    _number, sealed = pending_commitment(load_state(t))
+    url = reverse("room_screen", kwargs={"token": t.public_token})
+    assert sealed in client.get(url).content.decode()
