@@ -456,6 +456,35 @@ def format_figures(club, client) -> None:
             f"queries: standings board, {kind}, {players} players (flat)",
             f"{statements(captured)} ({len(response.content) // 1024} KB)",
         )
+    format_verify_figures(club, client)
+
+
+def format_verify_figures(club, client) -> None:
+    """The check of every draw (RULES.md 5.12) of a finished Leben and points event: the
+    replay of the export, and the public check page (export and replay)."""
+    from tournaments.export import export
+    from tournaments.simulation import simulate_format
+    from tournaments.verify import check_export
+
+    for kind, players, options in (("leben", 256, {"lives": 2}), ("points", 256, {"rounds": 10})):
+        t = simulate_format(club, kind, players, 2, **options)
+        document = export(t)
+        took = median_time(lambda document=document: check_export(document), 3)
+        rounds = len(document["rounds"])
+        say(
+            f"verify every draw of a {kind} event, {players} players, {rounds} rounds",
+            f"{took * 1000:.0f} ms",
+        )
+        client.get(f"/p/{t.public_token}/verify/")  # templates loaded
+        connection.queries_log.clear()
+        with CaptureQueriesContext(connection) as captured:
+            started = time.perf_counter()
+            client.get(f"/p/{t.public_token}/verify/")
+            took = time.perf_counter() - started
+        say(
+            f"public check page, {kind} event, {players} players",
+            f"{took * 1000:.0f} ms, {statements(captured)} queries",
+        )
 
 
 def verify_figures(client, finished) -> None:

@@ -82,3 +82,33 @@ def test_the_pages_take_turns_by_themselves(live_server, browser: Browser):
     page.wait_for_timeout(12500)
     assert page.locator(".screen-page:not([hidden]) h1").inner_text() != first
     context.close()
+
+
+def test_the_commitment_of_the_next_draw_stays_clear_of_the_names(live_server, browser: Browser):
+    """RULES.md 5.12: before round 2 is drawn the screen shows its commitment, small, in
+    the header's row; every name stays at 40 px inside the screen and none is covered."""
+    import random
+
+    from tournaments.simulation import play_open_matches
+
+    club = factories.club()
+    names = [f"{LONG} {n}" for n in range(50)]
+    t = simulate(club, cards=64, players=50, max_cards=2, seed=3, names=names, stop_after=1)
+    play_open_matches(t, random.Random(1))
+    context = browser.new_context(viewport=SCREEN, locale="de-AT")
+    page = context.new_page()
+    page.goto(live_server.url + reverse("room_screen", kwargs={"token": t.public_token}))
+    check_every_page(page)
+    hash_box = page.locator("#commitment .hash").bounding_box()
+    assert len(page.locator("#commitment .hash").inner_text()) == 64
+    assert hash_box["x"] >= 0 and hash_box["x"] + hash_box["width"] <= 1920
+    assert hash_box["y"] + hash_box["height"] <= 1080 / 26.5 * 1.3  # within the header row
+    overlaps = page.evaluate(
+        """() => { const c = document.querySelector('#commitment').getBoundingClientRect();
+            return [...document.querySelectorAll('.screen-page:not([hidden]) .name, .room-qr, .screen-page:not([hidden]) h1, .room-name')]
+              .filter(e => { const r = e.getBoundingClientRect();
+                return r.width && r.left < c.right && c.left < r.right && r.top < c.bottom && c.top < r.bottom; })
+              .map(e => e.className); }"""
+    )
+    assert overlaps == []
+    context.close()

@@ -26,6 +26,9 @@ Where RULES.md is silent, this module decides:
   entry of the pair above), only when the swap makes no other repeat.
 - The direct result of more than two tied entries is their mini-table: the points each
   took in the matches among them.
+- A match that a withdrawal made a walkover (RULES.md 5.7) scores for the opponent as a
+  bye does (``bye_bummerl`` to 0) without counting as his bye; the withdrawn entry keeps
+  what he had and is drawn no more (the site leaves him out of ``pair_round``).
 - Teams (2 to 4 entries) are ranked by the sum of their points, then the sums of the
   Bummerl and game-points differences; equal teams share a rank.
 """
@@ -90,12 +93,14 @@ class Game:
 
 @dataclass(frozen=True)
 class Played:
-    """One round: its decided ``games``, the ``open`` pairs and the ``bye`` entry."""
+    """One round: its decided ``games``, the ``open`` pairs, the ``bye`` entry and the
+    entries that won a ``walkovers`` (their opponent withdrawn, RULES.md 5.7)."""
 
     number: int
     games: tuple[Game, ...] = ()
     open: tuple[tuple[int, int], ...] = ()
     bye: int | None = None
+    walkovers: tuple[int, ...] = ()
 
 
 @dataclass
@@ -127,6 +132,9 @@ def standing(entries: Sequence[int], rounds: Iterable[Played], bye_bummerl: int)
             line.byes += 1
             line.points += bye_bummerl
             line.bummerl_diff += bye_bummerl
+        for entry in played.walkovers:
+            lines[entry].points += bye_bummerl
+            lines[entry].bummerl_diff += bye_bummerl
         for g in played.games:
             for me, other, won, lost, made, conceded in (
                 (g.left, g.right, g.left_bummerl, g.right_bummerl, g.left_points, g.right_points),

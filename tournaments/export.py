@@ -44,7 +44,8 @@ def export(tournament: Tournament) -> dict:
         }
 
     cards_format = t.format == Format.CARDS
-    holders = _draw_inputs(state) if cards_format else {}
+    holders = _draw_inputs(state) if cards_format else _format_draw_inputs(state)
+    inputs_key = "holders" if cards_format else "entries"
     pulls = {}
     for pull in Pull.objects.live().filter(round__in=state.rounds).select_related("player", "card"):
         pulls.setdefault(pull.round_id, []).append(pull)
@@ -81,7 +82,7 @@ def export(tournament: Tournament) -> dict:
                 "number": r.number,
                 "pot_size": r.pot_size,
                 "seed": r.seed,
-                **_commitment(r, holders),
+                **_commitment(r, holders, inputs_key),
                 "pulls": [
                     {
                         "player": p.player.name,
@@ -139,12 +140,28 @@ def _draw_inputs(state) -> dict[int, list[dict]]:
     return out
 
 
-def _commitment(r, holders: dict[int, list[dict]]) -> dict:
+def _format_draw_inputs(state) -> dict[int, list[dict]]:
+    """Round id -> the entries a Leben or points draw took (``formats.DrawPlan``, the
+    inputs of its commitment), rebuilt from the rounds before it."""
+    out = {}
+    for index, r in enumerate(state.rounds):
+        plan = formats.draw_plan(formats.upto(state, index)) if r.seed is not None else None
+        if plan is None:
+            continue
+        out[r.pk] = [
+            {"player": name, "card": card, "byes": byes, "last": last}
+            for name, card, byes, last in plan.listed(state)
+        ]
+    return out
+
+
+def _commitment(r, holders: dict[int, list[dict]], key: str = "holders") -> dict:
     """A digital round's ``nonce``, ``commitment`` (empty for a draw made before
-    commitments were kept) and ``holders``."""
+    commitments were kept) and its inputs under ``key`` (``holders`` of a card round,
+    ``entries`` of a Leben or points round)."""
     if r.seed is None or r.pk not in holders:
         return {}
-    return {"nonce": r.nonce, "commitment": r.commitment, "holders": holders[r.pk]}
+    return {"nonce": r.nonce, "commitment": r.commitment, key: holders[r.pk]}
 
 
 def _ties(state) -> dict:

@@ -37,16 +37,32 @@ def leben_rounds(state) -> list[leben.Played]:
             if p.kind == Kind.BYE:
                 bye = p.left_id
             elif p.kind == Kind.MATCH:
-                result = state.results.get(p.pk)
-                matches.append((p.left_id, p.right_id, result.winner_id if result else None))
+                match = state.matches[p.pk]
+                if match.walkover and match.advancing is None:
+                    continue  # both withdrawn: both go out by their withdrawal
+                winner = match.advancing if match.walkover else match.winner
+                matches.append((p.left_id, p.right_id, winner))
         played.append(leben.Played(r.number, tuple(matches), bye))
     return played
 
 
+def withdrawn(state) -> dict[int, int]:
+    """Card id -> the round its player was withdrawn in (RULES.md 5.7; 0: before round
+    1, then he never plays), counting only the rounds ``state`` holds (the export reads
+    the state of an earlier draw through ``upto``)."""
+    return {pk: r for pk, r in state.withdrawn.items() if r <= len(state.rounds)}
+
+
+def entered(state) -> list[int]:
+    """The entries that play (card ids): all but those withdrawn before round 1."""
+    return [pk for pk in state.cards if state.cards[pk].withdrawn_round != 0]
+
+
 def leben_standing(state) -> leben.Standing:
     t = state.tournament
-    lives = {pk: t.lives + c.rebuys for pk, c in state.cards.items() if c.withdrawn_round is None}
-    return leben.standing(lives, leben_rounds(state))
+    lives = {pk: t.lives + state.cards[pk].rebuys for pk in entered(state)}
+    out = {pk: r for pk, r in withdrawn(state).items() if r}
+    return leben.standing(lives, leben_rounds(state), out)
 
 
 def sheet_game_points(state) -> dict[int, tuple[int, int]]:
@@ -84,12 +100,16 @@ def danish_rounds(state) -> list[danish.Played]:
     game_points = sheet_game_points(state)
     played = []
     for r in state.rounds:
-        games, open_, bye = [], [], None
+        games, open_, bye, walkovers = [], [], None, []
         for p in state.pairings[r.pk]:
             if p.kind == Kind.BYE:
                 bye = p.left_id
                 continue
             result = state.results.get(p.pk)
+            match = state.matches[p.pk]
+            if match.walkover:  # the opponent withdrew (RULES.md 5.7)
+                walkovers += [match.advancing] if match.advancing is not None else []
+                continue
             if result is None:
                 open_.append((p.left_id, p.right_id))
                 continue
@@ -104,7 +124,7 @@ def danish_rounds(state) -> list[danish.Played]:
                     *game_points.get(p.pk, (0, 0)),
                 )
             )
-        played.append(danish.Played(r.number, tuple(games), tuple(open_), bye))
+        played.append(danish.Played(r.number, tuple(games), tuple(open_), bye, tuple(walkovers)))
     return played
 
 
@@ -122,7 +142,8 @@ def bye_bummerl(t) -> int:
 
 
 def danish_standing(state) -> list[danish.Line]:
-    entries = [pk for pk in tie_order(state) if state.cards[pk].withdrawn_round is None]
+    playing = set(entered(state))  # a player withdrawn later keeps his line
+    entries = [pk for pk in tie_order(state) if pk in playing]
     return danish.standing(entries, danish_rounds(state), bye_bummerl(state.tournament))
 
 
@@ -221,9 +242,11 @@ def board(state) -> Board:
         for line in table
     ]
     teams = danish.team_standing(table, {pk: c.team for pk, c in state.cards.items() if c.team})
-    due = not finished and not open_matches and len(table) >= 2
+    out = withdrawn(state)
+    drawn = [line for line in table if line.entry not in out]
+    due = not finished and not open_matches and len(drawn) >= 2
     lines, ties = _order_ties(lines, state, settled=finished)
-    board_ = _board(lines, teams, number if due else None, len(table), open_matches, finished)
+    board_ = _board(lines, teams, number if due else None, len(drawn), open_matches, finished)
     return replace(board_, ties=ties)
 
 
@@ -288,6 +311,97 @@ def _board(lines, teams, next_round, next_count, open_matches, finished) -> Boar
             else:
                 shared.append((line.place, line.card.pk, line.card.player_id))
     return Board(lines, teams, next_round, next_count, open_matches, finished, shared, places)
+
+
+@dataclass(frozen=True)
+class DrawPlan:
+    """The inputs of the next draw of a Leben or points event (RULES.md 5.10, 6), which
+    its commitment covers (5.12): ``format``, round ``number``, ``entries`` (card ids in
+    the order the pairing core takes them: Leben and points round 1 by id, later points
+    rounds by the standing; withdrawn players left out, 5.7), ``byes`` (entry -> byes so
+    far), ``last`` (points: entry -> the entry he met in the round before, both drawn now)
+    and ``avoid_repeat``."""
+
+    format: str
+    number: int
+    entries: tuple[int, ...]
+    byes: dict[int, int]
+    last: dict[int, int]
+    avoid_repeat: bool
+
+    def pair(self, seed: int) -> tuple[list[tuple[int, int]], int | None]:
+        """(pairs, bye) drawn with ``seed`` (``verify.pair_format``)."""
+        from tournaments.verify import pair_format
+
+        return pair_format(
+            self.format, self.number, self.entries, self.byes, self.last, self.avoid_repeat, seed
+        )
+
+    def listed(self, state) -> list[tuple[str, int, int, int | None]]:
+        """The entries as the commitment and the export name them: (player, card number,
+        byes, card number of the last opponent or None)."""
+        cards = state.cards
+        return [
+            (
+                cards[e].player.name,
+                cards[e].number,
+                self.byes.get(e, 0),
+                cards[self.last[e]].number if e in self.last else None,
+            )
+            for e in self.entries
+        ]
+
+
+def draw_plan(state) -> DrawPlan | None:
+    """The inputs of the round to draw now (``DrawPlan``), None while none is due."""
+    t = state.tournament
+    result = board(state)
+    if result.next_round is None:
+        return None
+    out = withdrawn(state)
+    if t.format == Format.LEBEN:
+        entries = sorted(line.card.pk for line in result.lines if line.place is None)
+    else:
+        entries = [line.card.pk for line in result.lines if line.card.pk not in out]
+        entries = sorted(entries) if result.next_round == 1 else entries
+    drawn = set(entries)
+    byes = {line.card.pk: line.byes for line in result.lines if line.byes}
+    last = {}
+    if t.format == Format.POINTS and state.rounds:
+        for p in state.pairings[state.rounds[-1].pk]:
+            if p.kind == Kind.MATCH and {p.left_id, p.right_id} <= drawn:
+                last[p.left_id], last[p.right_id] = p.right_id, p.left_id
+    return DrawPlan(
+        t.format,
+        result.next_round,
+        tuple(entries),
+        {e: n for e, n in byes.items() if e in drawn},
+        last,
+        bool(t.avoid_repeat) and t.format == Format.POINTS,
+    )
+
+
+def upto(state, rounds: int):
+    """``state`` as it stood before round ``rounds + 1`` was drawn (its first ``rounds``
+    rounds; withdrawals of later rounds not yet made): for the export's draw inputs."""
+    return replace(state, rounds=state.rounds[:rounds], round_states=state.round_states[:rounds])
+
+
+def withdrawable(state, result: Board) -> set[int]:
+    """The card ids whose player the organiser may withdraw now (RULES.md 5.7): before
+    round 1 every entry; then, while the event runs, Leben players still in and every
+    points player not withdrawn yet."""
+    out = state.withdrawn
+    if result.finished:
+        return set()
+    if not state.rounds:
+        return {pk for pk in state.cards if pk not in out}
+    return {
+        line.card.pk
+        for line in result.lines
+        if line.card.pk not in out
+        and (state.tournament.format == Format.POINTS or line.place is None)
+    }
 
 
 def awards(state, result: Board):

@@ -24,6 +24,9 @@ Where RULES.md is silent, this module decides:
   they share places ``a + 1`` to ``a + k``. The last alive entry is first.
 - The count of lives is the total (start plus re-buys); the site allows a re-buy only
   while the entry has not missed a draw, so an entry is never seen out and back again.
+- A *withdrawn* entry (RULES.md 5.7, ``withdrawn``: entry -> round) goes out in the round
+  it was withdrawn in, whatever lives it has left, and shares the places of that round;
+  its open match is a walkover the site passes in as won by the opponent.
 """
 
 import random
@@ -123,10 +126,18 @@ class Standing:
         return {e: line.byes for e, line in self.lines.items() if line.byes}
 
 
-def standing(lives: Mapping[int, int], rounds: Sequence[Played]) -> Standing:
+def standing(
+    lives: Mapping[int, int],
+    rounds: Sequence[Played],
+    withdrawn: Mapping[int, int] | None = None,
+) -> Standing:
     """Fold the rounds (in order) over the entries (``lives``: entry -> total lives).
-    A loss costs a life; at 0 the entry is out in that round; the final's loser is out.
-    Places are given once an entry is out (RULES.md 5.10, 5.8)."""
+    A loss costs a life; at 0 the entry is out in that round; the final's loser is out;
+    an entry withdrawn in round R (``withdrawn``: entry -> R) is out in round R.
+    Places are given once an entry is out (RULES.md 5.10, 5.8, 5.7)."""
+    leaving = {}
+    for e, r in (withdrawn or {}).items():
+        leaving.setdefault(r, []).append(e)
     lines = {e: Line(e, n) for e, n in lives.items()}
     alive = set(lives)
     out_by_round: list[tuple[int, list[int]]] = []
@@ -143,6 +154,10 @@ def standing(lives: Mapping[int, int], rounds: Sequence[Played]) -> Standing:
             if played.final or lines[loser].lost >= lines[loser].lives:
                 lines[loser].out_round = played.number
                 out.append(loser)
+        for e in sorted(leaving.get(played.number, ())):
+            if e in alive and e not in out:
+                lines[e].out_round = played.number
+                out.append(e)
         alive.difference_update(out)
         if out:
             out_by_round.append((played.number, out))

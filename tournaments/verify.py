@@ -12,6 +12,13 @@ Words used here:
   the draw and the seed and nonce after it; the nonce keeps anyone from searching the
   48-bit seed by hashing candidates before the draw.
 
+A Leben or points event (RULES.md 5.10, 6) draws from other inputs: its round
+``number`` and its *entries*, each (player, card number, byes so far, card number of
+the opponent of the round before or None), in the order the pairing core takes them
+(``formats.DrawPlan``); the export lists them per round as ``entries`` (``player``,
+``card``, ``byes``, ``last``), and its
+commitment is the SHA-256 of ``format_commitment_text``.
+
 ``check_export`` replays every round of an export: a digital round from its seed and
 holders (``draw.digital_draw``) and its commitment from its nonce; a round drawn at the
 venue from its pulls (``draw.replay``, the rules of every pull); and every shared range
@@ -24,7 +31,7 @@ import json
 from dataclasses import dataclass, field
 
 from scoring.rules.errors import RuleError
-from tournaments import draw
+from tournaments import danish, draw, leben
 from tournaments.ranking import lot_order
 
 VERSION = "bummerl-draw-1"
@@ -53,6 +60,45 @@ def commit(
     """The commitment (64 hex digits) of a digital draw (RULES.md 5.12)."""
     text = commitment_text(nonce, seed, number, pot_size, holders)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def format_commitment_text(
+    nonce: str,
+    seed: int,
+    kind: str,
+    number: int,
+    entries: list[tuple[str, int, int, int | None]],
+    avoid_repeat: bool,
+) -> str:
+    """The text whose SHA-256 commits a Leben or points draw: JSON with sorted keys and
+    no spaces, ``{"avoid_repeat": …, "entries": [[name, card, byes, last], …],
+    "format": "leben"|"points", "nonce": …, "round": …, "seed": …, "v": …}``."""
+    data = {
+        "v": VERSION,
+        "format": kind,
+        "nonce": nonce,
+        "seed": seed,
+        "round": number,
+        "entries": [list(e) for e in entries],
+        "avoid_repeat": avoid_repeat,
+    }
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def commit_format(nonce: str, seed: int, kind: str, number: int, entries, avoid_repeat) -> str:
+    """The commitment (64 hex digits) of a Leben or points draw (RULES.md 5.12)."""
+    text = format_commitment_text(nonce, seed, kind, number, entries, avoid_repeat)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def pair_format(kind, number, entries, byes, last, avoid_repeat, seed):
+    """(pairs, bye) of a Leben (``leben.pair_round``) or points round
+    (``danish.pair_round``) from its inputs (see ``formats.DrawPlan``)."""
+    if kind == "leben":
+        return leben.pair_round(entries, byes, seed)
+    return danish.pair_round(
+        entries, byes, seed, first=number == 1, last_opponent=last, avoid_repeat=avoid_repeat
+    )
 
 
 @dataclass
@@ -182,6 +228,54 @@ def check_round(round_: dict) -> Check:
     return check
 
 
+def check_format_round(round_: dict, kind: str, avoid_repeat: bool) -> Check:
+    """Replay one round of a Leben or points export from its ``entries`` and seed, and
+    check its commitment. A round without a seed (drawn before seeds were kept) has
+    nothing to replay."""
+    digital = round_.get("seed") is not None
+    check = Check("round", round_["number"], digital)
+    if not digital:
+        return check
+    try:
+        listed = [(e["player"], e["card"], e["byes"], e["last"]) for e in round_["entries"]]
+        ids = {card: i for i, (_name, card, _byes, _last) in enumerate(listed, start=1)}
+        cards = {i: card for card, i in ids.items()}
+        byes = {ids[card]: n for _name, card, n, _last in listed if n}
+        last = {ids[card]: ids[other] for _n, card, _b, other in listed if other in ids}
+        if round_.get("commitment"):
+            sealed = commit_format(
+                round_["nonce"], round_["seed"], kind, round_["number"], listed, avoid_repeat
+            )
+            check.commitment = sealed == round_["commitment"]
+            if not check.commitment:
+                check.problems.append("the commitment does not match the seed and inputs")
+        pairs, bye = pair_format(
+            kind, round_["number"], list(ids.values()), byes, last, avoid_repeat, round_["seed"]
+        )
+    except (KeyError, TypeError, ValueError) as error:
+        check.replay = False
+        check.problems.append(f"the round cannot be read: {error!r}")
+        return check
+    drawn = [("match", cards[a], cards[b]) for a, b in pairs]
+    drawn += [("bye", cards[bye], None)] if bye is not None else []
+    shown = [
+        (
+            "match" if p.get("withdrawn") else p["kind"],
+            (p["left"] or {}).get("card"),
+            (p["right"] or {}).get("card"),
+        )
+        for p in round_["pairings"]
+    ]
+    if drawn != shown:
+        at = next(
+            (i for i, (a, b) in enumerate(zip(drawn, shown, strict=False)) if a != b),
+            min(len(drawn), len(shown)),
+        )
+        check.replay = False
+        check.problems.append(f"pairing {at + 1} differs from the replay")
+    return check
+
+
 def check_lot(tie: dict) -> Check:
     """Replay a range ordered by lot (``ties[i]`` of an export, kind ``lot``)."""
     check = Check("lot", tie["first"], True)
@@ -193,6 +287,10 @@ def check_lot(tie: dict) -> Check:
 
 def check_export(document: dict) -> list[Check]:
     """Every draw of an export checked (RULES.md 5.12): its rounds, then its lots."""
+    kind = document.get("format", "cards")
+    if kind != "cards":
+        repeat = bool(document.get("avoid_repeat"))
+        return [check_format_round(r, kind, repeat) for r in document.get("rounds", [])]
     checks = [check_round(r) for r in document.get("rounds", [])]
     checks += [check_lot(t) for t in document.get("ties", []) if t.get("kind") == "lot"]
     return checks

@@ -12,6 +12,7 @@ from clubs.players import player_named
 from clubs.text import name_fold
 from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import draw
+from tournaments.formats import board, withdrawable
 from tournaments.models import Card, Format, Kind, Pairing, Round, Tournament
 from tournaments.services.draws import create_placement
 from tournaments.services.formats import check_settings as check_format_settings
@@ -258,7 +259,9 @@ def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
 
 def withdraw_card(tournament: Tournament, card_id: int, actor: Actor) -> Card:
     """Withdraw a card whose holder went home (RULES.md 5.7), in the round now being
-    played (``Card.withdrawn_round``; 0 before round 1 is drawn).
+    played (``Card.withdrawn_round``; 0 before round 1 is drawn). In a Leben event the
+    player goes out in that round; in a points event he keeps his points and is drawn
+    no more (``formats``, RULES.md 5.10, 6).
 
     Before the next draw the card is not drawn (never a bye); an open match it is in
     (main draw or placement) becomes a walkover for the other card, and that match's
@@ -276,10 +279,6 @@ def withdraw_card(tournament: Tournament, card_id: int, actor: Actor) -> Card:
         card = state.cards.get(card_id)
         if card is None:
             raise RuleError("card", gettext_noop("There is no such card in this tournament."))
-        if t.format != Format.CARDS and state.rounds:
-            raise RuleError(
-                "card", gettext_noop("In this format a player leaves by losing his matches.")
-            )
         if card.withdrawn_round is not None:
             raise RuleError(
                 "card",
@@ -290,7 +289,10 @@ def withdraw_card(tournament: Tournament, card_id: int, actor: Actor) -> Card:
             raise RuleError(
                 "card", gettext_noop("A draw is being typed in: finish or undo it first.")
             )
-        if card_id not in state.still_playing():
+        cards_format = t.format == Format.CARDS
+        # Leben and points events: a player still in (RULES.md 5.10, 6, 5.7).
+        playing = state.still_playing() if cards_format else withdrawable(state, board(state))
+        if card_id not in playing:
             raise RuleError(
                 "card",
                 gettext_noop("Card %(card)s (%(name)s) has no match ahead: it is out already."),
@@ -333,7 +335,7 @@ def withdraw_card(tournament: Tournament, card_id: int, actor: Actor) -> Card:
                 "walkovers": walkovers,
             },
         )
-        if open_pairings:
+        if open_pairings and cards_format:
             create_placement(t, actor, state.current)
         return card
 

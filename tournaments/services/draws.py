@@ -22,7 +22,7 @@ from tournaments.models import (
     new_nonce,
     new_seed,
 )
-from tournaments.services.formats import draw_format_round
+from tournaments.services.formats import draw_format_round, plan_format_round
 from tournaments.services.reading import (
     TournamentState,
     latest_pull,
@@ -85,14 +85,27 @@ def draw_inputs(state: TournamentState, number: int, pot_size: int, holders) -> 
 def pending_commitment(state: TournamentState) -> tuple[int, str] | None:
     """(round number, commitment) of the next digital draw, shown before it is drawn
     (RULES.md 5.12); None while no round can be drawn now."""
+    t = state.tournament
     try:
-        number, pot_size, holders = _next_round_holders(state)
+        return _commit(state, t.draw_nonce, t.draw_seed)[:2]
     except RuleError:
         return None
+
+
+def _commit(state: TournamentState, nonce: str, seed: int, expected: int | None = None):
+    """(round number, commitment, inputs) of the next draw with ``nonce`` and ``seed``:
+    inputs are a card round's (pot size, holders) or a Leben or points event's
+    ``formats.DrawPlan``. RuleError when no round may be drawn now."""
     t = state.tournament
-    return number, verify.commit(
-        t.draw_nonce, t.draw_seed, *draw_inputs(state, number, pot_size, holders)
-    )
+    if t.format != Format.CARDS:  # Leben and points events (RULES.md 5.10, 6)
+        plan = plan_format_round(state, expected)
+        sealed = verify.commit_format(
+            nonce, seed, t.format, plan.number, plan.listed(state), plan.avoid_repeat
+        )
+        return plan.number, sealed, plan
+    number, pot_size, holders = _next_round_holders(state, expected)
+    sealed = verify.commit(nonce, seed, *draw_inputs(state, number, pot_size, holders))
+    return number, sealed, (pot_size, holders)
 
 
 def draw_round(
@@ -102,22 +115,20 @@ def draw_round(
     expected: int | None = None,
     commitment: str | None = None,
 ) -> Round:
-    """Draw the next round digitally (RULES.md 5.2, 5.4) with the tournament's secret
-    seed, whose commitment was shown before (5.12; a ``seed`` given, by a simulation or
-    a test, is used instead with a fresh nonce); seed, nonce and commitment are kept on
-    the round and a new secret seed is made for the next draw. ``expected``: the round
-    number the desk offered (refused when another one is due now); ``commitment``: the
-    one the desk showed (refused on ``commitment`` when the inputs changed since)."""
+    """Draw the next round digitally (RULES.md 5.2, 5.4; Leben and points events 5.10,
+    6) with the tournament's secret seed, whose commitment was shown before (5.12; a
+    ``seed`` given, by a simulation or a test, is used instead with a fresh nonce); seed,
+    nonce and commitment are kept on the round and a new secret seed is made for the
+    next draw. ``expected``: the round number the desk offered (refused when another one
+    is due now); ``commitment``: the one the desk showed (refused on ``commitment`` when
+    the inputs changed since)."""
     try:
         with transaction.atomic():
             t = locked(tournament)
             state = load_state(t)
-            if t.format != Format.CARDS:  # Leben and points events (RULES.md 5.10, 6)
-                return draw_format_round(t, state, actor, seed, expected)
-            number, pot_size, holders = _next_round_holders(state, expected)
             nonce = t.draw_nonce if seed is None else new_nonce()
             seed = t.draw_seed if seed is None else seed
-            sealed = verify.commit(nonce, seed, *draw_inputs(state, number, pot_size, holders))
+            number, sealed, inputs = _commit(state, nonce, seed, expected)
             if commitment is not None and commitment != sealed:
                 raise RuleError(
                     "commitment",
@@ -126,8 +137,12 @@ def draw_round(
                         "the commitment: check the new one and draw again."
                     ),
                 )
-            result = draw.digital_draw(holders, pot_size, seed, later_round=number > 1)
-            round_ = _store_draw(t, state, number, pot_size, seed, result, actor)
+            if t.format != Format.CARDS:
+                round_ = draw_format_round(t, inputs, seed, actor)
+            else:
+                pot_size, holders = inputs
+                result = draw.digital_draw(holders, pot_size, seed, later_round=number > 1)
+                round_ = _store_draw(t, state, number, pot_size, seed, result, actor)
             round_.nonce, round_.commitment = nonce, sealed
             round_.save(update_fields=["nonce", "commitment"])
             Tournament.objects.filter(pk=t.pk).update(draw_seed=new_seed(), draw_nonce=new_nonce())

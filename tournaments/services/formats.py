@@ -1,7 +1,8 @@
 """Writers of the Leben and points formats (RULES.md 5.10, 6): their settings, the draw
-of a round (called by ``draws.draw_round``), buying a life and naming a player's team.
-Results, corrections and undoing a draw are the card night's writers
-(``results``, ``draws.undo_draw``): a round of these formats is the same rows."""
+of a round (called by ``draws.draw_round``, which keeps its commitment as for cards,
+5.12), buying a life and naming a player's team. Results, corrections, withdrawals and
+undoing a draw are the card night's writers (``results``, ``cards.withdraw_card``,
+``draws.undo_draw``): a round of these formats is the same rows."""
 
 from django.db import transaction
 from django.utils import timezone
@@ -66,14 +67,12 @@ def _check_match(fields: dict) -> None:
             )
 
 
-def draw_format_round(
-    t: Tournament, state: TournamentState, actor: Actor, seed: int, expected: int | None
-) -> Round:
-    """Draw the next round of a Leben or points event (the caller holds the lock and
-    the transaction): Leben a fresh random pairing of the players alive (RULES.md 5.10),
-    points round 1 at random and then by the standing (RULES.md 6). RuleError on
-    ``round`` when ``expected`` is not the round due, while matches are open, and when
-    the event is over."""
+def plan_format_round(state: TournamentState, expected: int | None = None) -> formats.DrawPlan:
+    """The inputs of the next round of a Leben or points event (``formats.DrawPlan``):
+    Leben a fresh random pairing of the players alive (RULES.md 5.10), points round 1 at
+    random and then by the standing (RULES.md 6); withdrawn players are not drawn (5.7).
+    RuleError on ``round`` when ``expected`` is not the round due, while matches are
+    open, and when the event is over."""
     number = len(state.rounds) + 1
     if expected is not None and expected != number:
         raise RuleError(
@@ -89,32 +88,23 @@ def draw_format_round(
             number=number - 1,
             open=board.open_matches,
         )
-    if board.next_round is None:
+    plan = formats.draw_plan(state)
+    if plan is None:
         if not state.rounds:
             raise RuleError("round", gettext_noop("At least two players are needed."))
         raise RuleError(
             "round", gettext_noop("The tournament is decided: there is no further round.")
         )
-    byes = {line.card.pk: line.byes for line in board.lines if line.byes}
-    if t.format == Format.LEBEN:
-        alive = [line.card.pk for line in board.lines if line.place is None]
-        pairs, bye = leben.pair_round(alive, byes, seed)
-    else:
-        last = {}
-        for p in state.pairings[state.current.pk] if state.current else []:
-            if p.kind == Kind.MATCH:
-                last[p.left_id], last[p.right_id] = p.right_id, p.left_id
-        pairs, bye = danish.pair_round(
-            [line.card.pk for line in board.lines],  # by the standing
-            byes,
-            seed,
-            first=number == 1,
-            last_opponent=last,
-            avoid_repeat=t.avoid_repeat,
-        )
+    return plan
+
+
+def draw_format_round(t: Tournament, plan: formats.DrawPlan, seed: int, actor: Actor) -> Round:
+    """Store the round ``plan`` pairs with ``seed`` (the caller, ``draws.draw_round``,
+    holds the lock and the transaction and keeps the commitment, RULES.md 5.12)."""
+    pairs, bye = plan.pair(seed)
     round_ = Round.objects.create(
         tournament=t,
-        number=number,
+        number=plan.number,
         pot_size=len(pairs) + (bye is not None),  # the round's pairings, as a card round's
         seed=seed,
         drawn_at=timezone.now(),
@@ -136,7 +126,7 @@ def draw_format_round(
         "round drawn",
         actor=actor,
         before=None,
-        after={"round": number, "seed": seed, "pairings": len(rows), "format": t.format},
+        after={"round": plan.number, "seed": seed, "pairings": len(rows), "format": t.format},
     )
     return round_
 

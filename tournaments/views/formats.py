@@ -24,6 +24,7 @@ from tournaments.prizes import cash
 from tournaments.services import formats as writers
 from tournaments.services.reading import load_state
 from tournaments.views.common import actor, tournament_for
+from tournaments.views.ranking import draw_audit
 
 
 def desk_context(tournament, access, state, sell_form=None, checks=()) -> dict:
@@ -45,7 +46,7 @@ def desk_context(tournament, access, state, sell_form=None, checks=()) -> dict:
         "cards": cards,
         "cash": cash(tournament.entry_fee, cards),
         "in_play": alive,
-        "playing": {c.pk for c in entries} if not state.rounds else set(),
+        "playing": formats.withdrawable(state, board),  # may be withdrawn (RULES.md 5.7)
         "checks": list(checks),
         "players_in": len(alive),
         "sell_form": sell_form or SellForm(initial={"key": uuid.uuid4()}),
@@ -60,6 +61,7 @@ def desk_context(tournament, access, state, sell_form=None, checks=()) -> dict:
         "bracket_url": reverse("bracket", kwargs={"token": tournament.public_token}),
         "board": board,
         "can_rebuy": _rebuy_open(tournament, state, board),
+        **draw_audit(state),
     }
 
 
@@ -117,6 +119,7 @@ def board_context(t: Tournament) -> dict:
         "board": board,
         "awards": [(a, state.cards[a.card]) for a in formats.awards(state, board)],
         "rounds": len(state.rounds),
+        **draw_audit(state),
     }
 
 

@@ -28,7 +28,7 @@ from tournaments.services.reports import confirm_report, report_result
 from tournaments.services.sheets import Actor, open_match_sheet
 from tournaments.views import formats
 from tournaments.views.common import pairing_rows
-from tournaments.views.ranking import audit_context
+from tournaments.views.ranking import audit_context, draw_audit
 from tournaments.views.results import save_result
 
 
@@ -112,6 +112,7 @@ def room_screen(request, token):
         "pages": screen_pages(state, awards),
         "qr": qr_svg(public),
         "public": public,
+        "next_commitment": draw_audit(state)["next_commitment"],  # RULES.md 5.12
     }
     return partial_or_page(request, "tournaments/screen.html", "screen", context)
 

@@ -137,9 +137,14 @@ def audit_context(state) -> dict:
     """What the desk and the live bracket show of the ranking, the categories and the
     draw's audit (RULES.md 5.9, 5.12): the category lists, the next digital draw's
     commitment (round, hash) and the latest digital round with its seed."""
+    return {"category_lists": category_lists(state), **draw_audit(state)}
+
+
+def draw_audit(state) -> dict:
+    """The next digital draw's commitment (round, hash) and the latest digital round
+    with its seed (RULES.md 5.12): on the desk, the live pages and the room screen."""
     digital = [r for r in state.rounds if r.seed is not None and r.drawn_at is not None]
     return {
-        "category_lists": category_lists(state),
         "next_commitment": pending_commitment(state),
         "last_digital": digital[-1] if digital else None,
     }

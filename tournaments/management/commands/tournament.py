@@ -105,11 +105,6 @@ class Command(BaseCommand):
             raise CommandError(f"cannot read {path}: {error}") from None
         if not isinstance(document, dict) or not isinstance(document.get("rounds"), list):
             raise CommandError(f"{path} is not a tournament export (no rounds)")
-        if document.get("format", "cards") != "cards":
-            raise CommandError(
-                f"{path} is a {document['format']} event: only the draws of a card night "
-                "carry commitments to check"
-            )
         checks = check_export(document)
         for c in checks:
             what = f"round {c.number}" if c.what == "round" else f"lots for place {c.number}"
