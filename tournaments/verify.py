@@ -290,7 +290,8 @@ def check_export(document: dict) -> list[Check]:
     kind = document.get("format", "cards")
     if kind != "cards":
         repeat = bool(document.get("avoid_repeat"))
-        return [check_format_round(r, kind, repeat) for r in document.get("rounds", [])]
-    checks = [check_round(r) for r in document.get("rounds", [])]
+        checks = [check_format_round(r, kind, repeat) for r in document.get("rounds", [])]
+    else:
+        checks = [check_round(r) for r in document.get("rounds", [])]
     checks += [check_lot(t) for t in document.get("ties", []) if t.get("kind") == "lot"]
     return checks
