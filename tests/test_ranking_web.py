@@ -17,7 +17,7 @@ from tests import factories
 from tournaments import verify
 from tournaments.categories import category_lists
 from tournaments.export import export
-from tournaments.models import Round, TieBreak, Tournament
+from tournaments.models import Pairing, Round, TieBreak, Tournament
 from tournaments.services.cards import sell_cards
 from tournaments.services.draws import add_pull, draw_round, start_physical_draw
 from tournaments.services.reading import load_state, physical_session
@@ -89,7 +89,8 @@ def test_the_verify_command_replays_a_whole_night_and_names_a_wrong_seed(tmp_pat
     call_command("tournament", "verify", str(path), stdout=out)
     lines = out.getvalue().splitlines()
     assert lines[0] == "round 1, digital, commitment ok: ok"
-    assert lines[-1] == "5 draws checked, 0 failed"
+    assert lines[-2] == "the draw of the matches for places 5-8, digital: ok"
+    assert lines[-1] == "6 draws checked, 0 failed"
     document["rounds"][2]["seed"] += 1
     path.write_text(json.dumps(document), encoding="utf-8")
     out = io.StringIO()
@@ -98,7 +99,29 @@ def test_the_verify_command_replays_a_whole_night_and_names_a_wrong_seed(tmp_pat
     assert exited.value.code == 1
     lines = out.getvalue().splitlines()
     assert lines[2].startswith("round 3, digital, COMMITMENT WRONG: FAILED")
-    assert lines[-1] == "5 draws checked, 1 failed"
+    assert lines[-1] == "6 draws checked, 1 failed"
+
+
+def test_the_draw_for_places_5_to_8_keeps_its_seed_and_replays(db):
+    t = simulate(factories.club(), cards=16, players=12, max_cards=2, seed=5)
+    document = export(t)
+    drawn = [p for p in document["placement"] if p.get("label") == "5-8"]
+    assert len(drawn) == 2 and drawn[0]["seed"] == drawn[1]["seed"] is not None
+    assert drawn[0]["seed"] == Pairing.objects.get(tournament=t, label="5-8", number=1).seed
+    (check,) = [c for c in verify.check_export(document) if c.what == "placement"]
+    assert check.ok and check.problems == []
+    # The same four cards paired otherwise than the seed pairs them: found.
+    first, second = drawn
+    first["right"], second["left"] = second["left"], first["right"]
+    (check,) = [c for c in verify.check_export(document) if c.what == "placement"]
+    assert not check.ok and "differ from the replay" in check.problems[0]
+    # A night whose "5-8" draw kept no seed (made before seeds were kept) says so.
+    for p in drawn:
+        del p["seed"]
+    (check,) = [c for c in verify.check_export(document) if c.what == "placement"]
+    assert not check.ok and check.problems == [
+        "no seed kept for this draw (made before seeds were kept)"
+    ]
 
 
 def test_a_draw_at_the_venue_is_replayed_from_its_pulls(db):
@@ -124,8 +147,10 @@ def test_anyone_with_the_public_link_checks_the_draws_and_gets_the_export(client
     page = client.get(reverse("verify_draws", kwargs={"token": t.public_token}))
     assert page.status_code == 200
     assert page.context["failed"] == 0
-    assert [c.number for c, _r in page.context["rows"]] == [1, 2, 3, 4]
+    rows = [(c.what, c.number) for c, _r in page.context["rows"]]
+    assert rows == [("round", 1), ("round", 2), ("round", 3), ("round", 4), ("placement", 5)]
     assert "Jede Auslosung stimmt." in page.content.decode()
+    assert "Auslosung der Spiele um Platz 5–8" in page.content.decode()
     data = client.get(reverse("public_export", kwargs={"token": t.public_token}))
     assert json.loads(data.content) == json.loads(json.dumps(export(t)))
     assert client.get("/p/not-a-token/verify/").status_code == 404

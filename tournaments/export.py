@@ -31,6 +31,7 @@ def export(tournament: Tournament) -> dict:
         return {
             "number": p.number,
             **({"label": p.label} if p.label else {}),
+            **({"seed": p.seed} if p.seed is not None else {}),
             "left": ref(p.left_id),
             "right": ref(p.right_id),
             "kind": match.shown_kind,

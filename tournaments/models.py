@@ -314,6 +314,9 @@ class Pairing(models.Model):
     number = models.PositiveIntegerField()
     label = models.CharField(max_length=10, blank=True)
     kind = models.CharField(max_length=10, choices=Kind.choices)
+    seed = models.BigIntegerField(
+        null=True, blank=True, help_text='a "5-8" placement draw\'s seed, kept to replay it'
+    )
     left = models.ForeignKey(
         Card, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )

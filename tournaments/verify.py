@@ -103,8 +103,8 @@ def pair_format(kind, number, entries, byes, last, avoid_repeat, seed):
 
 @dataclass
 class Check:
-    """The check of one draw: ``what`` ("round", "lot"), ``number`` (the round, or the
-    first place of the lot's range), ``digital`` (seeded), ``commitment`` (True: it
+    """The check of one draw: ``what`` ("round", "lot", "placement": the "5-8" draw),
+    ``number`` (the round, the first place of the lot's range, or 5), ``digital`` (seeded), ``commitment`` (True: it
     matches; False: not; None: the draw has none, a draw at the venue or an older
     draw), ``replay`` (True: the replay gives the pulls and pairings the export shows)
     and ``problems`` (English, naming the first difference)."""
@@ -285,13 +285,53 @@ def check_lot(tie: dict) -> Check:
     return check
 
 
+def check_placement(document: dict) -> list[Check]:
+    """Replay the "5-8" placement draw of an export (RULES.md 5.5), if it has one: the
+    quarter-final losers of its two pairings, paired again with the seed kept
+    (``draw.placement_pairs``; card numbers stand in for the card ids, which ascend with
+    them, and players by name)."""
+    drawn = sorted(
+        (p for p in document.get("placement", []) if p.get("label") == "5-8"),
+        key=lambda p: p["number"],
+    )
+    if not drawn:
+        return []
+    check = Check("placement", 5, True)
+    seeds = {p.get("seed") for p in drawn}
+    if len(seeds) != 1 or None in seeds:
+        check.replay = False
+        check.problems.append("no seed kept for this draw (made before seeds were kept)")
+        return [check]
+    owners, shown = {}, []
+    for p in drawn:
+        pair = []
+        for side in ("left", "right"):
+            card = p.get(side) or {}
+            if card.get("card") is not None:
+                owners[card["card"]] = card.get("player")
+            pair.append(card.get("card"))
+        shown.append(tuple(pair))
+    try:
+        replayed = draw.placement_pairs(sorted(owners), seeds.pop(), owners=owners)
+    except ValueError as error:
+        check.replay = False
+        check.problems.append(str(error))
+        return [check]
+    if [tuple(pair) for pair in replayed] != shown:
+        check.replay = False
+        check.problems.append(f"the pairs {shown} differ from the replay {list(replayed)}")
+    return [check]
+
+
 def check_export(document: dict) -> list[Check]:
-    """Every draw of an export checked (RULES.md 5.12): its rounds, then its lots."""
+    """Every draw of an export checked (RULES.md 5.12): its rounds, the "5-8" placement
+    draw, then its lots."""
     kind = document.get("format", "cards")
     if kind != "cards":
         repeat = bool(document.get("avoid_repeat"))
         checks = [check_format_round(r, kind, repeat) for r in document.get("rounds", [])]
     else:
         checks = [check_round(r) for r in document.get("rounds", [])]
+    checks += check_placement(document)
     checks += [check_lot(t) for t in document.get("ties", []) if t.get("kind") == "lot"]
     return checks

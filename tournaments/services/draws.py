@@ -208,7 +208,9 @@ def _pull_row(round_: Round, index: int, pull: draw.Pull) -> Pull:
 
 def create_placement(t: Tournament, actor: Actor, round_: Round | None) -> None:
     """Create the placement matches that became due (RULES.md 5.5): a "5-8" pairing with
-    one card is a bye, a pairing of two cards of one player a walkover."""
+    one card is a bye, a pairing of two cards of one player a walkover. The "5-8" draw
+    happens by itself when the quarter-finals are decided, so no commitment precedes
+    it; its seed is kept on both pairings, and ``verify`` replays it (5.12)."""
     state = load_state(t)
     for label, cards in bracket.placement_due(state.round_states, state.placement_states):
         if label == "5-8":
@@ -235,6 +237,7 @@ def create_placement(t: Tournament, actor: Actor, round_: Round | None) -> None:
                 kind=kind,
                 left_id=left,
                 right_id=right,
+                seed=seed if label == "5-8" else None,
             )
 
 

@@ -107,7 +107,10 @@ class Command(BaseCommand):
             raise CommandError(f"{path} is not a tournament export (no rounds)")
         checks = check_export(document)
         for c in checks:
-            what = f"round {c.number}" if c.what == "round" else f"lots for place {c.number}"
+            what = {
+                "round": f"round {c.number}",
+                "placement": "the draw of the matches for places 5-8",
+            }.get(c.what, f"lots for place {c.number}")
             how = "digital" if c.digital else "at the venue"
             sealed = {True: "commitment ok", False: "COMMITMENT WRONG", None: "no commitment"}
             status = "ok" if c.ok else "FAILED"
