@@ -112,3 +112,22 @@ def test_the_commitment_of_the_next_draw_stays_clear_of_the_names(live_server, b
     )
     assert overlaps == []
     context.close()
+
+
+def test_a_points_event_shows_its_standings_on_screen_at_40_px(live_server, browser: Browser):
+    """RULES.md 6: the standings live on the room screen, 16 lines a page in two columns,
+    long names cut inside their column; every name inside the screen at 40 px or more."""
+    from clubs.models import Player
+    from tournaments.simulation import simulate_format
+
+    club = factories.club()
+    t = simulate_format(club, "points", 40, 7, rounds=3, stop_after=2)
+    for n, player in enumerate(Player.objects.filter(club=club).order_by("pk")):
+        player.name = f"{LONG} {n}"
+        player.save(update_fields=["name"])
+    context = browser.new_context(viewport=SCREEN, locale="de-AT")
+    page = context.new_page()
+    page.goto(live_server.url + reverse("room_screen", kwargs={"token": t.public_token}))
+    # Round 2 (20 matches), then the standings of 40 players on three pages.
+    assert check_every_page(page) == 4
+    context.close()

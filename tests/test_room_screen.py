@@ -59,3 +59,29 @@ def test_the_room_screen_carries_the_public_link_and_no_private_one(client):
 
 def test_an_unknown_room_screen_is_not_found(client):
     assert client.get("/p/nothing/screen/").status_code == 404
+
+
+def test_a_points_event_shows_its_round_then_its_standings_in_pages_of_16():
+    from tournaments import formats
+    from tournaments.screen import STANDING_PER_PAGE
+    from tournaments.simulation import simulate_format
+
+    t = simulate_format(factories.club(), "points", 30, 3, rounds=3, stop_after=1)
+    state = load_state(t)
+    pages = screen_pages(state, [])
+    board = formats.board(state).lines
+    standing = [p for p in pages if p.standing]
+    assert [p.title for p in pages[: len(pages) - len(standing)]] == ["Runde 1"]
+    assert [(p.title, p.part, p.parts) for p in standing] == [("Wertung", 1, 2), ("Wertung", 2, 2)]
+    assert [len(p.standing) for p in standing] == [STANDING_PER_PAGE, 30 - STANDING_PER_PAGE]
+    assert [line for p in standing for line in p.standing] == list(board)
+
+
+def test_the_room_screen_of_a_points_event_reads_each_players_points(client):
+    from tournaments import formats
+    from tournaments.simulation import simulate_format
+
+    t = simulate_format(factories.club(), "points", 8, 5, rounds=3, stop_after=1)
+    html = client.get(screen(t)).content.decode()
+    for line in formats.board(load_state(t)).lines:
+        assert f'<span class="name">{line.card.player.name}</span> <small>{line.points} Punkte' in html

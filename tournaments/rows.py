@@ -175,19 +175,21 @@ class BlankRow:
 @dataclass(frozen=True)
 class Column:
     """A bracket's column: a round (``number``, drawn from pots of ``pot``, with its
-    ``open`` matches) or, with ``number`` None, the placement matches."""
+    ``open`` matches; ``knockout`` False for a Leben or points round) or, with
+    ``number`` None, the placement matches."""
 
     rows: tuple[Row | BlankRow, ...]
     number: int | None = None
     open: int = 0
     pot: int = 0
+    knockout: bool = True
 
     @property
     def title(self) -> str:
         """ "Placement", or the round's name (``round_name``)."""
         if self.number is None:
             return _("Placement")
-        return round_name(self.number, self.pot or len(self.rows))
+        return round_name(self.number, self.pot or len(self.rows), self.knockout)
 
 
 def rows(state, pairings: Iterable[Pairing]) -> list[Row]:
@@ -206,6 +208,7 @@ def bracket_columns(state, blank_for: int | None = None) -> list[Column]:
             round_.number,
             round_state.open_matches,
             round_.pot_size,
+            round_.knockout,
         )
         for round_, round_state in zip(state.rounds, state.round_states, strict=True)
         if round_.drawn_at is not None

@@ -1,6 +1,8 @@
 """The room screen: the live bracket for a 1920×1080 screen read from 5 m away, as
 pages that take turns (``static/js/screen.js``): the current round, split into pages
-of at most ``PER_PAGE`` matches, then the placement matches, then the prizes won.
+of at most ``PER_PAGE`` matches, then the placement matches, then the prizes won. A
+Leben or points event (RULES.md 5.10, 6) shows its standings in pages of
+``STANDING_PER_PAGE`` lines after its current round.
 
 A page never scrolls: it holds ``COLUMNS`` × ``ROWS`` matches, each match one box with
 the two names on a line each (at least 40 px on 1080 px, ``static/css/screen.css``);
@@ -10,6 +12,7 @@ bracket behind the QR code.
 
 from dataclasses import dataclass
 
+from tournaments.models import Format
 from tournaments.rows import Column, Row, bracket_columns
 
 COLUMNS = 3
@@ -17,19 +20,23 @@ ROWS = 8
 PER_PAGE = COLUMNS * ROWS
 LARGE = 6
 """A page with this many matches or fewer is shown with larger names (2 × 3 boxes)."""
+STANDING_PER_PAGE = 16
+"""Lines of a standings page: two columns of eight (as many as the prizes page holds)."""
 
 
 @dataclass(frozen=True)
 class ScreenPage:
     """One page of the room screen: ``title`` (the round's name), ``part`` (1-based) of
-    ``parts`` pages of that round, the ``rows`` (``rows.Row``) or the ``awards`` (pairs
-    of ``prizes.Award`` and card), and ``large``."""
+    ``parts`` pages of that round, the ``rows`` (``rows.Row``), the ``awards`` (pairs
+    of ``prizes.Award`` and card) or the ``standing`` (``formats.BoardLine``s), and
+    ``large``."""
 
     title: str
     rows: tuple[Row, ...] = ()
     part: int = 1
     parts: int = 1
     awards: tuple = ()
+    standing: tuple = ()
 
     @property
     def large(self) -> bool:
@@ -53,9 +60,27 @@ def screen_pages(state, awards) -> list[ScreenPage]:
     main = [c for c in columns if c.number is not None]
     pages = _split(main[-1]) if main else []
     pages += [p for c in columns if c.number is None for p in _split(c)]
+    if state.tournament.format != Format.CARDS:
+        pages += _standing_pages(state)
     if awards:
         pages.append(ScreenPage(_prizes_title(), awards=tuple(awards)))
     return pages
+
+
+def _standing_pages(state) -> list[ScreenPage]:
+    """The standings board of a Leben or points event (``formats.board``) in pages."""
+    from django.utils.translation import gettext
+
+    from tournaments import formats
+
+    lines = formats.board(state).lines
+    chunks = [
+        tuple(lines[i : i + STANDING_PER_PAGE]) for i in range(0, len(lines), STANDING_PER_PAGE)
+    ]
+    return [
+        ScreenPage(gettext("Standings"), part=part, parts=len(chunks), standing=chunk)
+        for part, chunk in enumerate(chunks, start=1)
+    ]
 
 
 def _prizes_title() -> str:
