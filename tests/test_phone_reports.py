@@ -332,3 +332,27 @@ def test_two_confirmations_and_an_acceptance_at_once_leave_one_result(transactio
         thread.join()
     assert Result.objects.filter(pairing=pairing).count() == 1
     assert len(errors) == 2  # the report no longer waits for the later two
+
+
+def test_a_points_event_takes_a_reported_and_confirmed_result_into_its_standing():
+    """RULES.md 6 with the check of the players' results: a report counts once the other
+    player confirms it, and the standing gives each player his Bummerl as points."""
+    from tournaments import formats
+    from tournaments.services.draws import draw_round
+    from tournaments.simulation import simulate_format
+
+    factories.presets()
+    t = simulate_format(factories.club(), "points", 4, 2, rounds=3, stop_after=0)
+    t.result_check = "confirm"
+    t.save(update_fields=["result_check"])
+    draw_round(t, Actor(), seed=9)
+    pairing = Pairing.objects.filter(tournament=t, kind="match").order_by("number").first()
+    anna, ben = Client(), Client()
+    assert report(anna, pairing, "left", pairing.left_id, "2:1").status_code == 302
+    assert Result.objects.live_for(pairing) is None
+    waiting = Report.objects.open().get(pairing=pairing)
+    assert confirm(ben, pairing, "right", waiting.pk).status_code == 302
+    result = Result.objects.live_for(pairing)
+    assert (result.winner_id, result.score) == (pairing.left_id, "2:1")
+    points = {line.card.pk: line.points for line in formats.board(load_state(t)).lines}
+    assert (points[pairing.left_id], points[pairing.right_id]) == (2, 1)
