@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 from scoring.models import Deal
 from tournaments import danish, leben
 from tournaments.models import Format, Kind
-from tournaments.prizes import award
 
 LEBEN_MAX_ENTRIES = 1024
 MAX_ROUNDS = 30
@@ -404,18 +403,6 @@ def withdrawable(state, result: Board) -> set[int]:
     }
 
 
-def awards(state, result: Board):
-    """The prizes of a finished Leben or points event (RULES.md 5.5, 5.8): by place,
-    shared ranges in card-number order; none while it runs."""
-    if not result.finished:
-        return []
-    cards = state.cards
-    places = {p: (card, cards[card].player_id) for p, card in result.places.items()}
-    prizes = [(int(p["place"]), p["description"]) for p in state.tournament.prizes]
-    shared = sorted(result.shared, key=lambda s: (s[0], cards[s[1]].number))
-    return award(places, prizes, state.tournament.one_prize_per_player, shared)
-
-
 def export_part(state, ref) -> dict:
     """The export's part of a Leben or points event (README, "The tournament as JSON"):
     ``format`` and its settings, ``standings`` (the board), ``teams`` (points), and
@@ -490,14 +477,5 @@ def export_part(state, ref) -> dict:
             {"place": line.place, "to": line.place_to, **ref(line.card.pk)}
             for line in result.lines
             if result.finished and line.place is not None
-        ],
-        "prizes": [
-            {
-                "place": a.place,
-                "description": a.description,
-                "card": state.cards[a.card].number,
-                "player": state.cards[a.card].player.name,
-            }
-            for a in awards(state, result)
         ],
     }

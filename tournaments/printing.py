@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 
 from bummerl.printing import qr_png
 from clubs.models import Player
-from tournaments import formats, sheet_grid
+from tournaments import sheet_grid
 from tournaments.categories import category_lists
-from tournaments.models import Card, Format, Pull, ResultCheck, Round, Tournament
+from tournaments.models import Card, Pull, ResultCheck, Round, Tournament
 from tournaments.prizes import cash, player_cash
 from tournaments.rows import BlankRow, Column, Row, SheetRow, bracket_columns, round_name, rows
 from tournaments.services.reading import TournamentState, load_state, physical_session
@@ -281,12 +281,7 @@ def match_sheets_context(t: Tournament, round_: Round, build_url) -> dict:
 
 def prizes_context(t: Tournament) -> dict:
     state = load_state(t)
-    if t.format != Format.CARDS:  # Leben and points events: prizes by the standings
-        awarded = {
-            a.place: state.cards[a.card] for a in formats.awards(state, formats.board(state))
-        }
-    else:
-        awarded = {a.place: state.cards[a.card] for a in state.awards()}
+    awarded = {a.place: state.cards[a.card] for a in state.awards()}
     prizes = [
         PrizeLine(int(p["place"]), p["description"], awarded.get(int(p["place"])))
         for p in sorted(t.prizes, key=lambda p: int(p["place"]))

@@ -101,7 +101,10 @@ class TournamentState:
         return bracket.places(self.round_states, self.placement_states)
 
     def awards(self):
-        """The overall prizes (RULES.md 5.5), handed down the ranking (5.8)."""
+        """The overall prizes (RULES.md 5.5), handed down the ranking (5.8); a Leben or
+        points event hands them out once it is over (5.10, 6)."""
+        if self.tournament.format != Format.CARDS and not formats.board(self).finished:
+            return []
         ranked = self.ranking()
         places = {r.first: (r.card, r.player) for r in ranked if r.first == r.last}
         shared = [(r.first, r.card, r.player) for r in ranked if r.first != r.last]

@@ -57,7 +57,7 @@ def desk_context(tournament, access, state, sell_form=None, checks=()) -> dict:
         "in_progress": None,
         "draw_refusal": refusal,
         "lower_to": None,
-        "awards": formats.awards(state, board),
+        "awards": state.awards(),
         "bracket_url": reverse("bracket", kwargs={"token": tournament.public_token}),
         "board": board,
         "can_rebuy": _rebuy_open(tournament, state, board),
@@ -117,7 +117,7 @@ def board_context(t: Tournament) -> dict:
     return {
         "tournament": t,
         "board": board,
-        "awards": [(a, state.cards[a.card]) for a in formats.awards(state, board)],
+        "awards": [(a, state.cards[a.card]) for a in state.awards()],
         "rounds": len(state.rounds),
         **draw_audit(state),
     }

@@ -17,7 +17,6 @@ from bummerl.links import absolute_url
 from bummerl.printing import qr_svg
 from clubs.forms import rule_error_text
 from scoring.rules import RuleError
-from tournaments import formats as formats_core
 from tournaments import links
 from tournaments.forms import ResultForm
 from tournaments.models import Format, Pairing, Report, Result, Side, Tournament
@@ -106,11 +105,7 @@ def room_screen(request, token):
     if t is None:
         raise Http404
     state = load_state(t)
-    if t.format != Format.CARDS:  # Leben and points events: prizes by their standings
-        won = formats_core.awards(state, formats_core.board(state))
-    else:
-        won = state.awards()
-    awards = [(a, state.cards[a.card]) for a in won]
+    awards = [(a, state.cards[a.card]) for a in state.awards()]
     public = absolute_url(request, reverse("bracket", kwargs={"token": t.public_token}))
     context = {
         "tournament": t,
