@@ -365,7 +365,7 @@ def _record_on_fold(sheet, stats, entry, key, actor, players, after):
         return None
     state = _score(sheet, [*(d.entry for d in live), entry], start[0])
     deal = _add(sheet, rows, entry, state.lines[-1], key, actor, stats.last + 1)
-    version = f"{deal.pk}-{stats.struck}"
+    version = dataclasses.replace(stats, newest=deal.pk).version
     if [m.count for m in state.marks] != [m.count for m, _after in marks]:
         # The entry ended a game: the marks move on by one game.
         _keep_fold(sheet, stats.struck, state, [*live, deal], start)

@@ -27,8 +27,3 @@ def moments(first_day: dt.date | None, last_day: dt.date | None, field: str) -> 
     if last_day is not None:
         found[f"{field}__lt"] = start_of(last_day + dt.timedelta(days=1))
     return found
-
-
-def day_of(moment: dt.datetime) -> dt.date:
-    """The Vienna calendar day of an aware moment."""
-    return moment.astimezone(CLUB_ZONE).date()

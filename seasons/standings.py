@@ -41,13 +41,6 @@ class Standings:
     games: list[Game] = field(default_factory=list)
     points: list[ranking.Row] = field(default_factory=list)
 
-    def game(self, variant: str | None) -> Game | None:
-        """The game ``variant``, or the one with most rows when it was not played."""
-        found = next((g for g in self.games if g.variant == variant), None)
-        if found is None and self.games:
-            found = max(self.games, key=lambda g: len(g.rows))
-        return found
-
 
 def club_sheets(club: Club, first_day: dt.date | None, last_day: dt.date | None):
     return Sheet.objects.filter(

@@ -97,7 +97,8 @@ def test_a_stale_page_never_confirms_a_report_its_user_did_not_see(night):
     report(anna, pairing, "left", pairing.right_id, "2:0")
     response = confirm(ben, pairing, "right", seen.pk)
     assert response.status_code == 409
-    assert "2:0" in response.content.decode()  # he is shown what stands now
+    # He is shown what stands now: Anna's new report, not the one he saw.
+    assert f"hat gemeldet: {pairing.right.player.name} gewinnt 2:0." in response.content.decode()
     assert Result.objects.live_for(pairing) is None
     seen.refresh_from_db()
     assert seen.outcome == Outcome.REPLACED

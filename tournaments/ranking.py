@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from tournaments.draw import _below
 
 SHARED, STECHEN, LOT = "shared", "stechen", "lot"
-TIES = (SHARED, STECHEN, LOT)
 """The values of the option ``ranking_ties`` (RULES.md 5.8)."""
 
 

@@ -34,6 +34,7 @@ from scoring.display import (
 )
 from scoring.forms import EntryForm
 from scoring.models import Sheet
+from scoring.rules import bauern
 from scoring.transfer import export_document
 
 
@@ -151,7 +152,8 @@ def teams_of(state, players) -> list[dict]:
     if not state.variant.teams:
         return []
     return [
-        {"number": t + 1, "names": f"{players[t].name} & {players[t + 2].name}"} for t in (0, 1)
+        {"number": t + 1, "names": " & ".join(players[s].name for s in bauern.team_seats(t))}
+        for t in (0, 1)
     ]
 
 

@@ -24,7 +24,7 @@ from tournaments.prizes import still_in
 from tournaments.rows import bracket_columns
 from tournaments.screen import screen_pages
 from tournaments.services.reading import load_state, match_scores
-from tournaments.services.reports import confirm_report, report_result
+from tournaments.services.reports import confirm_report, other, report_result
 from tournaments.services.sheets import Actor, open_match_sheet
 from tournaments.views import formats
 from tournaments.views.common import pairing_rows
@@ -219,7 +219,7 @@ def side_link(request, token):
     for report in reports.values():
         report.winner = state.cards[report.winner_id]
     me, them = (row.left, row.right) if side == Side.LEFT else (row.right, row.left)
-    mine, theirs = reports.get(side), reports.get(Side.RIGHT if side == Side.LEFT else Side.LEFT)
+    mine, theirs = reports.get(side), reports.get(other(side))
     return render(
         request,
         "tournaments/side.html",
