@@ -195,6 +195,19 @@ else:
         }
     }
 
+# Each server process keeps the sheet pages' rendered bodies in its own memory
+# (``scoring.fragments``): derived from the database, keyed by the sheet's state, so a
+# process that restarts, or another worker, only renders them once more.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "fragments": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "fragments",
+        "TIMEOUT": 3600,
+        "OPTIONS": {"MAX_ENTRIES": 1000},
+    },
+}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

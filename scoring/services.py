@@ -93,15 +93,18 @@ def read_sheet(sheet: Sheet, players: tuple[Player, ...] | None = None) -> Score
     return _scored(sheet, players, _deals(sheet))
 
 
-def read_recent(sheet: Sheet, players: tuple[Player, ...] | None = None) -> ScoredSheet:
+def read_recent(
+    sheet: Sheet, players: tuple[Player, ...] | None = None, stats: "_Stats | None" = None
+) -> ScoredSheet:
     """Read the recent part of a sheet for its page (see ``ScoredSheet``): the deals of
     the open game and of the game before, folded on from the fold kept with the sheet
     (``scoring.foldcache``). 3 queries (2 when ``players`` are given), whatever the
     number of deals; when the kept fold does not belong to the deals as they are, the
-    whole sheet is read and folded, and its fold kept again."""
+    whole sheet is read and folded, and its fold kept again. ``stats``: the sheet's
+    ``sheet_stats`` when read just before (a write since is noticed as above)."""
     if players is None:
         players = load_players(sheet)
-    stats = _stats(sheet)
+    stats = stats or sheet_stats(sheet)
     marks = foldcache.kept(sheet.fold, stats.struck)
     if marks is not None:
         start, after = marks[0]
@@ -146,6 +149,8 @@ class _Stats:
     live: int
     last: int
     keyed: int = 0
+    recorded: object = None  # the newest row's time and the last strike's (``sheet_stats``)
+    voided: object = None
 
     @property
     def version(self) -> str:
@@ -168,11 +173,19 @@ _STATS = {
 }
 
 
-def _stats(sheet: Sheet) -> _Stats:
-    sql = "SELECT " + ", ".join(f"({query})" for query in _STATS.values())
+def sheet_stats(sheet: Sheet) -> _Stats:
+    """The sheet's rows in one aggregate query: ``version`` (``ScoredSheet.version``)
+    and the times of the newest row and of the last strike (``recorded``, ``voided``:
+    with the version they tell one state of the sheet from another even across a
+    restore of the database, which may give ids out again)."""
     with connection.cursor() as cursor:
-        cursor.execute(sql, [sheet.pk] * len(_STATS))
-        return _Stats(*(value or 0 for value in cursor.fetchone()))
+        cursor.execute(
+            'SELECT MAX("id"), COUNT("voided_at"), COUNT(*) - COUNT("voided_at"), '
+            f'MAX("position"), MAX("recorded_at"), MAX("voided_at") {_DEALS}',
+            [sheet.pk],
+        )
+        newest, struck, live, last, recorded, voided = cursor.fetchone()
+    return _Stats(newest or 0, struck, live or 0, last or 0, 0, recorded, voided)
 
 
 def _locked_with_stats(sheet: Sheet, actor: Actor, key) -> tuple[Sheet, _Stats]:

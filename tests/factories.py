@@ -1,6 +1,7 @@
 """Hand-written factories for tests: a club with the presets, people, tables."""
 
 import itertools
+import re
 import uuid
 
 from django.contrib.auth import get_user_model
@@ -108,3 +109,9 @@ def deal_form(sheet) -> dict:
         "normal_points": entry.normal_points,
         "won": "1",
     }
+
+
+def entry_key(html: str) -> str:
+    """The one-time key of a sheet page's first entry form, as the phone sends it."""
+    form = html[html.index('<form class="entry') :]
+    return re.search(r'name="key" value="([^"]+)"', form).group(1)

@@ -10,7 +10,6 @@ read by one aggregate query instead of loading them: the poller compares it with
 import hashlib
 import json
 
-from django.db.models import Count, Max, Q
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -18,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from scoring.models import Deal
+from scoring import services
 from scoring.views.sheet import with_sheet_access
 
 THEME_COLOUR = "#0b5d3b"
@@ -36,21 +35,12 @@ SHELL_ASSETS = (
 styles and scripts): a sheet page opened offline looks and works as online."""
 
 
-def sheet_version(sheet) -> str:
-    """``"<newest row id>-<struck rows>"`` of ``sheet``, equal to ``version_of`` of its
-    rows (struck ones included), in one query."""
-    found = Deal.objects.filter(sheet=sheet).aggregate(
-        newest=Max("pk"), struck=Count("pk", filter=Q(voided_at__isnull=False))
-    )
-    return f"{found['newest'] or 0}-{found['struck']}"
-
-
 @require_safe
 @never_cache
 @with_sheet_access
 def version(request, access):
     """The sheet's version as plain text (two queries: access and the version)."""
-    return HttpResponse(sheet_version(access.sheet), content_type="text/plain")
+    return HttpResponse(services.sheet_stats(access.sheet).version, content_type="text/plain")
 
 
 @require_safe

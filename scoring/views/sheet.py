@@ -13,6 +13,7 @@ import segno
 from django.contrib import messages
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
@@ -21,7 +22,7 @@ from bummerl.links import absolute_url
 from clubs import audit
 from clubs.errors import RuleError
 from clubs.forms import rule_error_text
-from scoring import services
+from scoring import fragments, services
 from scoring.access import SignInRequired, refreshed, sheet_for, sign_in
 from scoring.display import (
     describe_change,
@@ -71,11 +72,15 @@ def sheet_context(
     notice=None,
     show_all=False,
     stale=None,
+    marked=False,
 ):
+    """The sheet page's context. ``marked``: the one-time keys as the markers of
+    ``scoring.fragments`` (for a body that is kept), else fresh ones."""
     state = scored.state
     players = scored.players
     if form is None:
-        form = EntryForm(players=players, rules=state.rules)
+        initial = {"key": fragments.KEYS["entry"]} if marked else {}
+        form = EntryForm(players=players, rules=state.rules, initial=initial)
     if not show_all:
         scored = services.recent_part(scored)
     rows = sheet_rows(scored)
@@ -134,7 +139,7 @@ def sheet_context(
         "after": scored.version,
         # Every form on the page has its own one-time key: two taps on two forms are
         # two entries, two taps on one form are one.
-        "keys": {"redeal": uuid.uuid4(), "ended": uuid.uuid4()},
+        "keys": fragments.KEYS if marked else {"redeal": uuid.uuid4(), "ended": uuid.uuid4()},
         # Joined to the page's address like the rows' (scoring.urls: one sheet's paths).
         "links": {
             "record": f"{base}record/",
@@ -202,26 +207,64 @@ def next_partie(request, access):
     return vary_on_htmx(redirect(url))
 
 
-def render_sheet(request, access, scored, status=200, **extra):
+def render_sheet(request, access, scored, status=200, keep=None, **extra):
+    """The sheet page (or its ``#sheet`` partial) of ``scored``. ``keep``: the cache key
+    (``fragments.key``) under which to keep the body rendered, when it may be kept."""
     if request.method == "POST":
         access = refreshed(access)
-    context = sheet_context(request, access, scored, **extra)
+    if (
+        keep is not None
+        and extra.get("form") is None
+        and fragments.keeps(access.sheet, scored.state)
+    ):
+        context = sheet_context(request, access, scored, marked=True, **extra)
+        body = render_to_string(
+            "scoring/sheet.html#sheet-body", {**context, "csrf_token": fragments.CSRF}, request
+        )
+        fragments.put(keep, body)
+        context["body"] = fragments.fill(body, request)
+    else:
+        context = sheet_context(request, access, scored, **extra)
     return partial_or_page(request, "scoring/sheet.html", "sheet", context, status=status)
 
 
 @require_safe
 @with_sheet_access
 def page(request, access):
+    """The sheet. Without ``?saved=`` its body is taken as kept for the sheet's state
+    (``scoring.fragments``): 4 queries (access, seats, state; the session's user), else
+    read, rendered and kept."""
     show_all = request.GET.get("all") == "1"
-    read = services.read_sheet if show_all else services.read_recent
-    scored = read(access.sheet)
-    saved = None
     saved_id = request.GET.get("saved")
+    sheet = access.sheet
+    players = stats = keep = None
+    if not saved_id and fragments.may_have(sheet):
+        players = services.load_players(sheet)
+        stats = services.sheet_stats(sheet)
+        keep = fragments.key(access, players, stats, show_all)
+        body = fragments.get(keep)
+        if body is not None:
+            context = {
+                "access": access,
+                "sheet": sheet,
+                "players": players,
+                "after": stats.version,
+                "links": {"page": access.url("page")},
+                "body": fragments.fill(body, request),
+            }
+            return partial_or_page(request, "scoring/sheet.html", "sheet", context)
+    if show_all:
+        scored = services.read_sheet(sheet, players)
+    else:
+        scored = services.read_recent(sheet, players, stats)
+    if stats is not None and scored.version != stats.version:
+        keep = None  # written meanwhile: the body shown is not that of ``stats``
+    saved = None
     if saved_id and saved_id.isdigit():
         saved = next(
             (d for d in scored.deals if d.pk == int(saved_id) and d.voided_at is None), None
         )
-    return render_sheet(request, access, scored, saved=saved, show_all=show_all)
+    return render_sheet(request, access, scored, saved=saved, show_all=show_all, keep=keep)
 
 
 @require_safe

@@ -1,0 +1,98 @@
+"""The sheet page's body kept rendered, so that a page shown again, or fetched by every
+other phone at the table after a deal, is not read, folded and rendered again.
+
+The body is everything below the banners (``scoring/sheet.html#sheet-body``: totals,
+the entry forms, the deals). It is kept in the ``fragments`` cache (each server
+process's memory) under a key made of all it is rendered from:
+
+- the sheet's state (``services.sheet_stats``: its version, which changes with every
+  write, and the times of the newest row and of the last strike, which tell states
+  apart even after a restore of the database gave ids out again) and when the sheet
+  was opened, so a deal recorded, corrected or struck is a new key;
+- what is not part of the version: the players' names, the title, the language, the
+  way the sheet was reached (account or link: its URLs) and what the access allows
+  (``can_write``, ``can_manage``, a tournament's lock and its text), ``?all=1``.
+
+What differs per response is not kept: the CSRF token and the one-time keys of the
+entry forms are rendered as markers and filled in for each response (``fill``), so no
+two phones ever share a key and no token is shared between users.
+
+Not kept (rendered each time): a body with a bound form (errors), and a two-player
+sheet of a series or with its Partie decided, whose body shows the other Partien
+(``views.sheet.series_context``), which change without this sheet's version.
+"""
+
+import hashlib
+import uuid
+
+from django.core.cache import caches
+from django.middleware.csrf import get_token
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+from scoring.access import SheetAccess
+
+CSRF = SafeString("<!--csrf-->")
+"""Rendered for ``{% csrf_token %}``'s value; user text never holds ``<`` unescaped."""
+KEYS = {
+    "entry": SafeString("<!--key:entry-->"),
+    "redeal": SafeString("<!--key:redeal-->"),
+    "ended": SafeString("<!--key:ended-->"),
+}
+"""Rendered for the one-time keys of the entry forms (``EntryForm``'s ``key``, and the
+redeal and Augen forms' ``keys``)."""
+
+
+def _cache():
+    return caches["fragments"]
+
+
+def keeps(sheet, state) -> bool:
+    """Whether the body of ``sheet`` in ``state`` may be kept (see the module
+    docstring): not for a two-player sheet of a series or with its Partie decided."""
+    return sheet.series_id is None and state.partie_winner is None
+
+
+def may_have(sheet) -> bool:
+    """Whether a body of ``sheet`` may have been kept, before it is read."""
+    return sheet.series_id is None
+
+
+def key(access: SheetAccess, players, stats, show_all: bool) -> str:
+    """The cache key of the body of ``access.sheet`` in the state ``stats``
+    (``services.sheet_stats``), shown to ``access`` (see the module docstring)."""
+    sheet = access.sheet
+    parts = (
+        sheet.pk,
+        str(sheet.created_at),
+        stats.version,
+        str(stats.recorded),
+        str(stats.voided),
+        get_language(),
+        access.namespace,
+        sheet.entry_token if access.namespace == "entry" else "",
+        access.can_write,
+        access.can_manage,
+        access.locked_text,
+        show_all,
+        sheet.title,
+        tuple(p.name for p in players),
+    )
+    return "sheet-body:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def get(cache_key: str) -> str | None:
+    return _cache().get(cache_key)
+
+
+def put(cache_key: str, body: str) -> None:
+    _cache().set(cache_key, str(body))
+
+
+def fill(body: str, request) -> SafeString:
+    """``body`` with this response's CSRF token and fresh one-time keys."""
+    body = body.replace(CSRF, get_token(request))
+    for marker in KEYS.values():
+        if marker in body:
+            body = body.replace(marker, str(uuid.uuid4()))
+    return mark_safe(body)  # rendered by the template engine, markers only replaced
