@@ -27,7 +27,7 @@ import uuid
 
 from django.core.cache import caches
 from django.middleware.csrf import get_token
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
 from scoring.access import SheetAccess
@@ -41,6 +41,8 @@ KEYS = {
 }
 """Rendered for the one-time keys of the entry forms (``EntryForm``'s ``key``, and the
 redeal and Augen forms' ``keys``)."""
+AFTER = SafeString("<!--after-->")
+"""Rendered for the ``after`` field of the kept entry forms (the version of the page)."""
 
 
 def _cache():
@@ -89,10 +91,27 @@ def put(cache_key: str, body: str) -> None:
     _cache().set(cache_key, str(body))
 
 
-def fill(body: str, request) -> SafeString:
-    """``body`` with this response's CSRF token and fresh one-time keys."""
-    body = body.replace(CSRF, get_token(request))
+def forms_key(access: SheetAccess, players, rufer: int | None) -> str:
+    """The cache key of the unbound entry forms of ``access.sheet`` (its rules, players
+    and URLs, the language) when ``rufer`` is Rufer."""
+    sheet = access.sheet
+    parts = (
+        sheet.pk,
+        str(sheet.created_at),
+        get_language(),
+        access.namespace,
+        sheet.entry_token if access.namespace == "entry" else "",
+        tuple(p.name for p in players),
+        rufer,
+    )
+    return "entry-forms:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def fill(html: str, request, version: str) -> str:
+    """``html`` rendered with the markers, with this response's CSRF token, fresh
+    one-time keys and the page's ``version``."""
+    html = html.replace(CSRF, get_token(request)).replace(AFTER, version)
     for marker in KEYS.values():
-        if marker in body:
-            body = body.replace(marker, str(uuid.uuid4()))
-    return mark_safe(body)  # rendered by the template engine, markers only replaced
+        if marker in html:
+            html = html.replace(marker, str(uuid.uuid4()))
+    return html

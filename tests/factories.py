@@ -111,7 +111,8 @@ def deal_form(sheet) -> dict:
     }
 
 
-def entry_key(html: str) -> str:
-    """The one-time key of a sheet page's first entry form, as the phone sends it."""
+def entry_key(html: str, name: str = "key") -> str:
+    """A field of a sheet page's first entry form (its one-time ``key``, or ``after``),
+    as the phone sends it."""
     form = html[html.index('<form class="entry') :]
-    return re.search(r'name="key" value="([^"]+)"', form).group(1)
+    return re.search(rf'name="{name}" value="([^"]+)"', form).group(1)

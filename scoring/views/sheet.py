@@ -15,9 +15,10 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST, require_safe
 
-from bummerl.htmx import partial_or_page, vary_on_htmx
+from bummerl.htmx import vary_on_htmx, wants_partial
 from bummerl.links import absolute_url
 from clubs import audit
 from clubs.errors import RuleError
@@ -74,13 +75,13 @@ def sheet_context(
     stale=None,
     marked=False,
 ):
-    """The sheet page's context. ``marked``: the one-time keys as the markers of
-    ``scoring.fragments`` (for a body that is kept), else fresh ones."""
+    """The sheet page's context. ``marked``: rendered with the markers of
+    ``scoring.fragments`` for the CSRF token and the one-time keys (``fragments.fill``
+    puts them in), and the unbound entry forms taken as kept (``entry_forms``)."""
     state = scored.state
     players = scored.players
-    if form is None:
-        initial = {"key": fragments.KEYS["entry"]} if marked else {}
-        form = EntryForm(players=players, rules=state.rules, initial=initial)
+    if form is None and not marked:
+        form = EntryForm(players=players, rules=state.rules)
     if not show_all:
         scored = services.recent_part(scored)
     rows = sheet_rows(scored)
@@ -102,7 +103,7 @@ def sheet_context(
             "names": [players[s].name for s in state.awaiting_tiebreak],
             "dealer": players[third].name,
         }
-    return {
+    context = {
         "access": access,
         "sheet": access.sheet,
         "state": state,
@@ -121,8 +122,6 @@ def sheet_context(
         # Lines shown only with ?all=1: the oldest rows, the deals of finished games.
         "hidden_rows": hidden + scored.first,
         "undo_url": f"{base}deals/{saved.pk}/void/" if saved else "",
-        "form": form,
-        "options": entry_options(form, players, state.rules, state.rufer),
         "rufer": state.rufer,
         "saved": saved,
         "saved_text": describe_entry(saved.entry, players, state.rules) if saved else "",
@@ -149,6 +148,37 @@ def sheet_context(
             "print_blank": f"{base}print/blank.pdf",
         },
     }
+    if marked:
+        context["csrf_token"] = fragments.CSRF
+    if form is not None:
+        context["form"] = form
+        context["options"] = entry_options(form, players, state.rules, state.rufer)
+    elif access.can_write and state.partie_winner is None and not state.awaiting_tiebreak:
+        context["entry_forms"] = entry_forms(request, access, context)
+    return context
+
+
+def entry_forms(request, access, context) -> str:
+    """The unbound entry forms of the sheet page with the markers of
+    ``scoring.fragments``, as kept for the sheet and its Rufer (rendered and kept the
+    first time): they differ from deal to deal only by who is Rufer."""
+    state, players = context["state"], context["players"]
+    key = fragments.forms_key(access, players, state.rufer)
+    html = fragments.get(key)
+    if html is None:
+        form = EntryForm(players=players, rules=state.rules, initial={"key": fragments.KEYS["entry"]})
+        html = render_to_string(
+            "scoring/sheet.html#entry-forms",
+            {
+                **context,
+                "form": form,
+                "options": entry_options(form, players, state.rules, state.rufer),
+                "after": fragments.AFTER,
+            },
+            request,
+        )
+        fragments.put(key, html)
+    return mark_safe(html)  # noqa: S308 (rendered by the template engine)
 
 
 def teams_of(state, players) -> list[dict]:
@@ -212,20 +242,19 @@ def render_sheet(request, access, scored, status=200, keep=None, **extra):
     (``fragments.key``) under which to keep the body rendered, when it may be kept."""
     if request.method == "POST":
         access = refreshed(access)
-    if (
-        keep is not None
-        and extra.get("form") is None
-        and fragments.keeps(access.sheet, scored.state)
-    ):
-        context = sheet_context(request, access, scored, marked=True, **extra)
-        body = render_to_string(
-            "scoring/sheet.html#sheet-body", {**context, "csrf_token": fragments.CSRF}, request
-        )
-        fragments.put(keep, body)
-        context["body"] = fragments.fill(body, request)
-    else:
-        context = sheet_context(request, access, scored, **extra)
-    return partial_or_page(request, "scoring/sheet.html", "sheet", context, status=status)
+    context = sheet_context(request, access, scored, marked=True, **extra)
+    if keep is not None and extra.get("form") is None and fragments.keeps(access.sheet, scored.state):
+        context["body"] = render_to_string("scoring/sheet.html#sheet-body", context, request)
+        fragments.put(keep, context["body"])
+    return _respond(request, context, scored.version, status)
+
+
+def _respond(request, context, version: str, status: int = 200):
+    """The page or ``#sheet`` partial of a context rendered with the markers of
+    ``scoring.fragments``, filled in for this response."""
+    name = "scoring/sheet.html#sheet" if wants_partial(request) else "scoring/sheet.html"
+    html = render_to_string(name, context, request)
+    return vary_on_htmx(HttpResponse(fragments.fill(html, request, version), status=status))
 
 
 @require_safe
@@ -250,9 +279,10 @@ def page(request, access):
                 "players": players,
                 "after": stats.version,
                 "links": {"page": access.url("page")},
-                "body": fragments.fill(body, request),
+                "body": mark_safe(body),  # noqa: S308 (rendered by the template engine)
+                "csrf_token": fragments.CSRF,
             }
-            return partial_or_page(request, "scoring/sheet.html", "sheet", context)
+            return _respond(request, context, stats.version)
     if show_all:
         scored = services.read_sheet(sheet, players)
     else:
