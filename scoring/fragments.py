@@ -1,25 +1,27 @@
-"""The sheet page's body kept rendered, so that a page shown again, or fetched by every
-other phone at the table after a deal, is not read, folded and rendered again.
+"""The sheet page kept rendered, so that a page shown again, or fetched by every other
+phone at the table after a deal, is not read, folded and rendered again; and the entry
+forms kept for each Rufer, so that a page rendered afresh does not build them again.
 
-The body is everything below the banners (``scoring/sheet.html#sheet-body``: totals,
-the entry forms, the deals). It is kept in the ``fragments`` cache (each server
+A page (or its ``#sheet`` partial) is kept in the ``fragments`` cache (each server
 process's memory) under a key made of all it is rendered from:
 
 - the sheet's state (``services.sheet_stats``: its version, which changes with every
   write, and the times of the newest row and of the last strike, which tell states
   apart even after a restore of the database gave ids out again) and when the sheet
   was opened, so a deal recorded, corrected or struck is a new key;
-- what is not part of the version: the players' names, the title, the language, the
+- what is not part of the state: the players' names, the title, the club's name, the
+  language, the address asked for (``?all=1``), page or partial, signed in or not, the
   way the sheet was reached (account or link: its URLs) and what the access allows
-  (``can_write``, ``can_manage``, a tournament's lock and its text), ``?all=1``.
+  (``can_write``, ``can_manage``, a tournament's lock and its text).
 
-What differs per response is not kept: the CSRF token and the one-time keys of the
-entry forms are rendered as markers and filled in for each response (``fill``), so no
-two phones ever share a key and no token is shared between users.
+What differs per response is not kept: the CSRF token, the one-time keys of the entry
+forms and (in the kept entry forms) the page's version are rendered as markers and
+filled in for each response (``fill``), so no two phones ever share a key and no token
+is shared between users.
 
-Not kept (rendered each time): a body with a bound form (errors), and a two-player
-sheet of a series or with its Partie decided, whose body shows the other Partien
-(``views.sheet.series_context``), which change without this sheet's version.
+Not kept: a page with a bound form (errors), a banner or a message, and a two-player
+sheet of a series or with its Partie decided, whose page shows the other Partien
+(``views.sheet.series_context``), which change without this sheet's state.
 """
 
 import hashlib
@@ -30,6 +32,7 @@ from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
+from bummerl.htmx import wants_partial
 from scoring.access import SheetAccess
 
 CSRF = SafeString("<!--csrf-->")
@@ -60,9 +63,10 @@ def may_have(sheet) -> bool:
     return sheet.series_id is None
 
 
-def key(access: SheetAccess, players, stats, show_all: bool) -> str:
-    """The cache key of the body of ``access.sheet`` in the state ``stats``
-    (``services.sheet_stats``), shown to ``access`` (see the module docstring)."""
+def key(request, access: SheetAccess, names: tuple[str, ...], stats) -> str:
+    """The cache key of the sheet page (or its partial) answering ``request`` for
+    ``access.sheet`` in the state ``stats`` (``services.sheet_stats``): see the module
+    docstring for what goes into it."""
     sheet = access.sheet
     parts = (
         sheet.pk,
@@ -71,16 +75,20 @@ def key(access: SheetAccess, players, stats, show_all: bool) -> str:
         str(stats.recorded),
         str(stats.voided),
         get_language(),
+        wants_partial(request),
+        request.get_full_path(),
+        request.user.is_authenticated,
         access.namespace,
         sheet.entry_token if access.namespace == "entry" else "",
         access.can_write,
         access.can_manage,
         access.locked_text,
-        show_all,
         sheet.title,
-        tuple(p.name for p in players),
+        sheet.club.name,
+        sheet.club.slug,
+        names,
     )
-    return "sheet-body:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+    return "sheet-page:" + hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
 def get(cache_key: str) -> str | None:

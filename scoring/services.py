@@ -178,14 +178,29 @@ def sheet_stats(sheet: Sheet) -> _Stats:
     and the times of the newest row and of the last strike (``recorded``, ``voided``:
     with the version they tell one state of the sheet from another even across a
     restore of the database, which may give ids out again)."""
+    return sheet_stats_and_names(sheet, seats=0)[0]
+
+
+_NAME = (
+    f'SELECT p."name" FROM "{Player._meta.db_table}" p JOIN "{Seat._meta.db_table}" s '
+    'ON s."player_id" = p."id" WHERE s."sheet_id" = %s AND s."position" = '
+)
+
+
+def sheet_stats_and_names(sheet: Sheet, seats: int | None = None) -> tuple[_Stats, tuple]:
+    """``sheet_stats`` and the names of the sheet's players in seat order (``seats``
+    of them, by default the variant's), in one query."""
+    seats = sheet.core_variant.seats if seats is None else seats
+    names = "".join(f", ({_NAME}{seat})" for seat in range(seats))
     with connection.cursor() as cursor:
         cursor.execute(
             'SELECT MAX("id"), COUNT("voided_at"), COUNT(*) - COUNT("voided_at"), '
-            f'MAX("position"), MAX("recorded_at"), MAX("voided_at") {_DEALS}',
-            [sheet.pk],
+            f'MAX("position"), MAX("recorded_at"), MAX("voided_at"){names} {_DEALS}',
+            [sheet.pk] * (seats + 1),
         )
-        newest, struck, live, last, recorded, voided = cursor.fetchone()
-    return _Stats(newest or 0, struck, live or 0, last or 0, 0, recorded, voided)
+        newest, struck, live, last, recorded, voided, *found = cursor.fetchone()
+    stats = _Stats(newest or 0, struck, live or 0, last or 0, 0, recorded, voided)
+    return stats, tuple(found)
 
 
 def _locked_with_stats(sheet: Sheet, actor: Actor, key) -> tuple[Sheet, _Stats]:

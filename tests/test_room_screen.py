@@ -84,4 +84,6 @@ def test_the_room_screen_of_a_points_event_reads_each_players_points(client):
     t = simulate_format(factories.club(), "points", 8, 5, rounds=3, stop_after=1)
     html = client.get(screen(t)).content.decode()
     for line in formats.board(load_state(t)).lines:
-        assert f'<span class="name">{line.card.player.name}</span> <small>{line.points} Punkte' in html
+        assert (
+            f'<span class="name">{line.card.player.name}</span> <small>{line.points} Punkte' in html
+        )

@@ -203,12 +203,12 @@ def test_a_restore_that_gives_ids_out_again_shows_the_deals_restored(table):
     assert "Bettler · Clara" in client.get(page_url(sheet)).content.decode()
 
 
-def test_the_kept_page_costs_five_queries_whatever_the_number_of_deals(table):
+def test_the_kept_page_costs_four_queries_whatever_the_number_of_deals(table):
     sheet, client = table
     for count in (5, 60):
         factories.fill(sheet, count)
         client.get(page_url(sheet))
         with CaptureQueriesContext(connection) as queries:
             assert client.get(page_url(sheet)).status_code == 200
-        # session, user, sheet with the member's role, seats, the deals' aggregate
-        assert len(queries) == 5, [q["sql"][:80] for q in queries]
+        # session, user, sheet with the member's role, the deals' aggregate with names
+        assert len(queries) == 4, [q["sql"][:80] for q in queries]

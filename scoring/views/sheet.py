@@ -166,7 +166,9 @@ def entry_forms(request, access, context) -> str:
     key = fragments.forms_key(access, players, state.rufer)
     html = fragments.get(key)
     if html is None:
-        form = EntryForm(players=players, rules=state.rules, initial={"key": fragments.KEYS["entry"]})
+        form = EntryForm(
+            players=players, rules=state.rules, initial={"key": fragments.KEYS["entry"]}
+        )
         html = render_to_string(
             "scoring/sheet.html#entry-forms",
             {
@@ -238,55 +240,40 @@ def next_partie(request, access):
 
 
 def render_sheet(request, access, scored, status=200, keep=None, **extra):
-    """The sheet page (or its ``#sheet`` partial) of ``scored``. ``keep``: the cache key
-    (``fragments.key``) under which to keep the body rendered, when it may be kept."""
+    """The sheet page (or its ``#sheet`` partial) of ``scored``, rendered with the
+    markers of ``scoring.fragments`` and filled in for this response. ``keep``: the
+    cache key (``fragments.key``) under which to keep it, when it may be kept."""
     if request.method == "POST":
         access = refreshed(access)
     context = sheet_context(request, access, scored, marked=True, **extra)
-    if keep is not None and extra.get("form") is None and fragments.keeps(access.sheet, scored.state):
-        context["body"] = render_to_string("scoring/sheet.html#sheet-body", context, request)
-        fragments.put(keep, context["body"])
-    return _respond(request, context, scored.version, status)
-
-
-def _respond(request, context, version: str, status: int = 200):
-    """The page or ``#sheet`` partial of a context rendered with the markers of
-    ``scoring.fragments``, filled in for this response."""
     name = "scoring/sheet.html#sheet" if wants_partial(request) else "scoring/sheet.html"
     html = render_to_string(name, context, request)
-    return vary_on_htmx(HttpResponse(fragments.fill(html, request, version), status=status))
+    if (
+        keep is not None
+        and extra.get("form") is None
+        and fragments.keeps(access.sheet, scored.state)
+    ):
+        fragments.put(keep, html)
+    return vary_on_htmx(HttpResponse(fragments.fill(html, request, scored.version), status=status))
 
 
 @require_safe
 @with_sheet_access
 def page(request, access):
-    """The sheet. Without ``?saved=`` its body is taken as kept for the sheet's state
-    (``scoring.fragments``): 4 queries (access, seats, state; the session's user), else
-    read, rendered and kept."""
+    """The sheet. Shown again in the same state (without ``?saved=`` or a message to
+    show), it is taken as kept (``scoring.fragments``): 5 queries (the session, its
+    user, the access, the seats, the deals' aggregate); else read, rendered and kept."""
     show_all = request.GET.get("all") == "1"
     saved_id = request.GET.get("saved")
     sheet = access.sheet
-    players = stats = keep = None
-    if not saved_id and fragments.may_have(sheet):
-        players = services.load_players(sheet)
-        stats = services.sheet_stats(sheet)
-        keep = fragments.key(access, players, stats, show_all)
-        body = fragments.get(keep)
-        if body is not None:
-            context = {
-                "access": access,
-                "sheet": sheet,
-                "players": players,
-                "after": stats.version,
-                "links": {"page": access.url("page")},
-                "body": mark_safe(body),  # noqa: S308 (rendered by the template engine)
-                "csrf_token": fragments.CSRF,
-            }
-            return _respond(request, context, stats.version)
-    if show_all:
-        scored = services.read_sheet(sheet, players)
-    else:
-        scored = services.read_recent(sheet, players, stats)
+    stats = keep = None
+    if not saved_id and fragments.may_have(sheet) and not messages.get_messages(request):
+        stats, names = services.sheet_stats_and_names(sheet)
+        keep = fragments.key(request, access, names, stats)
+        html = fragments.get(keep)
+        if html is not None:
+            return vary_on_htmx(HttpResponse(fragments.fill(html, request, stats.version)))
+    scored = services.read_sheet(sheet) if show_all else services.read_recent(sheet, stats=stats)
     if stats is not None and scored.version != stats.version:
         keep = None  # written meanwhile: the body shown is not that of ``stats``
     saved = None
