@@ -83,6 +83,12 @@ def new_token() -> str:
     return "-".join(signs[i : i + 4] for i in range(0, 16, 4))
 
 
+_READ_RULES: dict = {}
+"""``Sheet.core_rules`` read in this process, by sheet and language, with the stored
+value they were read from (a sheet's rules are written once, when it is opened; the
+stored value is compared all the same, as after a restore). Emptied at 2048 entries."""
+
+
 class Sheet(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="sheets")
     title = models.CharField(_("title"), max_length=100, blank=True)
@@ -144,12 +150,20 @@ class Sheet(models.Model):
     def core_rules(self) -> core.RuleSet:
         """The sheet's rules for scoring and showing: the presets' contract names in the
         active language (``scoring.contract_names``); ``rules`` keeps them as stored.
-        Read once per language and stored ``rules`` value of this instance (a request
-        asks for them several times; a ``core.RuleSet`` is frozen)."""
+        Read once per language and stored ``rules`` value in this process (a request
+        asks for them several times, every request of a table again; a ``core.RuleSet``
+        is frozen)."""
         language = get_language()
         made = self.__dict__.get("_core_rules")
         if made is None or made[0] != language or made[1] is not self.rules:
-            made = (language, self.rules, shown_rules(core.RuleSet.from_dict(self.rules)))
+            made = _READ_RULES.get((self.pk, language))
+            if made is None or made[1] != self.rules:  # equal stored values: the same rules
+                made = (language, self.rules, shown_rules(core.RuleSet.from_dict(self.rules)))
+                if self.pk is not None:
+                    if len(_READ_RULES) >= 2048:
+                        _READ_RULES.clear()
+                    _READ_RULES[self.pk, language] = made
+            made = (language, self.rules, made[2])
             self.__dict__["_core_rules"] = made
         return made[2]
 
