@@ -6,6 +6,7 @@ the same. ``clubs.text.unprintable`` names the characters of a text they cannot 
 ``print/base.html``, which sets the page size, the font and the repeated headers.
 """
 
+import functools
 import io
 import threading
 
@@ -28,6 +29,24 @@ def font_config() -> FontConfiguration:
     if config is None:
         config = _fonts.config = FontConfiguration()
     return config
+
+
+@functools.cache
+def _advances() -> dict[int, float]:
+    """Code point -> advance width of DejaVu Sans (regular), in em; read once from the
+    shipped font's metrics."""
+    from fontTools.ttLib import TTFont  # a WeasyPrint dependency, loaded on first use
+
+    font = TTFont(settings.BASE_DIR / "static" / "fonts" / "DejaVuSans.woff", lazy=True)
+    metrics, em = font["hmtx"], font["head"].unitsPerEm
+    return {code: metrics[glyph][0] / em for code, glyph in font.getBestCmap().items()}
+
+
+def text_width(text: str, size: float) -> float:
+    """The width in mm of one line of ``text`` in DejaVu Sans at ``size`` pt, without
+    kerning (which only narrows it); a character the font lacks counts 1 em."""
+    advances = _advances()
+    return sum(advances.get(ord(ch), 1.0) for ch in text) * size * 25.4 / 72
 
 
 def qr_svg(url: str) -> str:

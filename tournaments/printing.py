@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bummerl.printing import qr_png
+from bummerl.printing import qr_png, text_width
 from clubs.models import Player
 from tournaments import sheet_grid
 from tournaments.categories import category_lists
@@ -29,8 +29,11 @@ class PrizeLine:
     card: Card | None
 
 
-# The bracket sheet: A4 landscape pages of positioned boxes (no tables, no flowing
-# layout), in millimetres inside the page margins.
+# The bracket sheet: A4 landscape pages, in millimetres inside the page margins. The
+# small boxes' text is one block of lines on a grid per page, each box's lines at its
+# column's tab stop, and the boxes' frames are drawn with the bracket lines as one SVG
+# path: WeasyPrint then lays out a handful of elements per page instead of one per box
+# (an element costs it about as much as two lines of text).
 SHEET_WIDTH = 277.0
 SHEET_TOP = 22.0
 """Where the boxes start: the page's headings (and the title on page 1) lie above."""
@@ -42,12 +45,26 @@ LEAVES = 16
 first of the last page, which holds every round after it and the places."""
 SECTION_COLUMNS = 5
 """The most rounds side by side on a page before the last one."""
+LINE = SHEET_HEIGHT / (4 * LEAVES)
+"""The height of a line of the grid (mm): a box of a column of ``LEAVES`` boxes takes
+four, its two lines and a gap of two."""
+SMALL = 6.5
+"""The font size of the grid (pt), as ``templates/print/bracket.html`` sets it."""
+PAD = 1.0
+"""Between a box's frame and its text, left and right (mm)."""
+PX = 25.4 / 96
+"""A CSS pixel in mm: tab stops lie at whole pixels."""
+TAB_DRAWN = 1.024
+"""How much wider WeasyPrint (62 to 70 at least) draws a tab than it lays it out: it
+writes the tab's width in Pango units (1/1024) where the PDF counts thousandths. The
+columns are as wide as a tab is drawn; ``tests/test_print_bracket_pages.py`` checks it."""
 
 
 @dataclass(frozen=True)
 class Box:
-    """A box of the printed bracket: its ``text`` (lines), where it stands (``style``:
-    left, top and width in mm) and ``large`` (a column of few boxes)."""
+    """A box of the printed bracket drawn on its own (a large one of the last page, or
+    one whose text is too wide for a line of the grid): its ``text`` (lines), where it
+    stands (``style``: left, top and width in mm) and ``large`` (bigger type)."""
 
     text: str
     style: str
@@ -79,26 +96,54 @@ def box_text(row: Row | BlankRow) -> str:
 
 
 @dataclass(frozen=True)
-class Heading:
-    """A column's ``title`` over the column (``style``: where)."""
-
-    title: str
-    style: str
-
-
-@dataclass(frozen=True)
 class BracketPage:
-    """One page of the printed bracket: its ``title``, column ``headings``, ``boxes``
-    and the bracket lines as one SVG path (``path``, in mm); the last page also the
+    """One page of the printed bracket: its ``title``; the column titles as one line
+    (``headings``, a tab between two); ``grid``: the small boxes' text, a line of the
+    grid each (``LINE`` high, the first at ``grid_top`` mm), each box's lines after as
+    many tabs as its column has columns before it; ``tab``: a column's width in CSS
+    px; the ``boxes`` drawn on their own; the bracket lines, the grid boxes' frames
+    and the headings' rules as one SVG path (``path``, in mm); the last page also the
     placement matches and places 1-8 (``places``: text lines, where: ``places_style``)."""
 
     title: str
-    headings: tuple[Heading, ...]
+    headings: str
+    grid: str
+    grid_top: float
+    tab: int
     boxes: tuple[Box, ...]
     path: str
     last: bool = False
     places: str = ""
     places_style: str = ""
+
+
+def column_width(count: int) -> tuple[int, float]:
+    """The width of each of ``count`` columns side by side on the sheet: the tab size
+    (whole CSS px) that puts a column's text at its place, and the width in mm."""
+    tab = int(SHEET_WIDTH / count / PX / TAB_DRAWN)
+    return tab, tab * PX * TAB_DRAWN
+
+
+def fits(text: str, width: float) -> bool:
+    """Whether each line of ``text`` is at most ``width`` mm wide in the grid's type."""
+    return all(text_width(line, SMALL) <= width for line in text.split("\n"))
+
+
+def grid_text(lines: dict[int, list[tuple[int, str]]]) -> tuple[str, int]:
+    """The grid's text from ``lines`` (grid line -> (column, text) pieces) and the
+    number of its first line: the lines from the first to the last in use, each piece
+    after tabs up to its column."""
+    if not lines:
+        return "", 0
+    first = min(lines)
+    out = []
+    for number in range(first, max(lines) + 1):
+        line, at = "", 0
+        for column, text in sorted(lines.get(number, ())):
+            line += "\t" * (column - at) + text
+            at = column
+        out.append(line)
+    return "\n".join(out), first
 
 
 def in_tree_order(columns: list[Column]) -> list[Column]:
@@ -131,29 +176,35 @@ def in_tree_order(columns: list[Column]) -> list[Column]:
     return out
 
 
-def _column(rows, left: float, width: float) -> tuple[list[Box], list[float]]:
-    """Boxes of ``rows`` spread evenly over the sheet's height, and their middles."""
-    step = SHEET_HEIGHT / max(len(rows), 1)
-    middles = [SHEET_TOP + (i + 0.5) * step for i in range(len(rows))]
-    large = len(rows) <= 4
-    half = 3.8 if large else 3.1
-    boxes = [
-        Box(box_text(row), _at(left, mid - half, width), large)
-        for row, mid in zip(rows, middles, strict=True)
-    ]
-    return boxes, middles
-
-
-def _page(title: str, columns: list[tuple[str, tuple]], width: float, **more) -> BracketPage:
-    """A page of round ``columns`` (title, rows) side by side, ``width`` mm each, with a
-    bracket line from each two boxes to the box they lead to."""
-    boxes, path, headings, before = [], [], [], None
-    for index, (heading, rows_) in enumerate(columns):
+def _page(title: str, columns: list[tuple[str, tuple]], count: int, last: bool = False):
+    """A page of round ``columns`` (title, rows) side by side, each a ``count``-th of the
+    sheet wide, the boxes of a column spread evenly over the sheet's height, with a
+    bracket line from each two boxes to the box they lead to. A column of at most four
+    boxes on the ``last`` page has large boxes of its own; the others' text goes on the
+    grid, unless a line is too wide for it."""
+    tab, width = column_width(count)
+    boxes, path, lines, before = [], [], {}, None
+    for index, (_heading, rows_) in enumerate(columns):
         left = index * width
-        column, middles = _column(rows_, left, width - GAP)
-        headings.append(Heading(heading, _at(left, SHEET_TOP - 5, width - GAP)))
-        boxes += column
-        if before is not None and len(before) == 2 * len(middles):
+        path.append(f"M{left:.1f} {SHEET_TOP - 1.6:.1f}h{width - GAP:.1f}")
+        step = SHEET_HEIGHT / max(len(rows_), 1)
+        middles = [SHEET_TOP + (i + 0.5) * step for i in range(len(rows_))]
+        large = last and len(rows_) <= 4
+        for row, mid in zip(rows_, middles, strict=True):
+            text = box_text(row)
+            if large or not fits(text, width - GAP - 2 * PAD):
+                boxes.append(
+                    Box(text, _at(left, mid - (3.8 if large else 3.1), width - GAP), large)
+                )
+                continue
+            first = round((mid - SHEET_TOP) / LINE) - 1
+            for number, line in enumerate(text.split("\n")):
+                lines.setdefault(first + number, []).append((index, line))
+            path.append(
+                f"M{left:.1f} {SHEET_TOP + first * LINE - 0.3:.2f}h{width - GAP:.1f}"
+                f"v{2 * LINE + 0.6:.2f}h{GAP - width:.1f}z"
+            )
+        if before is not None and middles and len(before) == 2 * len(middles):
             x = left - GAP
             path += [
                 f"M{x:.1f} {before[2 * j]:.1f}h{GAP / 2:.1f}V{before[2 * j + 1]:.1f}h{-GAP / 2:.1f}"
@@ -161,7 +212,11 @@ def _page(title: str, columns: list[tuple[str, tuple]], width: float, **more) ->
                 for j in range(len(middles))
             ]
         before = middles
-    return BracketPage(title, tuple(headings), tuple(boxes), "".join(path), **more)
+    grid, first = grid_text(lines)
+    headings = "\t".join(heading for heading, _rows in columns)
+    return BracketPage(
+        title, headings, grid, SHEET_TOP + first * LINE, tab, tuple(boxes), "".join(path), last
+    )
 
 
 def bracket_pages(state, columns: list[Column]) -> list[BracketPage]:
@@ -181,7 +236,6 @@ def bracket_pages(state, columns: list[Column]) -> list[BracketPage]:
     if first:
         shown = rounds[: min(first, SECTION_COLUMNS - 1) + 1]
         parts = -(-len(shown[0].rows) // LEAVES)
-        width = SHEET_WIDTH / len(shown)
         for part in range(parts):
             cut = [
                 (c.title, c.rows[part * len(c.rows) // parts : (part + 1) * len(c.rows) // parts])
@@ -193,16 +247,15 @@ def bracket_pages(state, columns: list[Column]) -> list[BracketPage]:
                 "part": part + 1,
                 "parts": parts,
             }
-            pages.append(_page(title, cut, width))
+            pages.append(_page(title, cut, len(shown)))
     last = rounds[first:]
-    width = SHEET_WIDTH / (len(last) + 1)
+    _tab, width = column_width(len(last) + 1)
     side = len(last) * width
     extra = list(placement.rows) if placement else []
     more = [
         Box(box_text(row), _at(side, SHEET_TOP + i * 9.5, width - GAP), True)
         for i, row in enumerate(extra)
     ]
-    headings = [Heading(placement.title, _at(side, SHEET_TOP - 5, width - GAP))] if extra else []
     places = state.places() if state.rounds else {}
     lines = [_("Places")] + [
         f"{p}. {_card(state.cards.get(places.get(p)))}"
@@ -213,13 +266,12 @@ def bracket_pages(state, columns: list[Column]) -> list[BracketPage]:
         if len(last) > 1
         else last[0].title
     )
-    page = _page(title, [(c.title, c.rows) for c in last], width)
+    side_column = [(placement.title, ())] if extra else []
+    page = _page(title, [(c.title, c.rows) for c in last] + side_column, len(last) + 1, True)
     pages.append(
         replace(
             page,
-            headings=page.headings + tuple(headings),
             boxes=page.boxes + tuple(more),
-            last=True,
             places="\n".join(lines),
             places_style=_at(side, SHEET_TOP + len(more) * 9.5 + 2, width - GAP),
         )
