@@ -50,6 +50,11 @@ LINE = SHEET_HEIGHT / (4 * LEAVES)
 four, its two lines and a gap of two."""
 SMALL = 6.5
 """The font size of the grid (pt), as ``templates/print/bracket.html`` sets it."""
+LARGE_LINE = SHEET_HEIGHT / 48
+"""The line height of the last page's large boxes (mm): a box of a column of four takes
+twelve lines."""
+LARGE = 8.0
+"""Their font size (pt)."""
 PAD = 1.0
 """Between a box's frame and its text, left and right (mm)."""
 PX = 25.4 / 96
@@ -96,25 +101,60 @@ def box_text(row: Row | BlankRow) -> str:
 
 
 @dataclass(frozen=True)
+class Grid:
+    """Box text on a grid of lines, one block of text for WeasyPrint: ``text`` (lines,
+    each box's after as many tabs as its column has columns before it), where it
+    stands (``style``: left, top, width and line height in mm) and ``large`` (bigger type)."""
+
+    text: str
+    style: str
+    large: bool = False
+
+
+class _Lines:
+    """The lines of a ``Grid`` being filled: line number -> (column, text) pieces."""
+
+    def __init__(self, height: float, large: bool = False):
+        self.height, self.large, self.pieces = height, large, {}
+
+    def add(self, first: int, column: int, text: str) -> None:
+        for number, line in enumerate(text.split("\n")):
+            self.pieces.setdefault(first + number, []).append((column, line))
+
+    def grid(self, left: float = 0.0) -> Grid | None:
+        """The lines from the first in use to the last (None: none in use)."""
+        if not self.pieces:
+            return None
+        first, out = min(self.pieces), []
+        for number in range(first, max(self.pieces) + 1):
+            line, at = "", 0
+            for column, text in sorted(self.pieces.get(number, ())):
+                line += "\t" * (column - at) + text
+                at = column
+            out.append(line)
+        top = SHEET_TOP + first * self.height
+        style = (
+            f"left:{left + PAD:.1f}mm;top:{top:.3f}mm;width:{SHEET_WIDTH - left - PAD:.1f}mm;"
+            f"line-height:{self.height:.4f}mm"
+        )
+        return Grid("\n".join(out), style, self.large)
+
+
+@dataclass(frozen=True)
 class BracketPage:
     """One page of the printed bracket: its ``title``; the column titles as one line
-    (``headings``, a tab between two); ``grid``: the small boxes' text, a line of the
-    grid each (``LINE`` high, the first at ``grid_top`` mm), each box's lines after as
-    many tabs as its column has columns before it; ``tab``: a column's width in CSS
-    px; the ``boxes`` drawn on their own; the bracket lines, the grid boxes' frames
-    and the headings' rules as one SVG path (``path``, in mm); the last page also the
-    placement matches and places 1-8 (``places``: text lines, where: ``places_style``)."""
+    (``headings``, a tab between two); the boxes' text on ``grids`` (small, and on the
+    last page large and the side column's); ``tab``: a column's width in CSS px; the
+    ``boxes`` drawn on their own (a text too wide for the grid); the bracket lines,
+    the boxes' frames and the headings' rules as one SVG path (``path``, in mm). The
+    last page's side column holds the placement matches and places 1-8."""
 
     title: str
     headings: str
-    grid: str
-    grid_top: float
+    grids: tuple[Grid, ...]
     tab: int
     boxes: tuple[Box, ...]
     path: str
-    last: bool = False
-    places: str = ""
-    places_style: str = ""
 
 
 def column_width(count: int) -> tuple[int, float]:
@@ -124,26 +164,13 @@ def column_width(count: int) -> tuple[int, float]:
     return tab, tab * PX * TAB_DRAWN
 
 
-def fits(text: str, width: float) -> bool:
-    """Whether each line of ``text`` is at most ``width`` mm wide in the grid's type."""
-    return all(text_width(line, SMALL) <= width for line in text.split("\n"))
+def fits(text: str, width: float, size: float = SMALL) -> bool:
+    """Whether each line of ``text`` is at most ``width`` mm wide at ``size`` pt."""
+    return all(text_width(line, size) <= width for line in text.split("\n"))
 
 
-def grid_text(lines: dict[int, list[tuple[int, str]]]) -> tuple[str, int]:
-    """The grid's text from ``lines`` (grid line -> (column, text) pieces) and the
-    number of its first line: the lines from the first to the last in use, each piece
-    after tabs up to its column."""
-    if not lines:
-        return "", 0
-    first = min(lines)
-    out = []
-    for number in range(first, max(lines) + 1):
-        line, at = "", 0
-        for column, text in sorted(lines.get(number, ())):
-            line += "\t" * (column - at) + text
-            at = column
-        out.append(line)
-    return "\n".join(out), first
+def _frame(left: float, top: float, width: float, height: float) -> str:
+    return f"M{left:.1f} {top - 0.3:.2f}h{width:.1f}v{height + 0.6:.2f}h{-width:.1f}z"
 
 
 def in_tree_order(columns: list[Column]) -> list[Column]:
@@ -176,33 +203,36 @@ def in_tree_order(columns: list[Column]) -> list[Column]:
     return out
 
 
-def _page(title: str, columns: list[tuple[str, tuple]], count: int, last: bool = False):
+def _page(
+    title: str, columns: list[tuple[str, tuple]], count: int, side: tuple = (), places=()
+) -> BracketPage:
     """A page of round ``columns`` (title, rows) side by side, each a ``count``-th of the
     sheet wide, the boxes of a column spread evenly over the sheet's height, with a
-    bracket line from each two boxes to the box they lead to. A column of at most four
-    boxes on the ``last`` page has large boxes of its own; the others' text goes on the
-    grid, unless a line is too wide for it."""
+    bracket line from each two boxes to the box they lead to. The last page has a
+    column at the ``side`` (the placement matches, then the ``places`` lines) and large
+    boxes in its columns of at most four. A box whose text is too wide for its line
+    is drawn on its own."""
     tab, width = column_width(count)
-    boxes, path, lines, before = [], [], {}, None
+    last = bool(places)
+    small, large = _Lines(LINE), _Lines(LARGE_LINE, True)
+    boxes, path, before = [], [], None
     for index, (_heading, rows_) in enumerate(columns):
         left = index * width
         path.append(f"M{left:.1f} {SHEET_TOP - 1.6:.1f}h{width - GAP:.1f}")
         step = SHEET_HEIGHT / max(len(rows_), 1)
         middles = [SHEET_TOP + (i + 0.5) * step for i in range(len(rows_))]
-        large = last and len(rows_) <= 4
+        lines = large if last and len(rows_) <= 4 else small
+        size = LARGE if lines.large else SMALL
         for row, mid in zip(rows_, middles, strict=True):
             text = box_text(row)
-            if large or not fits(text, width - GAP - 2 * PAD):
-                boxes.append(
-                    Box(text, _at(left, mid - (3.8 if large else 3.1), width - GAP), large)
-                )
+            if not fits(text, width - GAP - 2 * PAD, size):
+                style = _at(left, mid - (3.8 if lines.large else 3.1), width - GAP)
+                boxes.append(Box(text, style, lines.large))
                 continue
-            first = round((mid - SHEET_TOP) / LINE) - 1
-            for number, line in enumerate(text.split("\n")):
-                lines.setdefault(first + number, []).append((index, line))
+            first = round((mid - SHEET_TOP) / lines.height) - 1
+            lines.add(first, index, text)
             path.append(
-                f"M{left:.1f} {SHEET_TOP + first * LINE - 0.3:.2f}h{width - GAP:.1f}"
-                f"v{2 * LINE + 0.6:.2f}h{GAP - width:.1f}z"
+                _frame(left, SHEET_TOP + first * lines.height, width - GAP, 2 * lines.height)
             )
         if before is not None and middles and len(before) == 2 * len(middles):
             x = left - GAP
@@ -212,10 +242,23 @@ def _page(title: str, columns: list[tuple[str, tuple]], count: int, last: bool =
                 for j in range(len(middles))
             ]
         before = middles
-    grid, first = grid_text(lines)
+    grids = [small.grid(), large.grid()]
+    if last:
+        left, column = (count - 1) * width, _Lines(LARGE_LINE, True)
+        for i, row in enumerate(side):
+            text = box_text(row)
+            if not fits(text, width - GAP - 2 * PAD, LARGE):
+                boxes.append(
+                    Box(text, _at(left, SHEET_TOP + 3 * i * LARGE_LINE, width - GAP), True)
+                )
+                continue
+            column.add(3 * i, 0, text)
+            path.append(_frame(left, SHEET_TOP + 3 * i * LARGE_LINE, width - GAP, 2 * LARGE_LINE))
+        column.add(3 * len(side) + 1, 0, "\n".join(places))
+        grids.append(column.grid(left))
     headings = "\t".join(heading for heading, _rows in columns)
     return BracketPage(
-        title, headings, grid, SHEET_TOP + first * LINE, tab, tuple(boxes), "".join(path), last
+        title, headings, tuple(g for g in grids if g), tab, tuple(boxes), "".join(path)
     )
 
 
@@ -249,13 +292,6 @@ def bracket_pages(state, columns: list[Column]) -> list[BracketPage]:
             }
             pages.append(_page(title, cut, len(shown)))
     last = rounds[first:]
-    _tab, width = column_width(len(last) + 1)
-    side = len(last) * width
-    extra = list(placement.rows) if placement else []
-    more = [
-        Box(box_text(row), _at(side, SHEET_TOP + i * 9.5, width - GAP), True)
-        for i, row in enumerate(extra)
-    ]
     places = state.places() if state.rounds else {}
     lines = [_("Places")] + [
         f"{p}. {_card(state.cards.get(places.get(p)))}"
@@ -266,16 +302,11 @@ def bracket_pages(state, columns: list[Column]) -> list[BracketPage]:
         if len(last) > 1
         else last[0].title
     )
-    side_column = [(placement.title, ())] if extra else []
-    page = _page(title, [(c.title, c.rows) for c in last] + side_column, len(last) + 1, True)
-    pages.append(
-        replace(
-            page,
-            boxes=page.boxes + tuple(more),
-            places="\n".join(lines),
-            places_style=_at(side, SHEET_TOP + len(more) * 9.5 + 2, width - GAP),
-        )
-    )
+    columns_ = [(c.title, c.rows) for c in last]
+    side = tuple(placement.rows) if placement else ()
+    if side:
+        columns_.append((placement.title, ()))
+    pages.append(_page(title, columns_, len(last) + 1, side, lines))
     return pages
 
 
