@@ -9,6 +9,7 @@ the same. ``clubs.text.unprintable`` names the characters of a text they cannot 
 import functools
 import io
 import threading
+from itertools import repeat
 
 import segno
 from django.conf import settings
@@ -45,8 +46,7 @@ def _advances() -> dict[int, float]:
 def text_width(text: str, size: float) -> float:
     """The width in mm of one line of ``text`` in DejaVu Sans at ``size`` pt, without
     kerning (which only narrows it); a character the font lacks counts 1 em."""
-    advances = _advances()
-    return sum(advances.get(ord(ch), 1.0) for ch in text) * size * 25.4 / 72
+    return sum(map(_advances().get, map(ord, text), repeat(1.0))) * size * 25.4 / 72
 
 
 def qr_svg(url: str) -> str:
