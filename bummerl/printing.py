@@ -3,7 +3,9 @@
 The fonts come with the project (``static/fonts``: DejaVu Sans, and a subset of Symbola
 for emoji and symbols) and are embedded in every PDF, so a server without fonts prints
 the same. ``clubs.text.unprintable`` names the characters of a text they cannot draw. Templates extend
-``print/base.html``, which sets the page size, the font and the repeated headers.
+``print/base.html``, which sets the page size, the font and the repeated headers (the
+bracket sheet leaves those out, block ``page_boxes``, and prints its own in the page:
+WeasyPrint's margin boxes cost it about as much per page as ten lines of text).
 """
 
 import functools

@@ -112,7 +112,10 @@ class Grid:
 
 
 class _Lines:
-    """The lines of a ``Grid`` being filled: line number -> (column, text) pieces."""
+    """The lines of a ``Grid`` being filled: line number -> (column, text) pieces. The
+    columns of a page halve their boxes from left to right, so no two boxes share a
+    line and each line's text follows tabs only (a tab after text is drawn off by
+    ``TAB_DRAWN`` of the rest of its stop)."""
 
     def __init__(self, height: float, large: bool = False):
         self.height, self.large, self.pieces = height, large, {}
