@@ -3,11 +3,15 @@
 The fonts come with the project (``static/fonts``: DejaVu Sans, and a subset of Symbola
 for emoji and symbols) and are embedded in every PDF, so a server without fonts prints
 the same. ``clubs.text.unprintable`` names the characters of a text they cannot draw. Templates extend
-``print/base.html``, which sets the page size, the font and the repeated headers.
+``print/base.html``, which sets the page size, the font and the repeated headers (the
+bracket sheet leaves those out, block ``page_boxes``, and prints its own in the page:
+WeasyPrint's margin boxes cost it about as much per page as ten lines of text).
 """
 
+import functools
 import io
 import threading
+from itertools import repeat
 
 import segno
 from django.conf import settings
@@ -28,6 +32,23 @@ def font_config() -> FontConfiguration:
     if config is None:
         config = _fonts.config = FontConfiguration()
     return config
+
+
+@functools.cache
+def _advances() -> dict[int, float]:
+    """Code point -> advance width of DejaVu Sans (regular), in em; read once from the
+    shipped font's metrics."""
+    from fontTools.ttLib import TTFont  # a WeasyPrint dependency, loaded on first use
+
+    font = TTFont(settings.BASE_DIR / "static" / "fonts" / "DejaVuSans.woff", lazy=True)
+    metrics, em = font["hmtx"], font["head"].unitsPerEm
+    return {code: metrics[glyph][0] / em for code, glyph in font.getBestCmap().items()}
+
+
+def text_width(text: str, size: float) -> float:
+    """The width in mm of one line of ``text`` in DejaVu Sans at ``size`` pt, without
+    kerning (which only narrows it); a character the font lacks counts 1 em."""
+    return sum(map(_advances().get, map(ord, text), repeat(1.0))) * size * 25.4 / 72
 
 
 def qr_svg(url: str) -> str:

@@ -9,6 +9,7 @@ from itertools import pairwise
 import pytest
 from django.urls import reverse
 from pypdf import PdfReader
+from pypdf.generic import ContentStream
 
 from tests import factories
 from tournaments import printing
@@ -147,3 +148,37 @@ def test_each_round_is_printed_in_the_order_of_the_bracket_tree(db):
 
 def cards_of(row) -> set[int]:
     return {card.pk for card in (row.left, row.right) if card is not None}
+
+
+def text_starts(reader, page, size: float) -> list[float]:
+    """Where each line of text at ``size`` pt begins on ``page``, in mm from the page's
+    left edge, with the tabs it opens with (WeasyPrint draws a tab as a shift before
+    the first glyph)."""
+    starts = []
+    font_size = None
+    for operands, operator in ContentStream(page.get_contents(), reader).operations:
+        if operator == b"Tm":
+            x = float(operands[4])
+        elif operator == b"Tf":
+            font_size = float(operands[1])
+        elif operator == b"TJ" and font_size and abs(font_size * 0.75 - size) < 0.01:
+            pieces = list(operands[0])
+            while len(pieces) > 1 and pieces[0] == "" and not isinstance(pieces[1], str):
+                x -= float(pieces[1]) / 1000 * font_size
+                pieces = pieces[2:]
+            starts.append(x * 25.4 / 96)
+    return starts
+
+
+def test_each_box_text_starts_inside_its_frame(client, organiser):
+    """The grid's tab stops put every column's text 1 mm inside the frames drawn for
+    it (``printing.TAB_DRAWN``): pages 1-4 of a 128-card night have three columns."""
+    t = simulate(organiser, cards=128, players=60, max_cards=3, seed=5)
+    reader = printed(client, organiser, t)
+    _tab, width = printing.column_width(3)
+    lefts = [10 + k * width + printing.PAD for k in range(3)]  # the page's left margin
+    starts = text_starts(reader, reader.pages[0], printing.SMALL)
+    assert len(starts) == 2 * (16 + 8 + 4)
+    for x in starts:
+        assert min(abs(x - left) for left in lefts) < 0.3, x
+    assert {min(range(3), key=lambda k: abs(x - lefts[k])) for x in starts} == {0, 1, 2}

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bummerl.printing import qr_png
+from bummerl.printing import qr_png, text_width
 from clubs.models import Player
 from tournaments import sheet_grid
 from tournaments.categories import category_lists
@@ -29,8 +29,11 @@ class PrizeLine:
     card: Card | None
 
 
-# The bracket sheet: A4 landscape pages of positioned boxes (no tables, no flowing
-# layout), in millimetres inside the page margins.
+# The bracket sheet: A4 landscape pages, in millimetres inside the page margins. The
+# small boxes' text is one block of lines on a grid per page, each box's lines at its
+# column's tab stop, and the boxes' frames are drawn with the bracket lines as one SVG
+# path: WeasyPrint then lays out a handful of elements per page instead of one per box
+# (an element costs it about as much as two lines of text).
 SHEET_WIDTH = 277.0
 SHEET_TOP = 22.0
 """Where the boxes start: the page's headings (and the title on page 1) lie above."""
@@ -42,12 +45,31 @@ LEAVES = 16
 first of the last page, which holds every round after it and the places."""
 SECTION_COLUMNS = 5
 """The most rounds side by side on a page before the last one."""
+LINE = SHEET_HEIGHT / (4 * LEAVES)
+"""The height of a line of the grid (mm): a box of a column of ``LEAVES`` boxes takes
+four, its two lines and a gap of two."""
+SMALL = 6.5
+"""The font size of the grid (pt), as ``templates/print/bracket.html`` sets it."""
+LARGE_LINE = SHEET_HEIGHT / 48
+"""The line height of the last page's large boxes (mm): a box of a column of four takes
+twelve lines."""
+LARGE = 8.0
+"""Their font size (pt)."""
+PAD = 1.0
+"""Between a box's frame and its text, left and right (mm)."""
+PX = 25.4 / 96
+"""A CSS pixel in mm: tab stops lie at whole pixels."""
+TAB_DRAWN = 1.024
+"""How much wider WeasyPrint (62 to 70 at least) draws a tab than it lays it out: it
+writes the tab's width in Pango units (1/1024) where the PDF counts thousandths. The
+columns are as wide as a tab is drawn; ``tests/test_print_bracket_pages.py`` checks it."""
 
 
 @dataclass(frozen=True)
 class Box:
-    """A box of the printed bracket: its ``text`` (lines), where it stands (``style``:
-    left, top and width in mm) and ``large`` (a column of few boxes)."""
+    """A box of the printed bracket drawn on its own (a large one of the last page, or
+    one whose text is too wide for a line of the grid): its ``text`` (lines), where it
+    stands (``style``: left, top and width in mm) and ``large`` (bigger type)."""
 
     text: str
     style: str
@@ -79,26 +101,79 @@ def box_text(row: Row | BlankRow) -> str:
 
 
 @dataclass(frozen=True)
-class Heading:
-    """A column's ``title`` over the column (``style``: where)."""
+class Grid:
+    """Box text on a grid of lines, one block of text for WeasyPrint: ``text`` (lines,
+    each box's after as many tabs as its column has columns before it), where it
+    stands (``style``: left, top, width and line height in mm) and ``large`` (bigger type)."""
 
-    title: str
+    text: str
     style: str
+    large: bool = False
+
+
+class _Lines:
+    """The lines of a ``Grid`` being filled: line number -> (column, text) pieces. The
+    columns of a page halve their boxes from left to right, so no two boxes share a
+    line and each line's text follows tabs only (a tab after text is drawn off by
+    ``TAB_DRAWN`` of the rest of its stop)."""
+
+    def __init__(self, height: float, large: bool = False):
+        self.height, self.large, self.pieces = height, large, {}
+
+    def add(self, first: int, column: int, text: str) -> None:
+        for number, line in enumerate(text.split("\n")):
+            self.pieces.setdefault(first + number, []).append((column, line))
+
+    def grid(self, left: float = 0.0) -> Grid | None:
+        """The lines from the first in use to the last (None: none in use)."""
+        if not self.pieces:
+            return None
+        first, out = min(self.pieces), []
+        for number in range(first, max(self.pieces) + 1):
+            line, at = "", 0
+            for column, text in sorted(self.pieces.get(number, ())):
+                line += "\t" * (column - at) + text
+                at = column
+            out.append(line)
+        top = SHEET_TOP + first * self.height
+        style = (
+            f"left:{left + PAD:.1f}mm;top:{top:.3f}mm;width:{SHEET_WIDTH - left - PAD:.1f}mm;"
+            f"line-height:{self.height:.4f}mm"
+        )
+        return Grid("\n".join(out), style, self.large)
 
 
 @dataclass(frozen=True)
 class BracketPage:
-    """One page of the printed bracket: its ``title``, column ``headings``, ``boxes``
-    and the bracket lines as one SVG path (``path``, in mm); the last page also the
-    placement matches and places 1-8 (``places``: text lines, where: ``places_style``)."""
+    """One page of the printed bracket: its ``title``; the column titles as one line
+    (``headings``, a tab between two); the boxes' text on ``grids`` (small, and on the
+    last page large and the side column's); ``tab``: a column's width in CSS px; the
+    ``boxes`` drawn on their own (a text too wide for the grid); the bracket lines,
+    the boxes' frames and the headings' rules as one SVG path (``path``, in mm). The
+    last page's side column holds the placement matches and places 1-8."""
 
     title: str
-    headings: tuple[Heading, ...]
+    headings: str
+    grids: tuple[Grid, ...]
+    tab: int
     boxes: tuple[Box, ...]
     path: str
-    last: bool = False
-    places: str = ""
-    places_style: str = ""
+
+
+def column_width(count: int) -> tuple[int, float]:
+    """The width of each of ``count`` columns side by side on the sheet: the tab size
+    (whole CSS px) that puts a column's text at its place, and the width in mm."""
+    tab = int(SHEET_WIDTH / count / PX / TAB_DRAWN)
+    return tab, tab * PX * TAB_DRAWN
+
+
+def fits(text: str, width: float, size: float = SMALL) -> bool:
+    """Whether each line of ``text`` is at most ``width`` mm wide at ``size`` pt."""
+    return all(text_width(line, size) <= width for line in text.split("\n"))
+
+
+def _frame(left: float, top: float, width: float, height: float) -> str:
+    return f"M{left:.1f} {top - 0.3:.2f}h{width:.1f}v{height + 0.6:.2f}h{-width:.1f}z"
 
 
 def in_tree_order(columns: list[Column]) -> list[Column]:
@@ -131,29 +206,38 @@ def in_tree_order(columns: list[Column]) -> list[Column]:
     return out
 
 
-def _column(rows, left: float, width: float) -> tuple[list[Box], list[float]]:
-    """Boxes of ``rows`` spread evenly over the sheet's height, and their middles."""
-    step = SHEET_HEIGHT / max(len(rows), 1)
-    middles = [SHEET_TOP + (i + 0.5) * step for i in range(len(rows))]
-    large = len(rows) <= 4
-    half = 3.8 if large else 3.1
-    boxes = [
-        Box(box_text(row), _at(left, mid - half, width), large)
-        for row, mid in zip(rows, middles, strict=True)
-    ]
-    return boxes, middles
-
-
-def _page(title: str, columns: list[tuple[str, tuple]], width: float, **more) -> BracketPage:
-    """A page of round ``columns`` (title, rows) side by side, ``width`` mm each, with a
-    bracket line from each two boxes to the box they lead to."""
-    boxes, path, headings, before = [], [], [], None
-    for index, (heading, rows_) in enumerate(columns):
+def _page(
+    title: str, columns: list[tuple[str, tuple]], count: int, side: tuple = (), places=()
+) -> BracketPage:
+    """A page of round ``columns`` (title, rows) side by side, each a ``count``-th of the
+    sheet wide, the boxes of a column spread evenly over the sheet's height, with a
+    bracket line from each two boxes to the box they lead to. The last page has a
+    column at the ``side`` (the placement matches, then the ``places`` lines) and large
+    boxes in its columns of at most four. A box whose text is too wide for its line
+    is drawn on its own."""
+    tab, width = column_width(count)
+    last = bool(places)
+    small, large = _Lines(LINE), _Lines(LARGE_LINE, True)
+    boxes, path, before = [], [], None
+    for index, (_heading, rows_) in enumerate(columns):
         left = index * width
-        column, middles = _column(rows_, left, width - GAP)
-        headings.append(Heading(heading, _at(left, SHEET_TOP - 5, width - GAP)))
-        boxes += column
-        if before is not None and len(before) == 2 * len(middles):
+        path.append(f"M{left:.1f} {SHEET_TOP - 1.6:.1f}h{width - GAP:.1f}")
+        step = SHEET_HEIGHT / max(len(rows_), 1)
+        middles = [SHEET_TOP + (i + 0.5) * step for i in range(len(rows_))]
+        lines = large if last and len(rows_) <= 4 else small
+        size = LARGE if lines.large else SMALL
+        for row, mid in zip(rows_, middles, strict=True):
+            text = box_text(row)
+            if not fits(text, width - GAP - 2 * PAD, size):
+                style = _at(left, mid - (3.8 if lines.large else 3.1), width - GAP)
+                boxes.append(Box(text, style, lines.large))
+                continue
+            first = round((mid - SHEET_TOP) / lines.height) - 1
+            lines.add(first, index, text)
+            path.append(
+                _frame(left, SHEET_TOP + first * lines.height, width - GAP, 2 * lines.height)
+            )
+        if before is not None and middles and len(before) == 2 * len(middles):
             x = left - GAP
             path += [
                 f"M{x:.1f} {before[2 * j]:.1f}h{GAP / 2:.1f}V{before[2 * j + 1]:.1f}h{-GAP / 2:.1f}"
@@ -161,7 +245,24 @@ def _page(title: str, columns: list[tuple[str, tuple]], width: float, **more) ->
                 for j in range(len(middles))
             ]
         before = middles
-    return BracketPage(title, tuple(headings), tuple(boxes), "".join(path), **more)
+    grids = [small.grid(), large.grid()]
+    if last:
+        left, column = (count - 1) * width, _Lines(LARGE_LINE, True)
+        for i, row in enumerate(side):
+            text = box_text(row)
+            if not fits(text, width - GAP - 2 * PAD, LARGE):
+                boxes.append(
+                    Box(text, _at(left, SHEET_TOP + 3 * i * LARGE_LINE, width - GAP), True)
+                )
+                continue
+            column.add(3 * i, 0, text)
+            path.append(_frame(left, SHEET_TOP + 3 * i * LARGE_LINE, width - GAP, 2 * LARGE_LINE))
+        column.add(3 * len(side) + 1, 0, "\n".join(places))
+        grids.append(column.grid(left))
+    headings = "\t".join(heading for heading, _rows in columns)
+    return BracketPage(
+        title, headings, tuple(g for g in grids if g), tab, tuple(boxes), "".join(path)
+    )
 
 
 def bracket_pages(state, columns: list[Column]) -> list[BracketPage]:
@@ -181,7 +282,6 @@ def bracket_pages(state, columns: list[Column]) -> list[BracketPage]:
     if first:
         shown = rounds[: min(first, SECTION_COLUMNS - 1) + 1]
         parts = -(-len(shown[0].rows) // LEAVES)
-        width = SHEET_WIDTH / len(shown)
         for part in range(parts):
             cut = [
                 (c.title, c.rows[part * len(c.rows) // parts : (part + 1) * len(c.rows) // parts])
@@ -193,16 +293,8 @@ def bracket_pages(state, columns: list[Column]) -> list[BracketPage]:
                 "part": part + 1,
                 "parts": parts,
             }
-            pages.append(_page(title, cut, width))
+            pages.append(_page(title, cut, len(shown)))
     last = rounds[first:]
-    width = SHEET_WIDTH / (len(last) + 1)
-    side = len(last) * width
-    extra = list(placement.rows) if placement else []
-    more = [
-        Box(box_text(row), _at(side, SHEET_TOP + i * 9.5, width - GAP), True)
-        for i, row in enumerate(extra)
-    ]
-    headings = [Heading(placement.title, _at(side, SHEET_TOP - 5, width - GAP))] if extra else []
     places = state.places() if state.rounds else {}
     lines = [_("Places")] + [
         f"{p}. {_card(state.cards.get(places.get(p)))}"
@@ -213,17 +305,11 @@ def bracket_pages(state, columns: list[Column]) -> list[BracketPage]:
         if len(last) > 1
         else last[0].title
     )
-    page = _page(title, [(c.title, c.rows) for c in last], width)
-    pages.append(
-        replace(
-            page,
-            headings=page.headings + tuple(headings),
-            boxes=page.boxes + tuple(more),
-            last=True,
-            places="\n".join(lines),
-            places_style=_at(side, SHEET_TOP + len(more) * 9.5 + 2, width - GAP),
-        )
-    )
+    columns_ = [(c.title, c.rows) for c in last]
+    side = tuple(placement.rows) if placement else ()
+    if side:
+        columns_.append((placement.title, ()))
+    pages.append(_page(title, columns_, len(last) + 1, side, lines))
     return pages
 
 
