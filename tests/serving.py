@@ -27,6 +27,11 @@ def production_env(work: Path) -> dict:
     }
 
 
+WORKERS = "3"
+"""gunicorn's sync workers, as ``make serve`` starts them (``WORKERS`` in the Makefile):
+threads in a worker only wait for the same interpreter lock."""
+
+
 @contextmanager
 def serving(work: Path, gunicorn: bool = False):
     """Run the site on a free port for the ``with`` block; yields its base URL."""
@@ -47,9 +52,7 @@ def serving(work: Path, gunicorn: bool = False):
             "gunicorn",
             "bummerl.wsgi",
             "-w",
-            "4",
-            "--threads",
-            "4",
+            WORKERS,
             "-b",
             f"127.0.0.1:{port}",
         ]
