@@ -6,6 +6,7 @@ and reads it through ``scoring.services.read_sheet``. htmx requests get the ``#s
 partial; plain requests get the whole page, so the sheet works without JavaScript too.
 """
 
+import functools
 import uuid
 from functools import wraps
 
@@ -16,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.views.decorators.http import require_POST, require_safe
 
 from bummerl.htmx import vary_on_htmx, wants_partial
@@ -111,14 +113,7 @@ def sheet_context(
         "teams": teams_of(state, players),
         "seats": list(zip(players, state.display_totals, state.tally, strict=True)),
         # URLs joined by hand: reverse() per row would cost more than the row itself.
-        "rows": [
-            {
-                "row": row,
-                "void": f"{base}deals/{row.deal.pk}/void/" if row.line else "",
-                "correct": f"{base}deals/{row.deal.pk}/correct/" if row.line else "",
-            }
-            for row in rows[hidden:]
-        ],
+        "rows": deal_lines(rows[hidden:], base, access.can_write, state.counts_down),
         # Lines shown only with ?all=1: the oldest rows, the deals of finished games.
         "hidden_rows": hidden + scored.first,
         "undo_url": f"{base}deals/{saved.pk}/void/" if saved else "",
@@ -181,6 +176,35 @@ def entry_forms(request, access, context) -> str:
         )
         fragments.put(key, html)
     return mark_safe(html)  # noqa: S308 (rendered by the template engine)
+
+
+def deal_lines(rows, base: str, can_write: bool, counts_down: bool) -> list[str]:
+    """The deal list's ``rows`` (``display.sheet_rows``) as HTML lines, each rendered
+    once per process and language for what it shows (a deal's line is the same from
+    deal to deal: only the new ones are rendered). ``base``: the page's address."""
+    language = get_language()
+    lines = []
+    for row in rows:
+        if row.game:
+            shown = (("kind", "game"), ("game_number", row.game_number))
+            shown += (("counts_down", counts_down), ("final", row.final_text), ("text", row.text))
+        elif row.line:
+            # URLs joined by hand: reverse() per row would cost more than the row itself.
+            deal = f"{base}deals/{row.deal.pk}/"
+            shown = (("kind", "deal"), ("number", row.number), ("text", row.text))
+            shown += (("points", row.points_text), ("can_write", can_write))
+            shown += (("void", f"{deal}void/"), ("correct", f"{deal}correct/"))
+        else:
+            d = row.deal
+            shown = (("kind", "voided"), ("text", row.text), ("voided_at", d.voided_at))
+            shown += (("voided_by", d.voided_by), ("via_link", d.voided_via_link))
+        lines.append(_deal_line(language, shown))
+    return lines
+
+
+@functools.lru_cache(maxsize=4096)
+def _deal_line(language: str, shown: tuple) -> str:
+    return render_to_string("scoring/sheet.html#deal-line", dict(shown))
 
 
 def teams_of(state, players) -> list[dict]:
