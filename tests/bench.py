@@ -104,7 +104,10 @@ def main() -> None:
     )
     say("queries: sheet page, 10 deals", str(at_10))
     say("queries: sheet page, 100 deals (goal <= 6, flat)", str(queries(client, "get", page)))
-    say("queries: sheet page shown again (kept, scoring.fragments)", str(queries(client, "get", page)))
+    say(
+        "queries: sheet page shown again (kept, scoring.fragments)",
+        str(queries(client, "get", page)),
+    )
 
     second = factories.sheet(club, names=("Dora", "Emil", "Fritz"))
     factories.fill(second, 20)
