@@ -230,3 +230,22 @@ def test_an_account_renamed_or_removed_shows_at_once_on_the_rows_it_struck(table
     assert re.search(r"<small>\S+ \d\d:\d\d</small>", html)
     assert "olga" not in html
 
+
+def test_a_rename_while_the_page_is_read_is_not_kept_under_the_names_before(table, monkeypatch):
+    """The names of the key are read before the players the page shows: a rename in
+    between gives a page that is not the one of the key's names."""
+    sheet, client = table
+    factories.fill(sheet, 2)
+    clara = services.load_players(sheet)[2]
+    load_players = services.load_players
+
+    def renamed_meanwhile(sheet):
+        monkeypatch.setattr(services, "load_players", load_players)
+        rename_player(clara, "Klara", ACTOR)
+        return load_players(sheet)
+
+    monkeypatch.setattr(services, "load_players", renamed_meanwhile)
+    assert "Klara" in client.get(page_url(sheet)).content.decode()  # read as Clara
+    rename_player(services.load_players(sheet)[2], "Clara", ACTOR)
+    html = client.get(page_url(sheet)).content.decode()
+    assert "Clara" in html and "Klara" not in html

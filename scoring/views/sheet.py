@@ -274,8 +274,10 @@ def page(request, access):
         if html is not None:
             return vary_on_htmx(HttpResponse(fragments.fill(html, request, stats.version)))
     scored = services.read_sheet(sheet) if show_all else services.read_recent(sheet, stats=stats)
-    if stats is not None and scored.version != stats.version:
-        keep = None  # written meanwhile: the body shown is not that of ``stats``
+    if stats is not None and (
+        scored.version != stats.version or tuple(p.name for p in scored.players) != names
+    ):
+        keep = None  # written or renamed meanwhile: the body shown is not that of the key
     saved = None
     if saved_id and saved_id.isdigit():
         saved = next(
