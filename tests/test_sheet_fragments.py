@@ -249,3 +249,26 @@ def test_a_rename_while_the_page_is_read_is_not_kept_under_the_names_before(tabl
     rename_player(services.load_players(sheet)[2], "Clara", ACTOR)
     html = client.get(page_url(sheet)).content.decode()
     assert "Clara" in html and "Klara" not in html
+
+
+def test_an_account_renamed_while_the_page_is_read_is_not_kept_under_the_name_before(
+    table, monkeypatch
+):
+    sheet, client = table
+    olga = factories.user(sheet.club, "scorer", username="olga")
+    factories.fill(sheet, 3)
+    services.void_deal(sheet, services.read_sheet(sheet).live_deals[-1].pk, services.Actor(olga))
+    load_players = services.load_players
+
+    def renamed_meanwhile(sheet):
+        monkeypatch.setattr(services, "load_players", load_players)
+        olga.username = "olga.k"
+        olga.save()
+        return load_players(sheet)
+
+    monkeypatch.setattr(services, "load_players", renamed_meanwhile)
+    assert " · olga.k</small>" in client.get(page_url(sheet)).content.decode()
+    olga.username = "olga"
+    olga.save()
+    html = client.get(page_url(sheet)).content.decode()
+    assert " · olga</small>" in html and "olga.k" not in html
