@@ -9,7 +9,8 @@ process's memory) under a key made of all it is rendered from:
   write, and the times of the newest row and of the last strike, which tell states
   apart even after a restore of the database gave ids out again) and when the sheet
   was opened, so a deal recorded, corrected or struck is a new key;
-- what is not part of the state: the players' names, the title, the club's name, the
+- what is not part of the state: the players' names, the user names of the accounts
+  that struck rows out (``struck_by``), the title, the club's name, the
   language, the address asked for (``?all=1``), page or partial, signed in or not, the
   way the sheet was reached (account or link: its URLs) and what the access allows
   (``can_write``, ``can_manage``, a tournament's lock and its text).
@@ -74,6 +75,7 @@ def key(request, access: SheetAccess, names: tuple[str, ...], stats) -> str:
         stats.version,
         str(stats.recorded),
         str(stats.voided),
+        stats.struck_by,
         get_language(),
         wants_partial(request),
         request.get_full_path(),

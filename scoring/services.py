@@ -151,6 +151,7 @@ class _Stats:
     keyed: int = 0
     recorded: object = None  # the newest row's time and the last strike's (``sheet_stats``)
     voided: object = None
+    struck_by: str | None = None  # who struck rows out (``sheet_stats_and_names``)
 
     @property
     def version(self) -> str:
@@ -185,21 +186,34 @@ _NAME = (
     f'SELECT p."name" FROM "{Player._meta.db_table}" p JOIN "{Seat._meta.db_table}" s '
     'ON s."player_id" = p."id" WHERE s."sheet_id" = %s AND s."position" = '
 )
+_STRUCK_BY = (
+    'SELECT {joined} FROM (SELECT DISTINCT u."username" AS n FROM "scoring_deal" d '
+    'JOIN "{users}" u ON u."id" = d."voided_by_id" WHERE d."sheet_id" = %s ORDER BY 1) v'
+)
+_JOINED = {"postgresql": "string_agg(v.n, ' ' ORDER BY v.n)"}
 
 
 def sheet_stats_and_names(sheet: Sheet, seats: int | None = None) -> tuple[_Stats, tuple]:
     """``sheet_stats`` and the names of the sheet's players in seat order (``seats``
-    of them, by default the variant's), in one query."""
+    of them, by default the variant's), in one query; with ``seats``, ``struck_by``
+    too: the user names of the accounts that struck rows out, sorted, joined by spaces
+    (None: no row struck by an account), which the page shows and the state does not
+    tell (an account renamed or removed)."""
     seats = sheet.core_variant.seats if seats is None else seats
     names = "".join(f", ({_NAME}{seat})" for seat in range(seats))
+    if seats:
+        users = Deal._meta.get_field("voided_by").related_model._meta.db_table
+        joined = _JOINED.get(connection.vendor, "group_concat(v.n, ' ')")
+        names = f", ({_STRUCK_BY.format(joined=joined, users=users)})" + names
     with connection.cursor() as cursor:
         cursor.execute(
             'SELECT MAX("id"), COUNT("voided_at"), COUNT(*) - COUNT("voided_at"), '
             f'MAX("position"), MAX("recorded_at"), MAX("voided_at"){names} {_DEALS}',
-            [sheet.pk] * (seats + 1),
+            [sheet.pk] * (seats + 1 + (1 if seats else 0)),
         )
         newest, struck, live, last, recorded, voided, *found = cursor.fetchone()
-    stats = _Stats(newest or 0, struck, live or 0, last or 0, 0, recorded, voided)
+    struck_by = found.pop(0) if seats else None
+    stats = _Stats(newest or 0, struck, live or 0, last or 0, 0, recorded, voided, struck_by)
     return stats, tuple(found)
 
 

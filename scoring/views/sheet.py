@@ -281,6 +281,17 @@ def render_sheet(request, access, scored, status=200, keep=None, **extra):
     return vary_on_htmx(HttpResponse(fragments.fill(html, request, scored.version), status=status))
 
 
+def _as_read(scored, stats, names) -> bool:
+    """Whether ``scored`` is the sheet as ``stats`` and ``names`` (read just before, the
+    key of its kept page) tell it: no write, no player or account renamed in between."""
+    struck_by = (stats.struck_by or "").split(" ")
+    return (
+        scored.version == stats.version
+        and tuple(p.name for p in scored.players) == names
+        and all(d.voided_by in struck_by for d in scored.deals if d.voided_by is not None)
+    )
+
+
 @require_safe
 @with_sheet_access
 def page(request, access):
@@ -298,8 +309,8 @@ def page(request, access):
         if html is not None:
             return vary_on_htmx(HttpResponse(fragments.fill(html, request, stats.version)))
     scored = services.read_sheet(sheet) if show_all else services.read_recent(sheet, stats=stats)
-    if stats is not None and scored.version != stats.version:
-        keep = None  # written meanwhile: the body shown is not that of ``stats``
+    if stats is not None and not _as_read(scored, stats, names):
+        keep = None  # written or renamed meanwhile: the body shown is not that of the key
     saved = None
     if saved_id and saved_id.isdigit():
         saved = next(
