@@ -296,8 +296,9 @@ def _as_read(scored, stats, names) -> bool:
 @with_sheet_access
 def page(request, access):
     """The sheet. Shown again in the same state (without ``?saved=`` or a message to
-    show), it is taken as kept (``scoring.fragments``): 5 queries (the session, its
-    user, the access, the seats, the deals' aggregate); else read, rendered and kept."""
+    show), it is taken as kept (``scoring.fragments``): 4 queries (the session, its
+    user, the access, the deals' aggregate with the names shown); else read, rendered
+    and kept."""
     show_all = request.GET.get("all") == "1"
     saved_id = request.GET.get("saved")
     sheet = access.sheet
