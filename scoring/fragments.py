@@ -54,13 +54,13 @@ def _cache():
 
 
 def keeps(sheet, state) -> bool:
-    """Whether the body of ``sheet`` in ``state`` may be kept (see the module
+    """Whether the page of ``sheet`` in ``state`` may be kept (see the module
     docstring): not for a two-player sheet of a series or with its Partie decided."""
     return sheet.series_id is None and state.partie_winner is None
 
 
 def may_have(sheet) -> bool:
-    """Whether a body of ``sheet`` may have been kept, before it is read."""
+    """Whether a page of ``sheet`` may have been kept, before it is read."""
     return sheet.series_id is None
 
 
@@ -97,8 +97,8 @@ def get(cache_key: str) -> str | None:
     return _cache().get(cache_key)
 
 
-def put(cache_key: str, body: str) -> None:
-    _cache().set(cache_key, str(body))
+def put(cache_key: str, html: str) -> None:
+    _cache().set(cache_key, str(html))
 
 
 def forms_key(access: SheetAccess, players, rufer: int | None) -> str:

@@ -4,6 +4,7 @@ and its history. The entry forms' writes are in ``scoring.views.entry``.
 Every view resolves the sheet with ``scoring.access.sheet_for`` (``with_sheet_access``)
 and reads it through ``scoring.services.read_sheet``. htmx requests get the ``#sheet``
 partial; plain requests get the whole page, so the sheet works without JavaScript too.
+A page shown again in the same state is taken as kept (``scoring.fragments``).
 """
 
 import functools
@@ -112,7 +113,6 @@ def sheet_context(
         "players": players,
         "teams": teams_of(state, players),
         "seats": list(zip(players, state.display_totals, state.tally, strict=True)),
-        # URLs joined by hand: reverse() per row would cost more than the row itself.
         "rows": deal_lines(rows[hidden:], base, access.can_write, state.counts_down),
         # Lines shown only with ?all=1: the oldest rows, the deals of finished games.
         "hidden_rows": hidden + scored.first,
@@ -175,7 +175,7 @@ def entry_forms(request, access, context) -> str:
             request,
         )
         fragments.put(key, html)
-    return mark_safe(html)  # noqa: S308 (rendered by the template engine)
+    return mark_safe(html)  # rendered by the template engine, markers only
 
 
 def deal_lines(rows, base: str, can_write: bool, counts_down: bool) -> list[str]:
@@ -266,15 +266,17 @@ def next_partie(request, access):
 def render_sheet(request, access, scored, status=200, keep=None, **extra):
     """The sheet page (or its ``#sheet`` partial) of ``scored``, rendered with the
     markers of ``scoring.fragments`` and filled in for this response. ``keep``: the
-    cache key (``fragments.key``) under which to keep it, when it may be kept."""
+    cache key (``fragments.key``) under which to keep it, when it may be kept (no bound
+    form, no banner, ``fragments.keeps``)."""
     if request.method == "POST":
         access = refreshed(access)
     context = sheet_context(request, access, scored, marked=True, **extra)
     name = "scoring/sheet.html#sheet" if wants_partial(request) else "scoring/sheet.html"
     html = render_to_string(name, context, request)
+    banners = ("form", "saved", "error", "notice", "stale")
     if (
-        keep is not None
-        and extra.get("form") is None
+        keep
+        and not any(extra.get(k) for k in banners)
         and fragments.keeps(access.sheet, scored.state)
     ):
         fragments.put(keep, html)
