@@ -360,13 +360,17 @@ def record_entry(
     try:
         with transaction.atomic():
             sheet, stats = _locked_with_stats(sheet, actor, key)
+            if stats.keyed:
+                # The same form sent again (a double tap, a request retried): answered
+                # with what its first send wrote, the sheet read as its page reads it.
+                first = Deal.objects.filter(sheet=sheet, key=key).rows()[0]
+                if not _same_entry(first, entry, None):
+                    raise key_reused()
+                return read_recent(sheet, players), first
             quick = _record_on_fold(sheet, stats, entry, key, actor, players, after)
             if quick is not None:
                 return quick
             deals = _deals(sheet)
-            first = _written_with(key, deals, entry, None)
-            if first is not None:
-                return _scored(sheet, players, deals), first
             _check_after(deals, after)
             live = _live(deals)
             state = _score(sheet, [*(d.entry for d in live), entry])
@@ -390,11 +394,9 @@ def record_entry(
 def _record_on_fold(sheet, stats, entry, key, actor, players, after):
     """``record_entry`` on the fold kept with the sheet (under its row lock, ``stats``
     read with it): the entry is folded on from where the game before the open one
-    began, the rows before are not read. None when that does not apply (a key used
-    before, a page of an older state, no kept fold for the deals as they are): the
-    caller then reads the whole sheet."""
-    if stats.keyed:
-        return None
+    began, the rows before are not read. None when that does not apply (a page of an
+    older state, no kept fold for the deals as they are): the caller then reads the
+    whole sheet."""
     if after is not None and after != stats.version:
         return None
     marks = foldcache.kept(sheet.fold, stats.struck)

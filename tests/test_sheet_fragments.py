@@ -272,3 +272,19 @@ def test_an_account_renamed_while_the_page_is_read_is_not_kept_under_the_name_be
     olga.save()
     html = client.get(page_url(sheet)).content.decode()
     assert " · olga</small>" in html and "olga.k" not in html
+
+
+def test_a_deal_sent_twice_is_answered_from_the_recent_part_not_the_whole_sheet(table):
+    """A double tap or a retried request reads the sheet as its page does (the fold kept
+    with the sheet), not every row of the evening."""
+    sheet, client = table
+    factories.fill(sheet, 40)
+    data = factories.deal_form(sheet)
+    url = reverse("sheet:record", kwargs={"pk": sheet.pk})
+    first = client.post(url, data, headers={"HX-Request": "true"})
+    with CaptureQueriesContext(connection) as queries:
+        again = client.post(url, data, headers={"HX-Request": "true"})
+    reads = [q["sql"] for q in queries if 'AS "voided_by__username"' in q["sql"]]
+    assert reads and all('"position" >' in sql or '"key" =' in sql for sql in reads)
+    assert Deal.objects.filter(sheet=sheet, key=data["key"]).count() == 1
+    assert plain(again.content.decode()) == plain(first.content.decode())
