@@ -1,11 +1,11 @@
 """``manage.py tournament simulate``: a whole night by chance, printed as the export."""
 
 import json
-import sys
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from bummerl.jsonfiles import read_json
 from clubs.models import Club
 from scoring.rules import RuleError
 from tournaments.export import export
@@ -95,14 +95,7 @@ class Command(BaseCommand):
 
     def verify(self, path: str) -> None:
         """RULES.md 5.12: one line per draw; exit status 1 when any check fails."""
-        try:
-            if path == "-":
-                document = json.load(sys.stdin)
-            else:
-                with open(path, encoding="utf-8") as handle:
-                    document = json.load(handle)
-        except (OSError, ValueError) as error:
-            raise CommandError(f"cannot read {path}: {error}") from None
+        document = read_json(path, "an export")
         if not isinstance(document, dict) or not isinstance(document.get("rounds"), list):
             raise CommandError(f"{path} is not a tournament export (no rounds)")
         checks = check_export(document)
