@@ -9,7 +9,7 @@ may declare and that a **team** scores. Points and totals are kept per seat, bot
 players of a team carrying the team's figure.
 """
 
-from scoring.rules.dreier import DreierDeal, deal_value
+from scoring.rules.dreier import DreierDeal, check_declarer_and_won, deal_value
 from scoring.rules.errors import RuleError, gettext_noop
 from scoring.rules.ruleset import NORMAL, MayDeclare, RuleSet
 
@@ -67,10 +67,7 @@ def score_bauern_deal(deal: DreierDeal, rufer: int, rules: RuleSet) -> tuple[int
     Raises RuleError naming ``declarer`` (not one of the four, or not allowed to
     declare), ``won``, ``contract``, ``spritzen`` or ``normal_points``.
     """
-    if isinstance(deal.declarer, bool) or deal.declarer not in range(SEATS):
-        raise RuleError("declarer", gettext_noop("Choose the declarer."))
-    if not isinstance(deal.won, bool):
-        raise RuleError("won", gettext_noop("Say whether the declarer won."))
+    check_declarer_and_won(deal, SEATS)
     value = deal_value(deal, rules)
     contract = rules.contract(deal.contract)
     if not may_declare(deal, rufer, rules):

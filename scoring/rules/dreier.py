@@ -104,6 +104,15 @@ def may_declare(deal: DreierDeal, rufer: int, rules: RuleSet) -> bool:
     return contract.allows(deal.declarer, rufer)
 
 
+def check_declarer_and_won(deal: DreierDeal, seats: int) -> None:
+    """RuleError on ``declarer`` when it is not one of ``seats`` seats, on ``won`` when
+    it is not a yes or no (the entry form's two required answers)."""
+    if isinstance(deal.declarer, bool) or deal.declarer not in range(seats):
+        raise RuleError("declarer", gettext_noop("Choose the declarer."))
+    if not isinstance(deal.won, bool):
+        raise RuleError("won", gettext_noop("Say whether the declarer won."))
+
+
 def score_dreier_deal(deal: DreierDeal, rufer: int, rules: RuleSet) -> tuple[int, int, int]:
     """Points per seat for one deal (RULES.md 3.2).
 
@@ -111,10 +120,7 @@ def score_dreier_deal(deal: DreierDeal, rufer: int, rules: RuleSet) -> tuple[int
     the two others. Raises RuleError naming ``declarer``, ``won``, ``contract``,
     ``spritzen`` or ``normal_points``.
     """
-    if isinstance(deal.declarer, bool) or deal.declarer not in (0, 1, 2):
-        raise RuleError("declarer", gettext_noop("Choose the declarer."))
-    if not isinstance(deal.won, bool):
-        raise RuleError("won", gettext_noop("Say whether the declarer won."))
+    check_declarer_and_won(deal, 3)
     value = deal_value(deal, rules)
     contract = rules.contract(deal.contract)
     if not may_declare(deal, rufer, rules):
