@@ -1,5 +1,5 @@
 """The fold kept with a sheet (``scoring.foldcache``) gives exactly what a fresh fold of
-every deal gives, for Schnapsen and Dreierschnapsen, whatever happened to the sheet:
+every deal gives, for Schnapsen, Dreier- and Bauernschnapsen, whatever happened to the sheet:
 deals, redeals, tie-breaks, corrections, strike-outs and undos in any order.
 
 Two properties: the rule core going on from any ``Mark`` (written as JSON and read
@@ -36,6 +36,14 @@ from tests import factories
 
 WIKI = preset("wiki")
 CONTRACTS = ["normal", "normal", "normal", "bettler", "schnapser", "gang", "kontraschnapser"]
+BAUERN_CONTRACTS = [*CONTRACTS, "bauernschnapser", "kontrabauernschnapser", "zehnergang"]
+RULES = {
+    Variant.SCHNAPSEN: WIKI,
+    Variant.DREIERSCHNAPSEN: WIKI,
+    Variant.BAUERNSCHNAPSEN: preset("bauern"),
+}
+VARIANTS = list(RULES)
+NAMES = {2: ("Anna", "Ben"), 3: ("Anna", "Ben", "Clara"), 4: ("Anna", "Ben", "Clara", "Dora")}
 CHOICES = st.lists(st.integers(0, 2**30), min_size=1, max_size=60)
 
 
@@ -49,25 +57,27 @@ def next_entry(variant: Variant, state, choice: int):
         return TieBreak(state.awaiting_tiebreak[choice % 2])
     if choice % 9 == 0:
         return Redeal()
-    contract = CONTRACTS[choice // 9 % len(CONTRACTS)]
+    seats = variant.seats
+    contracts = BAUERN_CONTRACTS if variant is Variant.BAUERNSCHNAPSEN else CONTRACTS
+    contract = contracts[choice // 9 % len(contracts)]
     won = choice // 100 % 3 != 0
     if contract == "normal":
         return DreierDeal("normal", state.rufer, won, 0, 1 + choice // 300 % 3)
-    declarer = state.rufer if contract == "schnapser" else choice // 300 % 3
-    if contract == "kontraschnapser" and declarer == state.rufer:
-        declarer = (declarer + 1) % 3
+    declarer = state.rufer if contract == "schnapser" else choice // 300 % seats
+    if contract.startswith("kontra") and declarer == state.rufer:
+        declarer = (declarer + 1) % seats
     return DreierDeal(contract, declarer, won, choice // 900 % 2)
 
 
 def grow(variant: Variant, choices: list[int]) -> list:
     entries: list = []
-    state = score_sheet(variant, WIKI, 0, entries)
+    state = score_sheet(variant, RULES[variant], 0, entries)
     for choice in choices:
         if state.partie_winner is not None:
             break
         entry = next_entry(variant, state, choice)
         try:
-            state = score_sheet(variant, WIKI, 0, [*entries, entry])
+            state = score_sheet(variant, RULES[variant], 0, [*entries, entry])
         except RuleError:
             continue
         entries.append(entry)
@@ -82,18 +92,19 @@ def assert_same(part, whole) -> None:
     assert part.partie_winner == whole.partie_winner
 
 
-@pytest.mark.parametrize("variant", [Variant.SCHNAPSEN, Variant.DREIERSCHNAPSEN])
+@pytest.mark.parametrize("variant", VARIANTS)
 @settings(max_examples=150, deadline=None)
 @given(choices=CHOICES)
 def test_going_on_from_a_kept_mark_is_the_whole_fold(variant, choices):
     entries = grow(variant, choices)
-    whole = score_sheet(variant, WIKI, 0, entries)
+    rules = RULES[variant]
+    whole = score_sheet(variant, rules, 0, entries)
     assert [m.count for m in whole.marks] == sorted({m.count for m in whole.marks})
     for mark in whole.marks:
         kept = json.loads(json.dumps(foldcache.dump(mark.state)))  # as the database keeps it
         read = foldcache.load(kept)
         assert read == mark.state
-        part = score_sheet(variant, WIKI, 0, entries[mark.count :], type(mark)(mark.count, read))
+        part = score_sheet(variant, rules, 0, entries[mark.count :], type(mark)(mark.count, read))
         assert part.first_line == mark.count
         assert_same(part, whole)
 
@@ -131,7 +142,8 @@ def step(sheet, variant, op: int, choice: int):
         if op == 6:
             target = live[choice % len(live)]
             index = live.index(target)
-            before = services.core.score_sheet(variant, WIKI, 0, [d.entry for d in live[:index]])
+            earlier = [d.entry for d in live[:index]]
+            before = services.core.score_sheet(variant, RULES[variant], 0, earlier)
             entry = next_entry(variant, before, choice // 7)
             return services.correct_deal(sheet, target.pk, entry, uuid.uuid4(), ACTOR)[0]
         if op == 7:
@@ -144,7 +156,7 @@ def step(sheet, variant, op: int, choice: int):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("variant", [Variant.SCHNAPSEN, Variant.DREIERSCHNAPSEN])
+@pytest.mark.parametrize("variant", VARIANTS)
 @settings(
     max_examples=25,
     deadline=None,
@@ -153,9 +165,10 @@ def step(sheet, variant, op: int, choice: int):
 @given(steps=STEPS)
 def test_the_kept_fold_reads_as_a_fresh_fold_after_any_evening(variant, steps):
     club = factories.club()
-    names = ("Anna", "Ben") if variant is Variant.SCHNAPSEN else ("Anna", "Ben", "Clara")
-    sheet = factories.sheet(club, names=names)
+    preset_name = "bauern" if variant is Variant.BAUERNSCHNAPSEN else "wiki"
+    sheet = factories.sheet(club, names=NAMES[variant.seats], preset=preset_name)
     players = services.load_players(sheet)
+    services.read_recent(sheet, players)  # the page of the new table keeps its first fold
     for op, choice in steps:
         written = step(sheet, variant, op, choice)
         whole = services.read_sheet(sheet)
