@@ -9,6 +9,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Category
+from tournaments import formats, leben
 from tournaments.models import Format, ResultCheck
 from tournaments.services.reading import CARD_COUNTS
 
@@ -171,16 +172,23 @@ class TournamentForm(forms.Form):
         label=_("Format"), choices=Format.choices, initial=Format.CARDS, required=False
     )
     players = forms.IntegerField(
-        label=_("Most players (lives, points)"), min_value=2, max_value=1024, required=False
+        label=_("Most players (lives, points)"),
+        min_value=2,
+        max_value=formats.LEBEN_MAX_ENTRIES,
+        required=False,
     )
     lives = forms.IntegerField(
-        label=_("Lives per player"), min_value=1, max_value=3, initial=1, required=False
+        label=_("Lives per player"),
+        min_value=leben.MIN_LIVES,
+        max_value=leben.MAX_LIVES,
+        initial=1,
+        required=False,
     )
     rebuy_until = forms.IntegerField(
         label=_("A life may be bought until round"), min_value=1, max_value=99, required=False
     )
     rounds_planned = forms.IntegerField(
-        label=_("Rounds (points)"), min_value=1, max_value=30, required=False
+        label=_("Rounds (points)"), min_value=1, max_value=formats.MAX_ROUNDS, required=False
     )
     avoid_repeat = forms.BooleanField(label=_("Avoid the last opponent"), required=False)
     team_size = forms.TypedChoiceField(
