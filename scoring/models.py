@@ -198,7 +198,7 @@ class Seat(models.Model):
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()
-    # The seat's figures as the sheet stands (``scoring.tally.seat_figures``), kept by
+    # The seat's figures as the sheet stands (``SheetState.seat_figures``), kept by
     # ``scoring.services`` with every write, so that rankings sum them in the database.
     games = models.PositiveIntegerField(default=0, help_text="games finished")
     bummerl = models.PositiveIntegerField(default=0, help_text="Bummerl received, weighted")

@@ -36,7 +36,6 @@ from scoring import rules as core
 from scoring.changes import SheetChanged, changes_since, version_of
 from scoring.models import ROW_FIELDS, Deal, DealRow, RuleSet, Seat, Sheet
 from scoring.signals import sheet_changed
-from scoring.tally import seat_figures
 
 
 @dataclass(frozen=True)
@@ -640,7 +639,7 @@ def _announce(
 
 
 def _keep_figures(sheet: Sheet, state: core.SheetState) -> None:
-    figures = seat_figures(state, sheet.core_variant.seats)
+    figures = state.seat_figures()
     Seat.objects.filter(sheet=sheet).update(
         **{
             name: Case(

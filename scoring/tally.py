@@ -29,19 +29,6 @@ class PlayerTally:
     evenings: list[dict] = field(default_factory=list)
 
 
-def seat_figures(state: core.SheetState, seats: int) -> list[dict]:
-    """Per seat of a scored sheet: ``games`` finished, ``bummerl`` received (weighted),
-    ``schneider`` (games lost as Schneider or Retourschneider)."""
-    figures = [{"bummerl": 0, "schneider": 0, "games": 0} for _ in range(seats)]
-    for game in state.games:
-        for seat in range(seats):
-            figures[seat]["games"] += 1
-            figures[seat]["bummerl"] += game.bummerl[seat]
-            if seat in game.losers and game.result != core.Result.BUMMERL:
-                figures[seat]["schneider"] += 1
-    return figures
-
-
 def scored_sheets(sheets):
     """(sheet, players, state) for each sheet of the queryset, in its order."""
     sheets = sheets.prefetch_related(
@@ -66,7 +53,7 @@ def tally(sheets) -> list[PlayerTally]:
     """Per player over the sheets, most Bummerl first, ties by name (stable)."""
     rows: dict[int, PlayerTally] = {}
     for sheet, players, state in scored_sheets(sheets):
-        per_sheet = seat_figures(state, len(players))
+        per_sheet = state.seat_figures()
         for seat, player in enumerate(players):
             row = rows.setdefault(player.pk, PlayerTally(player.pk, player.name))
             figures = per_sheet[seat]

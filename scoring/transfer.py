@@ -16,7 +16,6 @@ from scoring import rules as core
 from scoring.models import Deal, RuleSet, Seat, Sheet
 from scoring.services import ScoredSheet, as_stored, load_players
 from scoring.sheetjson import entry_to_dict, parse_document, score_document
-from scoring.tally import seat_figures
 
 
 def import_document(
@@ -61,7 +60,7 @@ def _import(club, document, actor, title, key, parsed, state, preset_name) -> Sh
             first_dealer=0,
             created_by=actor.user if actor.user_id else None,
         )
-        figures = seat_figures(state, len(players))
+        figures = state.seat_figures()
         Seat.objects.bulk_create(
             Seat(sheet=sheet, player=p, position=i, **figures[i]) for i, p in enumerate(players)
         )

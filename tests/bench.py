@@ -326,7 +326,6 @@ def season_sheets(club, people, count: int, first_day) -> None:
 
     from scoring import rules as core
     from scoring.models import Deal, Seat, Sheet
-    from scoring.tally import seat_figures
     from seasons.days import start_of
 
     rules = factories.presets()["wiki"]
@@ -350,7 +349,7 @@ def season_sheets(club, people, count: int, first_day) -> None:
         if first == second:
             second = people[(i + 1) % n]
         plan, state = plans[i % 2], scored[i % 2]
-        figures = seat_figures(state, 2)
+        figures = state.seat_figures()
         seats += [Seat(sheet=sheet, player=first, position=0, **figures[0])]
         seats += [Seat(sheet=sheet, player=second, position=1, **figures[1])]
         for position, (entry, line) in enumerate(zip(plan, state.lines, strict=True), 1):

@@ -8,7 +8,6 @@ def fill_figures(apps, schema_editor):
     the live deals, as ``scoring.services`` keeps them from now on."""
     from scoring import rules as core
     from scoring.models import ENTRY_TYPES
-    from scoring.tally import seat_figures
 
     Sheet = apps.get_model("scoring", "Sheet")
     Seat = apps.get_model("scoring", "Seat")
@@ -25,7 +24,7 @@ def fill_figures(apps, schema_editor):
             )
         except core.RuleError:
             continue  # a sheet the rules refuse now keeps zeros, as its page shows it
-        for seat, figures in enumerate(seat_figures(state, variant.seats)):
+        for seat, figures in enumerate(state.seat_figures()):
             Seat.objects.filter(sheet=sheet, position=seat).update(**figures)
 
 

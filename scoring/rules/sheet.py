@@ -148,6 +148,19 @@ class SheetState:
     def is_closed(self) -> bool:
         return self.partie_winner is not None
 
+    def seat_figures(self) -> list[dict[str, int]]:
+        """Per seat (``variant.seats`` dicts): ``games`` finished, ``bummerl`` received
+        (as ``Game.bummerl`` weighs them: RULES.md 2, 3.3, 4.2) and ``schneider``, the
+        games the seat lost as Schneider or Retourschneider."""
+        figures = [{"bummerl": 0, "schneider": 0, "games": 0} for _ in range(self.variant.seats)]
+        for game in self.games:
+            for seat, figure in enumerate(figures):
+                figure["games"] += 1
+                figure["bummerl"] += game.bummerl[seat]
+                if seat in game.losers and game.result != Result.BUMMERL:
+                    figure["schneider"] += 1
+        return figures
+
 
 def next_seat(seat: int, seats: int) -> int:
     """The seat to the left (clockwise)."""
