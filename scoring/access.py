@@ -1,27 +1,29 @@
 """Access to a score sheet: by account (club role) or by the table's private link.
 
-``sheet_for`` is the one helper every sheet view calls. It answers with the sheet, the
-``Actor`` that writes and the URL names to use, or raises: 404 for an unknown or
-revoked link and for a non-member, 403 for a member who may not record, and the
-sign-in redirect for an anonymous visitor without a link.
+``sheet_for`` is the one helper every sheet view calls. It answers with the sheet, its
+players in seat order, the ``Actor`` that writes and the URL names to use, or raises:
+404 for an unknown or revoked link and for a non-member, 403 for a member who may not
+record, and the sign-in redirect for an anonymous visitor without a link.
 """
 
+import functools
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import F
+from django.db import connection
 from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from bummerl.sqlrows import Columns, fetch, table
 from clubs.audit import Actor
 from clubs.errors import RuleError
-from clubs.models import Role, role_allows
-from scoring.models import Sheet
+from clubs.models import Club, Membership, Player, Role, role_allows
+from scoring.models import Seat, Sheet
 
 
 class SignInRequired(Exception):
@@ -31,6 +33,7 @@ class SignInRequired(Exception):
 @dataclass(frozen=True)
 class SheetAccess:
     sheet: Sheet
+    players: tuple[Player, ...]  # in seat order
     actor: Actor
     namespace: str  # "sheet" (account) or "entry" (private link)
     can_write: bool  # the role may write and the sheet is not locked for it
@@ -55,46 +58,82 @@ class SheetAccess:
         return reverse(f"{self.namespace}:{name}", kwargs=kwargs)
 
 
+_SHEET = Columns(Sheet, "s")
+_CLUB = Columns(Club, "c")
+_PLAYER = Columns(Player, "p")
+
+
+@functools.cache
+def _seats_sql(vendor: str, by: str) -> str:
+    """The seats of one sheet (with its club and each seat's player) in seat order;
+    ``by``: "token" (the private link, while valid) or "account" (with the member's
+    role, none for a non-member)."""
+    role = ', m."role"' if by == "account" else ""
+    member = (
+        f'JOIN {table(Membership)} m ON m."club_id" = c."id" AND m."user_id" = %s '
+        if by == "account"
+        else ""
+    )
+    where = (
+        's."id" = %s'
+        if by == "account"
+        else 's."entry_token" = %s AND s."token_revoked_at" IS NULL AND s."created_at" >= %s'
+    )
+    return (
+        f"SELECT {_SHEET.sql}, {_CLUB.sql}, {_PLAYER.sql}{role} "
+        f'FROM {table(Seat)} t JOIN {table(Sheet)} s ON s."id" = t."sheet_id" '
+        f'JOIN {table(Club)} c ON c."id" = s."club_id" '
+        f'JOIN {table(Player)} p ON p."id" = t."player_id" {member}'
+        f'WHERE {where} ORDER BY t."position"'
+    )
+
+
+def _seated(by: str, params: list) -> tuple[Sheet, tuple[Player, ...], str | None] | None:
+    """The sheet, its club and its players in seat order (one query, ``_seats_sql``),
+    and the member's role (account); None when no sheet answers."""
+    rows = fetch(_seats_sql(connection.vendor, by), params)
+    if not rows:
+        return None
+    first = rows[0]
+    sheet = _SHEET.instance(first)
+    sheet.club = _CLUB.instance(first, _SHEET.width)
+    at = _SHEET.width + _CLUB.width
+    players = tuple(_PLAYER.instance(row, at) for row in rows)
+    return sheet, players, (first[at + _PLAYER.width] if by == "account" else None)
+
+
 def sheet_for(
     request, *, pk: int | None = None, token: str | None = None, write: bool = False
 ) -> SheetAccess:
-    """Resolve the sheet of a request (one query). See the module docstring. A private
-    link works for ``LINK_DAYS`` days after the table was opened. ``can_write`` is the
-    one decision whether this request may change the sheet: the role, and a lock set by
-    a tournament (``Sheet.write_refusal``; its reason is ``locked``)."""
+    """Resolve the sheet of a request and its players, in one query. See the module
+    docstring. A private link works for ``LINK_DAYS`` days after the table was opened.
+    ``can_write`` is the one decision whether this request may change the sheet: the
+    role, and a lock set by a tournament (``Sheet.write_refusal``; its reason is
+    ``locked``)."""
     if token is not None:
-        sheet = (
-            Sheet.objects.select_related("club")
-            .filter(
-                entry_token=token,
-                token_revoked_at__isnull=True,
-                created_at__gte=timezone.now() - timedelta(days=settings.LINK_DAYS),
-            )
-            .first()
-        )
-        if sheet is None:
+        since = timezone.now() - timedelta(days=settings.LINK_DAYS)
+        found = _seated("token", [token, connection.ops.adapt_datetimefield_value(since)])
+        if found is None:
             raise Http404
+        sheet, players, _role = found
         locked = sheet.write_refusal(organiser=False)
         return SheetAccess(
-            sheet, Actor(None, via_link=True), "entry", locked is None, False, locked
+            sheet, players, Actor(None, via_link=True), "entry", locked is None, False, locked
         )
     if not request.user.is_authenticated:
         raise SignInRequired
-    sheet = (
-        Sheet.objects.select_related("club")
-        .filter(pk=pk, club__memberships__user=request.user)
-        .annotate(role=F("club__memberships__role"))
-        .first()
-    )
-    if sheet is None:
+    found = _seated("account", [request.user.pk, pk]) if 0 < pk < 2**63 else None
+    if found is None:
         raise Http404
-    may_write = role_allows(sheet.role, Role.SCORER)
+    sheet, players, role = found
+    may_write = role_allows(role, Role.SCORER)
     if write and not may_write:
         raise PermissionDenied
-    organiser = role_allows(sheet.role, Role.ORGANISER)
+    organiser = role_allows(role, Role.ORGANISER)
     locked = sheet.write_refusal(organiser=organiser) if may_write else None
     return SheetAccess(
         sheet,
+        players,
         Actor(request.user, organiser=organiser),
         "sheet",
         may_write and locked is None,

@@ -231,24 +231,24 @@ def test_an_account_renamed_or_removed_shows_at_once_on_the_rows_it_struck(table
     assert "olga" not in html
 
 
-def test_a_rename_while_the_page_is_read_is_not_kept_under_the_names_before(table, monkeypatch):
-    """The names of the key are read before the players the page shows: a rename in
-    between gives a page that is not the one of the key's names."""
+def test_a_rename_while_the_page_is_read_is_not_kept_under_the_names_after(table, monkeypatch):
+    """The players the page shows are read with the access, before the names of the
+    key: a rename in between gives a page that is not the one of the key's names."""
     sheet, client = table
     factories.fill(sheet, 2)
     clara = services.load_players(sheet)[2]
-    load_players = services.load_players
+    stats_and_names = services.sheet_stats_and_names
 
-    def renamed_meanwhile(sheet):
-        monkeypatch.setattr(services, "load_players", load_players)
+    def renamed_meanwhile(sheet, *args, **kwargs):
+        monkeypatch.setattr(services, "sheet_stats_and_names", stats_and_names)
         rename_player(clara, "Klara", ACTOR)
-        return load_players(sheet)
+        return stats_and_names(sheet, *args, **kwargs)
 
-    monkeypatch.setattr(services, "load_players", renamed_meanwhile)
-    assert "Klara" in client.get(page_url(sheet)).content.decode()  # read as Clara
-    rename_player(services.load_players(sheet)[2], "Clara", ACTOR)
+    monkeypatch.setattr(services, "sheet_stats_and_names", renamed_meanwhile)
     html = client.get(page_url(sheet)).content.decode()
-    assert "Clara" in html and "Klara" not in html
+    assert "Clara" in html and "Klara" not in html  # read before the rename
+    html = client.get(page_url(sheet)).content.decode()
+    assert "Klara" in html and "Clara" not in html
 
 
 def test_an_account_renamed_while_the_page_is_read_is_not_kept_under_the_name_before(
@@ -258,15 +258,15 @@ def test_an_account_renamed_while_the_page_is_read_is_not_kept_under_the_name_be
     olga = factories.user(sheet.club, "scorer", username="olga")
     factories.fill(sheet, 3)
     services.void_deal(sheet, services.read_sheet(sheet).live_deals[-1].pk, services.Actor(olga))
-    load_players = services.load_players
+    read_recent = services.read_recent
 
-    def renamed_meanwhile(sheet):
-        monkeypatch.setattr(services, "load_players", load_players)
+    def renamed_meanwhile(*args, **kwargs):
+        monkeypatch.setattr(services, "read_recent", read_recent)
         olga.username = "olga.k"
         olga.save()
-        return load_players(sheet)
+        return read_recent(*args, **kwargs)
 
-    monkeypatch.setattr(services, "load_players", renamed_meanwhile)
+    monkeypatch.setattr(services, "read_recent", renamed_meanwhile)
     assert " · olga.k</small>" in client.get(page_url(sheet)).content.decode()
     olga.username = "olga"
     olga.save()

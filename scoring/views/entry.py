@@ -78,7 +78,7 @@ def _after(request) -> str | None:
 @require_POST
 @with_sheet_access
 def record(request, access):
-    players = services.load_players(access.sheet)
+    players = access.players
     scored = None
     rules = access.sheet.core_rules
     form = EntryForm(request.POST, players=players, rules=rules)
@@ -109,7 +109,7 @@ def record(request, access):
 @require_POST
 @with_sheet_access
 def void(request, access, deal_id):
-    players = services.load_players(access.sheet)
+    players = access.players
     try:
         scored, deal = services.void_deal(
             access.sheet, deal_id, access.actor, players, after=_after(request)
@@ -149,7 +149,7 @@ def correct(request, access, deal_id):
         return redirect(access.url("page"))
     if not access.can_write:
         return HttpResponse(status=403)
-    scored = services.read_sheet(access.sheet)
+    scored = services.read_sheet(access.sheet, access.players)
     deal = next((d for d in scored.live_deals if d.pk == deal_id), None)
     refusal = None
     if request.method == "POST":

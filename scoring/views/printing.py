@@ -23,7 +23,7 @@ with the longest catalogue of the presets, names that wrap in the header and abo
 def print_blank(request, access):
     """A blank paper sheet for this table, with the rule set's values; with the QR code
     of the private entry link only for those the link page lets in (organisers)."""
-    scored = services.read_sheet(access.sheet)
+    scored = services.read_sheet(access.sheet, access.players)
     rows, row_height = BLANK_ROWS[str(scored.state.variant)]
     context = {
         "sheet": access.sheet,
@@ -43,7 +43,7 @@ def print_blank(request, access):
 @with_sheet_access
 def print_summary(request, access):
     """The evening of this table: games, Bummerl and tally, every deal."""
-    scored = services.read_sheet(access.sheet)
+    scored = services.read_sheet(access.sheet, access.players)
     rows = sheet_rows(scored)
     context = {
         "sheet": access.sheet,

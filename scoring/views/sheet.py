@@ -311,7 +311,11 @@ def page(request, access):
         html = fragments.get(keep)
         if html is not None:
             return vary_on_htmx(HttpResponse(fragments.fill(html, request, stats.version)))
-    scored = services.read_sheet(sheet) if show_all else services.read_recent(sheet, stats=stats)
+    players = access.players
+    if show_all:
+        scored = services.read_sheet(sheet, players)
+    else:
+        scored = services.read_recent(sheet, players, stats=stats)
     if stats is not None and not _as_read(scored, stats, names):
         keep = None  # written or renamed meanwhile: the body shown is not that of the key
     saved = None
@@ -325,7 +329,7 @@ def page(request, access):
 @require_safe
 @with_sheet_access
 def export(request, access):
-    document = export_document(services.read_sheet(access.sheet))
+    document = export_document(services.read_sheet(access.sheet, access.players))
     response = JsonResponse(document, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="bummerl-{access.sheet.pk}.json"'
     return response
@@ -367,7 +371,7 @@ def history(request, access):
     if not access.can_manage:
         return HttpResponse(status=403)
     entries = audit.history("sheet", access.sheet.pk)[:500]
-    rows = audit.history_rows(entries, describe_change(services.read_sheet(access.sheet)))
+    rows = audit.history_rows(entries, describe_change(services.read_sheet(access.sheet, access.players)))
     return render(
         request,
         "audit.html",
