@@ -371,7 +371,9 @@ def history(request, access):
     if not access.can_manage:
         return HttpResponse(status=403)
     entries = audit.history("sheet", access.sheet.pk)[:500]
-    rows = audit.history_rows(entries, describe_change(services.read_sheet(access.sheet, access.players)))
+    rows = audit.history_rows(
+        entries, describe_change(services.read_sheet(access.sheet, access.players))
+    )
     return render(
         request,
         "audit.html",
