@@ -17,10 +17,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
-from django.db import models
+from django.contrib.auth import get_user_model
+from django.db import connection, models
 from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from bummerl.sqlrows import Columns, fetch, table
 from clubs.models import Club, Player
 from scoring import rules as core
 from scoring.contract_names import shown_rules
@@ -248,28 +250,30 @@ class DealRow:
         return ENTRY_TYPES[self.kind](**self.inputs)
 
 
-ROW_FIELDS = (
-    "pk",
-    "position",
-    "kind",
-    "inputs",
-    "points",
-    "key",
-    "recorded_at",
-    "voided_at",
-    "voided_by__username",
-    "voided_via_link",
-)
-
-
 class DealQuerySet(models.QuerySet):
     def live(self) -> "DealQuerySet":
         return self.filter(voided_at__isnull=True)
 
-    def rows(self) -> list[DealRow]:
-        """The deals in play order (voided ones in place) as ``DealRow``s, one query."""
-        ordered = self.order_by("position", "recorded_at", "id")
-        return [DealRow(*values) for values in ordered.values_list(*ROW_FIELDS)]
+
+def deal_rows(sheet_id: int, after: int = 0, key: uuid.UUID | None = None) -> list[DealRow]:
+    """The deals of a sheet in play order (struck ones in place) as ``DealRow``s, in one
+    hand-written query (``bummerl.sqlrows``): those at a position after ``after``, or
+    (with ``key``) the rows of that one-time key."""
+    where = 'd."sheet_id" = %s AND d."position" > %s'
+    params = [sheet_id, after]
+    if key is not None:
+        where += ' AND d."key" = %s'
+        params.append(Deal._meta.get_field("key").get_db_prep_value(key, connection))
+    user = get_user_model()
+    rows = fetch(
+        f'SELECT {_ROW.sql}, u."{user._meta.get_field("username").column}" '
+        f'AS "voided_by__username", d."voided_via_link" FROM {table(Deal)} d '
+        f'LEFT JOIN {table(user)} u ON u."id" = d."voided_by_id" WHERE {where} '
+        'ORDER BY d."position", d."recorded_at", d."id"',
+        params,
+    )
+    width = _ROW.width
+    return [DealRow(*_ROW.values(row), row[width], bool(row[width + 1])) for row in rows]
 
 
 class Deal(models.Model):
@@ -317,3 +321,9 @@ class Deal(models.Model):
     @staticmethod
     def inputs_of(entry) -> tuple[str, dict]:
         return KIND_OF[type(entry)], dataclasses.asdict(entry)
+
+
+_ROW = Columns(
+    Deal, "d", ("id", "position", "kind", "inputs", "points", "key", "recorded_at", "voided_at")
+)
+"""The columns of a ``DealRow`` before the name of who struck it out."""

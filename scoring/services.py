@@ -18,15 +18,16 @@ phones; DESIGN.md principle 5):
 """
 
 import dataclasses
+import functools
 import json
 import uuid
 from dataclasses import dataclass
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, Q, Value, When
-from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from bummerl.sqlrows import Columns, fetch, table
 from clubs import audit
 from clubs.audit import Actor
 from clubs.errors import RuleError, gettext_noop, key_reused
@@ -34,7 +35,7 @@ from clubs.models import Club, Player
 from scoring import foldcache
 from scoring import rules as core
 from scoring.changes import SheetChanged, changes_since, version_of
-from scoring.models import ROW_FIELDS, Deal, DealRow, RuleSet, Seat, Sheet
+from scoring.models import ENTRY_TYPES, Deal, DealRow, RuleSet, Seat, Sheet, deal_rows
 from scoring.signals import sheet_changed
 
 
@@ -76,7 +77,7 @@ def load_players(sheet: Sheet) -> tuple[Player, ...]:
 
 
 def _deals(sheet: Sheet) -> list[DealRow]:
-    return Deal.objects.filter(sheet=sheet).rows()
+    return deal_rows(sheet.pk)
 
 
 def _score(sheet: Sheet, entries: list, start: core.Mark | None = None) -> core.SheetState:
@@ -107,7 +108,7 @@ def read_recent(
     marks = foldcache.kept(sheet.fold, stats.struck)
     if marks is not None:
         start, after = marks[0]
-        rows = Deal.objects.filter(sheet=sheet, position__gt=after).rows()
+        rows = deal_rows(sheet.pk, after)
         live = _live(rows)
         if stats.fits(start, rows, live):
             state = _score(sheet, [d.entry for d in live], start)
@@ -216,21 +217,29 @@ def sheet_stats_and_names(sheet: Sheet, seats: int | None = None) -> tuple[_Stat
     return stats, tuple(found)
 
 
+_LOCKED = Columns(Sheet, "s")
+
+
+@functools.cache
+def _locked_sql(vendor: str) -> str:
+    """The sheet with the aggregates of ``_Stats`` (``keyed``: rows of a one-time key),
+    under its row lock where the database has row locks."""
+    aggregates = ", ".join(f"({query})" for query in _STATS.values())
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    return (
+        f'SELECT {_LOCKED.sql}, {aggregates}, (SELECT COUNT(*) {_DEALS} AND "key" = %s) '
+        f'FROM {table(Sheet)} s WHERE s."id" = %s{lock}'
+    )
+
+
 def _locked_with_stats(sheet: Sheet, actor: Actor, key) -> tuple[Sheet, _Stats]:
     """``_lock_only`` and, in the same query, the ``_Stats`` of its deals (``keyed``:
     rows of the one-time ``key``)."""
     stored_key = Deal._meta.get_field("key").get_db_prep_value(key, connection)
-    fields = {
-        **{name: RawSQL(query, [sheet.pk]) for name, query in _STATS.items()},
-        "keyed": RawSQL(f'SELECT COUNT(*) {_DEALS} AND "key" = %s', [sheet.pk, stored_key]),
-    }
-    sheet = _refused_or(
-        Sheet.objects.select_for_update()
-        .annotate(**{f"deal_{name}": value for name, value in fields.items()})
-        .get(pk=sheet.pk),
-        actor,
-    )
-    return sheet, _Stats(*(getattr(sheet, f"deal_{name}") or 0 for name in fields))
+    params = [sheet.pk] * len(_STATS) + [sheet.pk, stored_key, sheet.pk]
+    row = fetch(_locked_sql(connection.vendor), params)[0]
+    counts = row[_LOCKED.width :]
+    return _refused_or(_LOCKED.instance(row), actor), _Stats(*(value or 0 for value in counts))
 
 
 def _struck(deals: list[DealRow]) -> int:
@@ -362,7 +371,7 @@ def record_entry(
             if stats.keyed:
                 # The same form sent again (a double tap, a request retried): answered
                 # with what its first send wrote, the sheet read as its page reads it.
-                first = Deal.objects.filter(sheet=sheet, key=key).rows()[0]
+                first = deal_rows(sheet.pk, key=key)[0]
                 if not _same_entry(first, entry, None):
                     raise key_reused()
                 return read_recent(sheet, players), first
@@ -402,7 +411,7 @@ def _record_on_fold(sheet, stats, entry, key, actor, players, after):
     if marks is None:
         return None
     start = marks[0]
-    rows = Deal.objects.filter(sheet=sheet, position__gt=start[1]).rows()
+    rows = deal_rows(sheet.pk, start[1])
     live = _live(rows)
     if not stats.fits(start[0], rows, live):
         return None
@@ -654,7 +663,7 @@ def _keep_figures(sheet: Sheet, state: core.SheetState) -> None:
 def _written_meanwhile(sheet: Sheet, key, entry, replace_id, players):
     """After an IntegrityError: another request with the same key committed between our
     read and insert (or the key was used on another sheet)."""
-    first = Deal.objects.filter(key=key, sheet=sheet).rows() if key is not None else []
+    first = deal_rows(sheet.pk, key=key) if key is not None else []
     if not first or not _same_entry(first[0], entry, replace_id):
         raise key_reused() from None
     return read_sheet(sheet, players), first[0]
@@ -805,13 +814,13 @@ def series_score(scored: ScoredSheet) -> SeriesScore:
         "sheet_id", "position", "player_id"
     ):
         seats.setdefault(sheet_id, {})[position] = player_id
-    rows: dict[int, list[DealRow]] = {}
+    entries: dict[int, list] = {}
     live = Deal.objects.filter(sheet__in=earlier).live()
     ordered = live.order_by("sheet_id", "position", "recorded_at", "id")
-    for sheet_id, *values in ordered.values_list("sheet_id", *ROW_FIELDS):
-        rows.setdefault(sheet_id, []).append(DealRow(*values))
+    for sheet_id, kind, inputs in ordered.values_list("sheet_id", "kind", "inputs"):
+        entries.setdefault(sheet_id, []).append(ENTRY_TYPES[kind](**inputs))
     for other in earlier:
-        state = _score(other, [d.entry for d in rows.get(other.pk, [])])
+        state = _score(other, entries.get(other.pk, []))
         if state.partie_winner is not None:
             winner = seats.get(other.pk, {}).get(state.partie_winner)
             if winner in me:

@@ -13,7 +13,7 @@ from clubs.models import Club
 from clubs.players import player_named
 from clubs.text import name_fold
 from scoring import rules as core
-from scoring.models import Deal, RuleSet, Seat, Sheet
+from scoring.models import Deal, RuleSet, Seat, Sheet, deal_rows
 from scoring.services import ScoredSheet, as_stored, load_players
 from scoring.sheetjson import entry_to_dict, parse_document, score_document
 
@@ -94,7 +94,7 @@ def _imported_with(key, club: Club, parsed, title: str) -> Sheet | None:
     sheet = Sheet.objects.filter(key=key).first() if key is not None else None
     if sheet is None:
         return None
-    deals = [(d.kind, d.inputs) for d in Deal.objects.filter(sheet=sheet).rows()]
+    deals = [(d.kind, d.inputs) for d in deal_rows(sheet.pk)]
     entries = [Deal.inputs_of(e) for e in parsed.entries]
     same = (
         sheet.club_id == club.pk

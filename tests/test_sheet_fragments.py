@@ -59,7 +59,7 @@ def kept(client, url, **headers) -> str:
     with CaptureQueriesContext(connection) as queries:
         response = client.get(url, headers=headers)
     assert response.status_code == 200
-    # no read of the deal rows (``DealQuerySet.rows``, which selects ``ROW_FIELDS``)
+    # no read of the deal rows (``scoring.models.deal_rows``)
     assert not any('AS "voided_by__username"' in q["sql"] for q in queries)
     return response.content.decode()
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from bummerl.sqlrows import Columns, fetch, table
 from clubs.models import Club, Player
 from scoring import services
-from scoring.models import Deal, Sheet
+from scoring.models import Deal, DealRow, Sheet, deal_rows
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -98,3 +98,26 @@ def test_the_access_query_answers_every_kind_of_address(client):
     Sheet.objects.filter(pk=sheet.pk).update(created_at=timezone.now() - timedelta(days=400))
     client.logout()
     assert client.get(link).status_code == 404  # the link ran out
+
+
+def test_deal_rows_are_the_deals_as_the_orm_reads_them():
+    club = factories.club()
+    sheet = factories.sheet(club)
+    factories.fill(sheet, 8)
+    live = services.read_sheet(sheet).live_deals
+    services.void_deal(sheet, live[-1].pk, services.Actor(factories.user(club, username="olga")))
+    services.void_deal(sheet, live[-2].pk, services.Actor(None, via_link=True))
+    fields = ("pk", "position", "kind", "inputs", "points", "key", "recorded_at", "voided_at")
+    fields += ("voided_by__username", "voided_via_link")
+    orms = [
+        DealRow(*values)
+        for values in Deal.objects.filter(sheet=sheet)
+        .order_by("position", "recorded_at", "id")
+        .values_list(*fields)
+    ]
+    assert deal_rows(sheet.pk) == orms
+    assert [d.voided_by for d in orms if d.voided_at] == [None, "olga"]
+    assert [d.voided_via_link for d in orms if d.voided_at] == [True, False]
+    assert deal_rows(sheet.pk, orms[4].position) == orms[5:]
+    assert deal_rows(sheet.pk, key=orms[3].key) == [orms[3]]
+    assert deal_rows(sheet.pk + 1) == []
