@@ -4,9 +4,11 @@ database the environment names (a SQLite file in a temporary folder, or DATABASE
 Medians of the CPU time of each request (``time.process_time``: the figures hold on a
 busy machine, where wall time mostly measures the neighbours) over one run, through
 the whole middleware stack, signed in, with Django's test client (``tests.bench_urls``
-adds the yardsticks): the sheet page at 10 and 100 deals
-against a trivial view, recording a deal (htmx POST and the partial) at 10 and 100
-deals against a minimal write view. Run by ``make bench`` on SQLite and PostgreSQL.
+adds the yardsticks): the sheet page at 10 and 100 deals against a trivial view,
+recording a deal (htmx POST and the partial) at 10 and 100 deals against a minimal
+write view. Each is measured in turns with its yardstick and its other size, request
+by request, so that a ratio compares figures taken under the same load (a virtual
+machine's speed drifts by half within a minute). Run by ``make bench`` on SQLite and PostgreSQL.
 """
 
 import os
@@ -44,14 +46,25 @@ from tests import factories  # noqa: E402
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "60"))
 
 
-def median_ms(call, rounds: int = ROUNDS) -> float:
-    call()  # warm
-    times = []
-    for _ in range(rounds):
-        start = time.process_time()
-        call()
-        times.append(time.process_time() - start)
-    return statistics.median(times) * 1000
+def cpu_ms(call) -> float:
+    start = time.process_time()
+    call()
+    return (time.process_time() - start) * 1000
+
+
+def in_turns(*calls, rounds: int = ROUNDS, before=None) -> list[float]:
+    """Medians of the CPU time of each of ``calls``, called in turns, round by round
+    (after one round to warm up), so that all are measured under the same load of the
+    machine. ``before``: called before each round, not measured."""
+    times = [[] for _ in calls]
+    for round_ in range(rounds + 1):
+        if before is not None:
+            before()
+        taken = [cpu_ms(call) for call in calls]
+        if round_:
+            for kept, ms in zip(times, taken, strict=True):
+                kept.append(ms)
+    return [statistics.median(kept) for kept in times]
 
 
 def main() -> None:
@@ -65,22 +78,33 @@ def main() -> None:
     club = factories.club("Speed")
     client = Client()
     client.force_login(factories.user(club, "organiser"))
-    trivial = median_ms(lambda: client.get("/bench/read/"))
-    write = median_ms(lambda: client.post("/bench/write/", {"club": club.pk}))
-    page, record = {}, {}
+    sheets = {}
     for count in (10, 100):
-        sheet = factories.sheet(club, names=(f"A{count}", f"B{count}", f"C{count}"))
-        factories.fill(sheet, count)
-        page[count] = median_ms(lambda sheet=sheet: client.get(f"/tables/{sheet.pk}/"))
-        url = f"/tables/{sheet.pk}/record/"
-        posts = []
-        for _ in range(ROUNDS // 2):  # the sheet grows by one deal a post
-            data = factories.deal_form(sheet)
-            start = time.process_time()
-            response = client.post(url, data, headers={"HX-Request": "true"})
-            posts.append(time.process_time() - start)
-            assert response.status_code == 200 and b"field-error" not in response.content
-        record[count] = statistics.median(posts[1:]) * 1000
+        sheets[count] = factories.sheet(club, names=(f"A{count}", f"B{count}", f"C{count}"))
+        factories.fill(sheets[count], count)
+    pages = [lambda sheet=sheet: client.get(f"/tables/{sheet.pk}/") for sheet in sheets.values()]
+    trivial, *page = in_turns(lambda: client.get("/bench/read/"), *pages)
+    forms = {}
+
+    def post(count):
+        url = f"/tables/{sheets[count].pk}/record/"
+        response = client.post(url, forms[count], headers={"HX-Request": "true"})
+        assert response.status_code == 200 and b"field-error" not in response.content
+
+    def new_forms():  # each sheet grows by one deal a round
+        forms.update({count: factories.deal_form(sheet) for count, sheet in sheets.items()})
+
+    write, *record = in_turns(
+        lambda: client.post("/bench/write/", {"club": club.pk}),
+        lambda: post(10),
+        lambda: post(100),
+        rounds=ROUNDS // 2,
+        before=new_forms,
+    )
+    page, record = (
+        dict(zip((10, 100), page, strict=True)),
+        dict(zip((10, 100), record, strict=True)),
+    )
     db = connection.vendor
 
     def say(label: str, value: str) -> None:
