@@ -9,6 +9,7 @@ the whole sheet (totals, tally, games, dealer, Rufer, tie-break, Partie, each li
 in its 2 queries.
 """
 
+import copy
 import json
 import uuid
 
@@ -107,6 +108,11 @@ def test_going_on_from_a_kept_mark_is_the_whole_fold(variant, choices):
         part = score_sheet(variant, rules, 0, entries[mark.count :], type(mark)(mark.count, read))
         assert part.first_line == mark.count
         assert_same(part, whole)
+        # Folding on from a mark leaves it as it was: it can be gone on from again.
+        before = copy.deepcopy(mark.state)
+        for _ in range(2):
+            assert_same(score_sheet(variant, rules, 0, entries[mark.count :], mark), whole)
+            assert mark.state == before
 
 
 def test_a_mark_where_a_game_began_carries_the_games_before():

@@ -17,7 +17,6 @@ Rufer and who gets how many Bummerl; the web layer, the JSON command and the
 services all call it.
 """
 
-import copy
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -192,7 +191,7 @@ def score_sheet(
     fold = _Fold(variant, rules, first_dealer)
     offset = 0
     if start is not None:
-        fold.__dict__.update(copy.deepcopy(start.state))
+        fold.__dict__.update(_own_copy(start.state))
         offset = start.count
     fold.marks = [start or fold.mark(0)]
     for index, entry in enumerate(entries, offset):
@@ -204,6 +203,22 @@ def score_sheet(
         if len(fold.games) != games:  # a game ended: the next one begins here
             fold.marks = [fold.marks[-1], fold.mark(index + 1)]
     return fold.state(offset)
+
+
+def _own_copy(values: dict) -> dict:
+    """A copy of the fold's own values that the fold may change without changing
+    ``values``: they are immutable (ints, tuples, frozen ``Game``s) but for the lists the
+    fold appends to or adds to in place (``tally``, ``games``), whose items are immutable
+    too; so a copy of each list is a copy of the whole, at a fraction of a deep copy's
+    cost (TypeError for any other mutable value, which this copy would not cover)."""
+    copied = {}
+    for name, value in values.items():
+        if isinstance(value, list):
+            value = list(value)
+        elif isinstance(value, dict | set):
+            raise TypeError(f"the fold keeps a mutable {name!r} that _own_copy does not copy")
+        copied[name] = value
+    return copied
 
 
 class _Fold:
@@ -353,8 +368,7 @@ class _Fold:
 
     def mark(self, count: int) -> Mark:
         """The fold's own values now, before entry ``count`` (whatever a variant keeps)."""
-        own = {k: v for k, v in vars(self).items() if k not in self.OWN}
-        return Mark(count, copy.deepcopy(own))
+        return Mark(count, _own_copy({k: v for k, v in vars(self).items() if k not in self.OWN}))
 
     def state(self, first_line: int = 0) -> SheetState:
         return SheetState(
