@@ -9,7 +9,7 @@ an instance read here equals one read by the ORM, field by field
 (``tests/test_sqlrows.py`` checks it on SQLite and PostgreSQL).
 """
 
-from django.db import connection
+from django.db import connection, connections
 
 
 class Columns:
@@ -18,7 +18,7 @@ class Columns:
 
     ``sql``: the select list (quoted, comma separated); ``width``: its number of
     columns. ``values(row, start)``: the converted values of ``row[start:start +
-    width]`` in ``fields`` order; ``instance(row, start)``: the model instance (all
+    width]`` in ``fields`` order (``values_of(rows, start)``: of each row); ``instance(row, start)``: the model instance (all
     fields only). A foreign key is named by its attribute (``club_id``)."""
 
     def __init__(self, model, alias: str, fields: tuple[str, ...] | None = None):
@@ -37,28 +37,38 @@ class Columns:
         return ", ".join(f"{quote(self.alias)}.{quote(f.column)}" for f in self.fields)
 
     def _for_connection(self) -> list:
-        """Per field, its converters and the expression they are given (as the ORM's
-        compiler calls them), made once per database vendor."""
+        """Per field with converters, its place, its converters and the expression they
+        are given (as the ORM's compiler calls them), made once per database vendor."""
         vendor = connection.vendor
         if vendor not in self._converters:
             made = []
-            for field in self.fields:
+            for place, field in enumerate(self.fields):
                 column = field.get_col(self.alias)
                 found = connection.ops.get_db_converters(column)
                 found += column.get_db_converters(connection)
-                made.append((found, column))
+                if found:
+                    made.append((place, found, column))
             self._converters[vendor] = made
         return self._converters[vendor]
 
     def values(self, row, start: int = 0) -> list:
-        values = []
-        for (converters, column), value in zip(
-            self._for_connection(), row[start : start + self.width], strict=True
-        ):
-            for convert in converters:
-                value = convert(value, column, connection)
-            values.append(value)
-        return values
+        return self.values_of([row], start)[0]
+
+    def values_of(self, rows, start: int = 0) -> list[list]:
+        """``values`` of each of ``rows``."""
+        converting = self._for_connection()
+        database = connections[connection.alias]  # not the proxy: read once
+        end = start + self.width
+        out = []
+        for row in rows:
+            values = list(row[start:end])
+            for place, converters, column in converting:
+                value = values[place]
+                for convert in converters:
+                    value = convert(value, column, database)
+                values[place] = value
+            out.append(values)
+        return out
 
     def instance(self, row, start: int = 0):
         if not self.whole:

@@ -273,7 +273,10 @@ def deal_rows(sheet_id: int, after: int = 0, key: uuid.UUID | None = None) -> li
         params,
     )
     width = _ROW.width
-    return [DealRow(*_ROW.values(row), row[width], bool(row[width + 1])) for row in rows]
+    return [
+        DealRow(*values, row[width], bool(row[width + 1]))
+        for values, row in zip(_ROW.values_of(rows), rows, strict=True)
+    ]
 
 
 class Deal(models.Model):
