@@ -168,7 +168,7 @@ def test_a_won_partie_offers_a_new_partie_and_opens_it_on_the_same_seats(client,
     page = client.get(url("page", following))
     assert page.context["series"].number == 2
     assert page.context["series"].won == (1, 0)
-    assert [total for _p, total, _b in page.context["seats"]] == [7, 7]
+    assert [seat["total"] for seat in page.context["seats"]] == [7, 7]
 
 
 def test_the_series_score_goes_1_0_then_1_1(client, table):

@@ -18,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from bummerl.htmx import vary_on_htmx, wants_partial
@@ -112,7 +112,7 @@ def sheet_context(
         "state": state,
         "players": players,
         "teams": teams_of(state, players),
-        "seats": list(zip(players, state.display_totals, state.tally, strict=True)),
+        "seats": seat_columns(players, state, badges),
         # The deal list, newest first, as one piece of HTML (a template loop over the
         # lines took a third of the page's rendering).
         "deal_list": mark_safe(
@@ -128,7 +128,6 @@ def sheet_context(
         "saved_points": saved_gains(scored, saved) if state.variant == "schnapsen" else "",
         **series_context(access, scored),
         "game_end": game_end(scored, saved),
-        "badges": badges,
         "tiebreak": tiebreak,
         "error": error,
         "notice": notice,
@@ -145,6 +144,8 @@ def sheet_context(
             "export": f"{base}export.json",
             "print_summary": f"{base}print/summary.pdf",
             "print_blank": f"{base}print/blank.pdf",
+            "link": f"{base}link/",
+            "history": f"{base}history/",
         },
     }
     if marked:
@@ -209,6 +210,26 @@ def deal_lines(rows, base: str, can_write: bool, counts_down: bool) -> list[str]
 @functools.lru_cache(maxsize=4096)
 def _deal_line(language: str, shown: tuple) -> str:
     return render_to_string("scoring/sheet.html#deal-line", dict(shown))
+
+
+def seat_columns(players, state, badges) -> list[dict]:
+    """The score table's columns, one per seat: ``name``, ``total`` (as the sheet shows
+    it), ``tally`` (the Bummerl received, as text), whether the seat ``deals`` next or
+    is ``rufer`` (``badges``), and its ``team`` (1 or 2, Bauernschnapsen; else None)."""
+    teams = state.variant.teams
+    return [
+        {
+            "name": player.name,
+            "total": total,
+            "tally": ngettext("%(n)s Bummerl", "%(n)s Bummerl", bummerl) % {"n": bummerl},
+            "deals": seat == badges["dealer"],
+            "rufer": seat == badges["rufer"],
+            "team": seat % 2 + 1 if teams else None,
+        }
+        for seat, (player, total, bummerl) in enumerate(
+            zip(players, state.display_totals, state.tally, strict=True)
+        )
+    ]
 
 
 def teams_of(state, players) -> list[dict]:
