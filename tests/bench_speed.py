@@ -13,10 +13,8 @@ machine's speed drifts by half within a minute). Run by ``make bench`` on SQLite
 
 import os
 import shutil
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,29 +40,9 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from tests import factories  # noqa: E402
+from tests.turns import in_turns  # noqa: E402
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "60"))
-
-
-def cpu_ms(call) -> float:
-    start = time.process_time()
-    call()
-    return (time.process_time() - start) * 1000
-
-
-def in_turns(*calls, rounds: int = ROUNDS, before=None) -> list[float]:
-    """Medians of the CPU time of each of ``calls``, called in turns, round by round
-    (after one round to warm up), so that all are measured under the same load of the
-    machine. ``before``: called before each round, not measured."""
-    times = [[] for _ in calls]
-    for round_ in range(rounds + 1):
-        if before is not None:
-            before()
-        taken = [cpu_ms(call) for call in calls]
-        if round_:
-            for kept, ms in zip(times, taken, strict=True):
-                kept.append(ms)
-    return [statistics.median(kept) for kept in times]
 
 
 def main() -> None:
@@ -83,7 +61,7 @@ def main() -> None:
         sheets[count] = factories.sheet(club, names=(f"A{count}", f"B{count}", f"C{count}"))
         factories.fill(sheets[count], count)
     pages = [lambda sheet=sheet: client.get(f"/tables/{sheet.pk}/") for sheet in sheets.values()]
-    trivial, *page = in_turns(lambda: client.get("/bench/read/"), *pages)
+    trivial, *page = in_turns(lambda: client.get("/bench/read/"), *pages, rounds=ROUNDS)
     forms = {}
 
     def post(count):
