@@ -1,10 +1,11 @@
 """Words and rows for showing a sheet: presentation only, no rule is decided here."""
 
+import functools
 from dataclasses import dataclass
 
 from django.utils.html import format_html
+from django.utils.translation import get_language, gettext_noop, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
 
 from scoring import rules as core
 from scoring.rules import bauern, dreier
@@ -71,6 +72,43 @@ def describe_entry(entry, players, rules: core.RuleSet) -> str:
     if out is not None:
         text += " · " + _("%(name)s sits out") % {"name": names[out]}
     return text
+
+
+class _Same:
+    """``rules`` in a cache key, told apart by identity (the rule sets are not hashable):
+    the key holds it, so no other object can take its identity while the key is kept."""
+
+    __slots__ = ("rules",)
+
+    def __init__(self, rules):
+        self.rules = rules
+
+    def __hash__(self) -> int:
+        return id(self.rules)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _Same) and other.rules is self.rules
+
+
+@functools.lru_cache(maxsize=8192)
+def _entry_text(language: str, entry, names: tuple[str, ...], rules: _Same) -> str:
+    return describe_entry(entry, [_Named(name) for name in names], rules.rules)
+
+
+@dataclass(frozen=True)
+class _Named:
+    name: str
+
+
+def entry_text(entry, players, rules: core.RuleSet) -> str:
+    """``describe_entry``, kept per process for each entry, the players' names, the rule
+    set (a sheet's, ``Sheet.core_rules``) and the language: a sheet's page describes
+    the same deals from deal to deal."""
+    names = tuple(p.name for p in players)
+    try:
+        return _entry_text(get_language(), entry, names, _Same(rules))
+    except TypeError:  # an entry that cannot be a key (not of the rule core's types)
+        return describe_entry(entry, players, rules)
 
 
 @dataclass(frozen=True)
@@ -204,7 +242,7 @@ def sheet_rows(scored) -> list[Row]:
         if game.decided_at < number:
             rows.append(_game_row(scored, index, game))
     for deal in scored.deals:
-        text = describe_entry(deal.entry, scored.players, rules)
+        text = entry_text(deal.entry, scored.players, rules)
         if deal.voided_at is not None:
             rows.append(Row(deal, text))
             continue

@@ -1,0 +1,54 @@
+"""The deal texts of a sheet's list are kept per process (``display.entry_text``): the
+same as ``describe_entry`` for each entry, players' names, rule set and language, and
+never one of another rule set, name or language."""
+
+import dataclasses
+
+from django.utils import translation
+
+from scoring import rules as core
+from scoring.display import describe_entry, entry_text
+from scoring.rules.presets import preset_data
+
+
+@dataclasses.dataclass(frozen=True)
+class Person:
+    name: str
+
+
+RULES = core.RuleSet.from_dict(preset_data()["wiki"])
+PLAYERS = [Person("Anna"), Person("Ben"), Person("Clara")]
+GANG = core.DreierDeal("gang", 1, True, 1)
+
+
+def renamed(rules, code: str, name: str):
+    catalog = tuple(
+        dataclasses.replace(c, name=name) if c.code == code else c for c in rules.catalog
+    )
+    return dataclasses.replace(rules, catalog=catalog)
+
+
+def test_a_kept_text_is_the_described_one_for_its_names_rules_and_language():
+    other = renamed(RULES, "gang", "Durchmarsch")
+    texts = []
+    for language in ("de", "en", "de"):
+        with translation.override(language):
+            for rules in (RULES, other, RULES):
+                for players in (PLAYERS, [Person("Anna"), Person("Benedikt"), Person("Clara")]):
+                    for entry in (GANG, core.Redeal(), core.TieBreak(2)):
+                        text = entry_text(entry, players, rules)
+                        assert text == describe_entry(entry, players, rules)
+                        texts.append(text)
+    with translation.override("de"):
+        assert entry_text(GANG, PLAYERS, RULES) != entry_text(GANG, PLAYERS, other)
+        assert "Durchmarsch" in entry_text(GANG, PLAYERS, other)
+        assert "Benedikt" in entry_text(GANG, [Person("A"), Person("Benedikt"), Person("C")], RULES)
+        german = entry_text(GANG, PLAYERS, RULES)
+    with translation.override("en"):
+        assert entry_text(GANG, PLAYERS, RULES) != german
+
+
+def test_an_equal_rule_set_of_another_sheet_gives_the_same_text():
+    again = core.RuleSet.from_dict(preset_data()["wiki"])
+    assert again is not RULES
+    assert entry_text(GANG, PLAYERS, again) == entry_text(GANG, PLAYERS, RULES)
