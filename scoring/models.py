@@ -255,12 +255,17 @@ class DealQuerySet(models.QuerySet):
         return self.filter(voided_at__isnull=True)
 
 
-def deal_rows(sheet_id: int, after: int = 0, key: uuid.UUID | None = None) -> list[DealRow]:
+def deal_rows(
+    sheet_id: int, after: int | None = None, key: uuid.UUID | None = None
+) -> list[DealRow]:
     """The deals of a sheet in play order (struck ones in place) as ``DealRow``s, in one
-    hand-written query (``bummerl.sqlrows``): those at a position after ``after``, or
-    (with ``key``) the rows of that one-time key."""
-    where = 'd."sheet_id" = %s AND d."position" > %s'
-    params = [sheet_id, after]
+    hand-written query (``bummerl.sqlrows``): all, or those at a position after
+    ``after``, or (with ``key``) the rows of that one-time key."""
+    where = 'd."sheet_id" = %s'
+    params: list = [sheet_id]
+    if after is not None:
+        where += ' AND d."position" > %s'
+        params.append(after)
     if key is not None:
         where += ' AND d."key" = %s'
         params.append(Deal._meta.get_field("key").get_db_prep_value(key, connection))

@@ -237,7 +237,10 @@ def _locked_with_stats(sheet: Sheet, actor: Actor, key) -> tuple[Sheet, _Stats]:
     rows of the one-time ``key``)."""
     stored_key = Deal._meta.get_field("key").get_db_prep_value(key, connection)
     params = [sheet.pk] * len(_STATS) + [sheet.pk, stored_key, sheet.pk]
-    row = fetch(_locked_sql(connection.vendor), params)[0]
+    rows = fetch(_locked_sql(connection.vendor), params)
+    if not rows:
+        raise Sheet.DoesNotExist  # removed meanwhile, as the ORM's get would say
+    row = rows[0]
     counts = row[_LOCKED.width :]
     return _refused_or(_LOCKED.instance(row), actor), _Stats(*(value or 0 for value in counts))
 
