@@ -90,14 +90,14 @@ class _Same:
         return isinstance(other, _Same) and other.rules is self.rules
 
 
-@functools.lru_cache(maxsize=8192)
-def _entry_text(language: str, entry, names: tuple[str, ...], rules: _Same) -> str:
-    return describe_entry(entry, [_Named(name) for name in names], rules.rules)
-
-
 @dataclass(frozen=True)
 class _Named:
     name: str
+
+
+@functools.lru_cache(maxsize=8192)
+def _entry_text(language: str, entry, names: tuple[str, ...], rules: _Same) -> str:
+    return describe_entry(entry, [_Named(name) for name in names], rules.rules)
 
 
 def entry_text(entry, players, rules: core.RuleSet) -> str:
