@@ -64,7 +64,7 @@ def may_have(sheet) -> bool:
     return sheet.series_id is None
 
 
-def key(request, access: SheetAccess, names: tuple[str, ...], stats) -> str:
+def key(request, access: SheetAccess, stats) -> str:
     """The cache key of the sheet page (or its partial) answering ``request`` for
     ``access.sheet`` in the state ``stats`` (``services.sheet_stats``): see the module
     docstring for what goes into it."""
@@ -88,7 +88,7 @@ def key(request, access: SheetAccess, names: tuple[str, ...], stats) -> str:
         sheet.title,
         sheet.club.name,
         sheet.club.slug,
-        names,
+        tuple(p.name for p in access.players),
     )
     return "sheet-page:" + hashlib.sha256(repr(parts).encode()).hexdigest()
 

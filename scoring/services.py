@@ -151,7 +151,7 @@ class _Stats:
     keyed: int = 0
     recorded: object = None  # the newest row's time and the last strike's (``sheet_stats``)
     voided: object = None
-    struck_by: str | None = None  # who struck rows out (``sheet_stats_and_names``)
+    struck_by: str | None = None  # who struck rows out (``sheet_stats``)
 
     @property
     def version(self) -> str:
@@ -174,18 +174,6 @@ _STATS = {
 }
 
 
-def sheet_stats(sheet: Sheet) -> _Stats:
-    """The sheet's rows in one aggregate query: ``version`` (``ScoredSheet.version``)
-    and the times of the newest row and of the last strike (``recorded``, ``voided``:
-    with the version they tell one state of the sheet from another even across a
-    restore of the database, which may give ids out again)."""
-    return sheet_stats_and_names(sheet, seats=0)[0]
-
-
-_NAME = (
-    f'SELECT p."name" FROM "{Player._meta.db_table}" p JOIN "{Seat._meta.db_table}" s '
-    'ON s."player_id" = p."id" WHERE s."sheet_id" = %s AND s."position" = '
-)
 _STRUCK_BY = (
     'SELECT {joined} FROM (SELECT DISTINCT u."username" AS n FROM "scoring_deal" d '
     'JOIN "{users}" u ON u."id" = d."voided_by_id" WHERE d."sheet_id" = %s ORDER BY 1) v'
@@ -193,28 +181,29 @@ _STRUCK_BY = (
 _JOINED = {"postgresql": "string_agg(v.n, ' ' ORDER BY v.n)"}
 
 
-def sheet_stats_and_names(sheet: Sheet, seats: int | None = None) -> tuple[_Stats, tuple]:
-    """``sheet_stats`` and the names of the sheet's players in seat order (``seats``
-    of them, by default the variant's), in one query; with ``seats``, ``struck_by``
-    too: the user names of the accounts that struck rows out, sorted, joined by spaces
-    (None: no row struck by an account), which the page shows and the state does not
-    tell (an account renamed or removed)."""
-    seats = sheet.core_variant.seats if seats is None else seats
-    names = "".join(f", ({_NAME}{seat})" for seat in range(seats))
-    if seats:
+def sheet_stats(sheet: Sheet, struck_by: bool = False) -> _Stats:
+    """The sheet's rows in one aggregate query: ``version`` (``ScoredSheet.version``)
+    and the times of the newest row and of the last strike (``recorded``, ``voided``:
+    with the version they tell one state of the sheet from another even across a
+    restore of the database, which may give ids out again). With ``struck_by``, in the
+    same query: the user names of the accounts that struck rows out, sorted, joined by
+    spaces (None: no row struck by an account), which the page shows and the state does
+    not tell (an account renamed or removed)."""
+    extra = ""
+    if struck_by:
         users = Deal._meta.get_field("voided_by").related_model._meta.db_table
         joined = _JOINED.get(connection.vendor, "group_concat(v.n, ' ')")
-        names = f", ({_STRUCK_BY.format(joined=joined, users=users)})" + names
+        extra = f", ({_STRUCK_BY.format(joined=joined, users=users)})"
     with connection.cursor() as cursor:
         cursor.execute(
             'SELECT MAX("id"), COUNT("voided_at"), COUNT(*) - COUNT("voided_at"), '
-            f'MAX("position"), MAX("recorded_at"), MAX("voided_at"){names} {_DEALS}',
-            [sheet.pk] * (seats + 1 + (1 if seats else 0)),
+            f'MAX("position"), MAX("recorded_at"), MAX("voided_at"){extra} {_DEALS}',
+            [sheet.pk] * (2 if struck_by else 1),
         )
-        newest, struck, live, last, recorded, voided, *found = cursor.fetchone()
-    struck_by = found.pop(0) if seats else None
-    stats = _Stats(newest or 0, struck, live or 0, last or 0, 0, recorded, voided, struck_by)
-    return stats, tuple(found)
+        newest, struck, live, last, recorded, voided, *by = cursor.fetchone()
+    return _Stats(
+        newest or 0, struck, live or 0, last or 0, 0, recorded, voided, by[0] if by else None
+    )
 
 
 _LOCKED = Columns(Sheet, "s")

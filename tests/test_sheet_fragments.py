@@ -232,19 +232,20 @@ def test_an_account_renamed_or_removed_shows_at_once_on_the_rows_it_struck(table
 
 
 def test_a_rename_while_the_page_is_read_is_not_kept_under_the_names_after(table, monkeypatch):
-    """The players the page shows are read with the access, before the names of the
-    key: a rename in between gives a page that is not the one of the key's names."""
+    """The players the page shows are read with the access, and the key takes their
+    names from there: a rename before the deals' aggregate is read keeps the page under
+    the names it shows, and the next page shows the new name."""
     sheet, client = table
     factories.fill(sheet, 2)
     clara = services.load_players(sheet)[2]
-    stats_and_names = services.sheet_stats_and_names
+    sheet_stats = services.sheet_stats
 
     def renamed_meanwhile(sheet, *args, **kwargs):
-        monkeypatch.setattr(services, "sheet_stats_and_names", stats_and_names)
+        monkeypatch.setattr(services, "sheet_stats", sheet_stats)
         rename_player(clara, "Klara", ACTOR)
-        return stats_and_names(sheet, *args, **kwargs)
+        return sheet_stats(sheet, *args, **kwargs)
 
-    monkeypatch.setattr(services, "sheet_stats_and_names", renamed_meanwhile)
+    monkeypatch.setattr(services, "sheet_stats", renamed_meanwhile)
     html = client.get(page_url(sheet)).content.decode()
     assert "Clara" in html and "Klara" not in html  # read before the rename
     html = client.get(page_url(sheet)).content.decode()

@@ -308,14 +308,13 @@ def render_sheet(request, access, scored, status=200, keep=None, **extra):
     return vary_on_htmx(HttpResponse(fragments.fill(html, request, scored.version), status=status))
 
 
-def _as_read(scored, stats, names) -> bool:
-    """Whether ``scored`` is the sheet as ``stats`` and ``names`` (read just before, the
-    key of its kept page) tell it: no write, no player or account renamed in between."""
+def _as_read(scored, stats) -> bool:
+    """Whether ``scored`` is the sheet as ``stats`` (read just before, the key of its
+    kept page) tell it: no write, no account renamed in between (the players' names
+    shown are those of the access, which the key takes too)."""
     struck_by = (stats.struck_by or "").split(" ")
-    return (
-        scored.version == stats.version
-        and tuple(p.name for p in scored.players) == names
-        and all(d.voided_by in struck_by for d in scored.deals if d.voided_by is not None)
+    return scored.version == stats.version and all(
+        d.voided_by in struck_by for d in scored.deals if d.voided_by is not None
     )
 
 
@@ -324,15 +323,15 @@ def _as_read(scored, stats, names) -> bool:
 def page(request, access):
     """The sheet. Shown again in the same state (without ``?saved=`` or a message to
     show), it is taken as kept (``scoring.fragments``): 4 queries (the session, its
-    user, the access, the deals' aggregate with the names shown); else read, rendered
+    user, the access with the players, the deals' aggregate); else read, rendered
     and kept."""
     show_all = request.GET.get("all") == "1"
     saved_id = request.GET.get("saved")
     sheet = access.sheet
     stats = keep = None
     if not saved_id and fragments.may_have(sheet) and not messages.get_messages(request):
-        stats, names = services.sheet_stats_and_names(sheet)
-        keep = fragments.key(request, access, names, stats)
+        stats = services.sheet_stats(sheet, struck_by=True)
+        keep = fragments.key(request, access, stats)
         html = fragments.get(keep)
         if html is not None:
             return vary_on_htmx(HttpResponse(fragments.fill(html, request, stats.version)))
@@ -341,7 +340,7 @@ def page(request, access):
         scored = services.read_sheet(sheet, players)
     else:
         scored = services.read_recent(sheet, players, stats=stats)
-    if stats is not None and not _as_read(scored, stats, names):
+    if stats is not None and not _as_read(scored, stats):
         keep = None  # written or renamed meanwhile: the body shown is not that of the key
     saved = None
     if saved_id and saved_id.isdigit():
