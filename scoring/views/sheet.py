@@ -224,7 +224,7 @@ def seat_columns(players, state, badges) -> list[dict]:
             "tally": ngettext("%(n)s Bummerl", "%(n)s Bummerl", bummerl) % {"n": bummerl},
             "deals": seat == badges["dealer"],
             "rufer": seat == badges["rufer"],
-            "team": seat % 2 + 1 if teams else None,
+            "team": bauern.team(seat) + 1 if teams else None,
         }
         for seat, (player, total, bummerl) in enumerate(
             zip(players, state.display_totals, state.tally, strict=True)
