@@ -98,6 +98,22 @@ def test_an_untouched_form_is_renewed_with_the_sheet(
     expect_totals(second, 0, 4, 9)
 
 
+def dead_spot(context: BrowserContext, offline: bool) -> None:
+    """Switch the phone's connection off or on. Chromium's offline emulation now and then
+    lets a request begun just after it is switched on reach the site (only its answer is
+    lost, which the one-time key covers): the record requests are refused as well, so that
+    in the dead spot nothing reaches the site."""
+    context.set_offline(offline)
+    if offline:
+        context.route("**/record/", _refused)
+    else:
+        context.unroute("**/record/", _refused)
+
+
+def _refused(route) -> None:
+    route.abort("internetdisconnected")
+
+
 def controlled(page: Page) -> None:
     """Wait until the service worker controls the page, then load it once more so that
     the worker keeps a copy of it."""
@@ -117,7 +133,7 @@ def test_the_sheet_page_opens_offline_once_it_was_loaded(
     page = phone_context.new_page()
     page.goto(entry_url(live_server, sheet))
     controlled(page)
-    phone_context.set_offline(True)
+    dead_spot(phone_context, True)
     page.reload()
     expect(page.locator("#sheet h1")).to_contain_text("Anna · Ben · Clara")
     expect_totals(page, 0, 4, 0)
@@ -137,7 +153,7 @@ def test_deals_typed_offline_wait_on_the_phone_and_are_recorded_once_in_order(
     controlled(page)
     waiting = page.locator("#live")
 
-    phone_context.set_offline(True)
+    dead_spot(phone_context, True)
     tap(page, "contract", "bettler")  # Ben, the Rufer
     won(page)
     expect(waiting).to_have_text(
@@ -159,7 +175,7 @@ def test_deals_typed_offline_wait_on_the_phone_and_are_recorded_once_in_order(
     expect(waiting).to_contain_text("3 Spiele warten auf die Verbindung")
     assert Deal.objects.filter(sheet=sheet).count() == 0
 
-    phone_context.set_offline(False)
+    dead_spot(phone_context, False)
     expect(waiting).to_be_hidden(timeout=10000)
     expect_totals(page, 0, 8, 9)
     kept = Deal.objects.filter(sheet=sheet).order_by("position")
@@ -193,16 +209,51 @@ def test_a_deal_whose_request_fails_while_the_phone_thinks_it_is_online_waits_to
     assert Deal.objects.filter(sheet=sheet).count() == 1
 
 
+def test_a_deal_whose_answer_is_lost_is_recorded_once_and_the_next_follow_it(
+    live_server, phone_context: BrowserContext, sheet
+):
+    """The request reaches the site, the site records the deal, its answer never reaches
+    the phone: the phone keeps the deal and sends it again with its key, which the site
+    answers as the deal it has; the deals typed behind it follow in order."""
+    page = phone_context.new_page()
+    page.goto(entry_url(live_server, sheet))
+
+    def answer_lost(route):
+        route.fetch()  # the site gets it and records it
+        route.abort("connectionreset")
+
+    page.route("**/record/", answer_lost)
+    tap(page, "contract", "bettler")  # Ben, the Rufer
+    won(page)
+    expect(page.locator("#live")).to_contain_text("1 Spiel wartet auf die Verbindung")
+    assert Deal.objects.filter(sheet=sheet).count() == 1
+    # Behind it, still with no answers: Clara's Gang waits on the phone.
+    page.unroute("**/record/", answer_lost)
+    page.route("**/record/", lambda route: route.abort())
+    tap(page, "declarer", 2)
+    tap(page, "contract", "gang")
+    won(page)
+    expect(page.locator("#live")).to_contain_text("2 Spiele warten auf die Verbindung")
+    page.unroute("**/record/")
+    expect(page.locator("#live")).to_be_hidden(timeout=10000)
+    expect_totals(page, 0, 4, 9)
+    kept = Deal.objects.filter(sheet=sheet).order_by("position")
+    assert [(d.inputs["contract"], d.inputs["declarer"]) for d in kept] == [
+        ("bettler", 1),
+        ("gang", 2),
+    ]
+
+
 def test_a_double_tap_offline_keeps_one_deal(live_server, phone_context: BrowserContext, sheet):
     page = phone_context.new_page()
     page.goto(entry_url(live_server, sheet))
-    phone_context.set_offline(True)
+    dead_spot(phone_context, True)
     tap(page, "contract", "bettler")
     page.locator('form.deal-form button[name=won][value="1"]').dblclick()
     expect(page.locator("#live")).to_contain_text("1 Spiel wartet auf die Verbindung")
     page.wait_for_timeout(500)  # a second deal would be counted by now
     expect(page.locator("#live")).to_contain_text("1 Spiel wartet auf die Verbindung")
-    phone_context.set_offline(False)
+    dead_spot(phone_context, False)
     expect(page.locator("#live")).to_be_hidden(timeout=10000)
     expect_totals(page, 0, 4, 0)
     assert Deal.objects.filter(sheet=sheet).count() == 1
