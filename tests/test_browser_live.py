@@ -98,20 +98,12 @@ def test_an_untouched_form_is_renewed_with_the_sheet(
     expect_totals(second, 0, 4, 9)
 
 
-def dead_spot(context: BrowserContext, offline: bool) -> None:
-    """Switch the phone's connection off or on. Chromium's offline emulation now and then
-    lets a request begun just after it is switched on reach the site (only its answer is
-    lost, which the one-time key covers): the record requests are refused as well, so that
-    in the dead spot nothing reaches the site."""
+def dead_spot(context: BrowserContext, page: Page, offline: bool) -> None:
+    """Switch the phone's connection off or on, and wait until its page knows: a page
+    that knows it is offline sends nothing (Chromium's offline emulation now and then
+    lets a request begun in the first moments through)."""
     context.set_offline(offline)
-    if offline:
-        context.route("**/record/", _refused)
-    else:
-        context.unroute("**/record/", _refused)
-
-
-def _refused(route) -> None:
-    route.abort("internetdisconnected")
+    page.wait_for_function(f"navigator.onLine === {'false' if offline else 'true'}")
 
 
 def controlled(page: Page) -> None:
@@ -133,7 +125,7 @@ def test_the_sheet_page_opens_offline_once_it_was_loaded(
     page = phone_context.new_page()
     page.goto(entry_url(live_server, sheet))
     controlled(page)
-    dead_spot(phone_context, True)
+    dead_spot(phone_context, page, True)
     page.reload()
     expect(page.locator("#sheet h1")).to_contain_text("Anna · Ben · Clara")
     expect_totals(page, 0, 4, 0)
@@ -153,7 +145,7 @@ def test_deals_typed_offline_wait_on_the_phone_and_are_recorded_once_in_order(
     controlled(page)
     waiting = page.locator("#live")
 
-    dead_spot(phone_context, True)
+    dead_spot(phone_context, page, True)
     tap(page, "contract", "bettler")  # Ben, the Rufer
     won(page)
     expect(waiting).to_have_text(
@@ -175,7 +167,7 @@ def test_deals_typed_offline_wait_on_the_phone_and_are_recorded_once_in_order(
     expect(waiting).to_contain_text("3 Spiele warten auf die Verbindung")
     assert Deal.objects.filter(sheet=sheet).count() == 0
 
-    dead_spot(phone_context, False)
+    dead_spot(phone_context, page, False)
     expect(waiting).to_be_hidden(timeout=10000)
     expect_totals(page, 0, 8, 9)
     kept = Deal.objects.filter(sheet=sheet).order_by("position")
@@ -247,13 +239,13 @@ def test_a_deal_whose_answer_is_lost_is_recorded_once_and_the_next_follow_it(
 def test_a_double_tap_offline_keeps_one_deal(live_server, phone_context: BrowserContext, sheet):
     page = phone_context.new_page()
     page.goto(entry_url(live_server, sheet))
-    dead_spot(phone_context, True)
+    dead_spot(phone_context, page, True)
     tap(page, "contract", "bettler")
     page.locator('form.deal-form button[name=won][value="1"]').dblclick()
     expect(page.locator("#live")).to_contain_text("1 Spiel wartet auf die Verbindung")
     page.wait_for_timeout(500)  # a second deal would be counted by now
     expect(page.locator("#live")).to_contain_text("1 Spiel wartet auf die Verbindung")
-    dead_spot(phone_context, False)
+    dead_spot(phone_context, page, False)
     expect(page.locator("#live")).to_be_hidden(timeout=10000)
     expect_totals(page, 0, 4, 0)
     assert Deal.objects.filter(sheet=sheet).count() == 1

@@ -127,6 +127,8 @@
   function tick() {
     var s = sheet();
     if (!s || !s.dataset.live || busy || document.hidden) return;
+    // A phone that knows it is offline sends nothing; the "online" event ticks again.
+    if (navigator.onLine === false) return;
     if (document.querySelector(".htmx-request")) return;
     busy = true;
     var done = function () {
