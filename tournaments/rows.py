@@ -16,6 +16,7 @@ from django.utils.translation import gettext_noop
 
 from tournaments.models import Card, Pairing, Result, Stage
 from tournaments.prizes import Place
+from tournaments.services.reading import ENTERED, describe_result
 
 _NAMED_ROUNDS = {
     1: gettext_noop("Final"),
@@ -107,7 +108,7 @@ class Stale:
 class Row:
     """One pairing as shown (``State.rows``): ``label`` is the match number, or the
     placement match's ``Place``; ``kind`` as shown ("match", "bye", "walkover"); the
-    cards ``left``/``right`` (None for none), the live ``result`` and its texts, the
+    cards ``left``/``right`` (None for none), the live ``result``, the
     ``winner`` card, the ``withdrawn`` card ids, ``seen`` (the live result's id or
     "none", for result forms), the score sheet's ``conflict`` and the ``table`` the match
     is played at (None: none). A page adds its form's ``action`` URL and a ``stale``
@@ -119,8 +120,6 @@ class Row:
     left: Card | None
     right: Card | None
     result: Result | None
-    result_text: str
-    entered: str
     winner: Card | None
     withdrawn: frozenset | set
     seen: int | str
@@ -144,6 +143,23 @@ class Row:
     def name(self) -> str:
         """The match's name (``pairing_name``): "Quarter-final, match 3"."""
         return pairing_name(self.pairing)
+
+    @property
+    def result_text(self) -> str:
+        """The live result, who entered it and when, as the lock of its match page says
+        it (``describe_result``); "" while open."""
+        return self._described(None)
+
+    @property
+    def entered(self) -> str:
+        """Who entered the live result and when, short, as the round page says it beside
+        the result; "" while open."""
+        return self._described(ENTERED)
+
+    def _described(self, texts) -> str:
+        if self.result is None:
+            return ""
+        return describe_result(self.result, {self.winner.pk: self.winner}, texts)
 
     @property
     def score(self) -> str:

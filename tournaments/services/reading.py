@@ -167,8 +167,9 @@ class TournamentState:
 
     def rows(self, pairings) -> list[dict]:
         """Pairings as pages and printouts show them: the cards (with players), the kind
-        as shown (a withdrawal's match is a walkover), the live result, the winning card,
-        the withdrawn cards, the state a result form is rendered from (``seen``: the live
+        as shown (a withdrawal's match is a walkover), the live result (its texts are
+        ``Row.result_text`` and ``Row.entered``, made where a page shows them), the
+        winning card, the withdrawn cards, the state a result form is rendered from (``seen``: the live
         result's id or "none"), ``conflict`` when the match's score sheet shows another
         outcome than the stored result, and the ``table`` it is played at (None: none)."""
         rows = []
@@ -185,8 +186,6 @@ class TournamentState:
                     "left": self.cards.get(p.left_id),
                     "right": self.cards.get(p.right_id),
                     "result": result,
-                    "result_text": describe_result(result, self.cards) if result else "",
-                    "entered": describe_result(result, self.cards, ENTERED) if result else "",
                     "winner": self.cards.get(winner) if winner else None,
                     "withdrawn": match.withdrawn,
                     "seen": result.pk if result else "none",
