@@ -35,3 +35,15 @@ def browser_type_launch_args(browser_type_launch_args):
 def browser_context_args(browser_context_args):
     """A small phone: 390 x 844."""
     return {**browser_context_args, "viewport": {"width": 390, "height": 844}, "locale": "de-AT"}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hashing():
+    """Passwords hashed with a fast hasher in the tests: Django's default takes a quarter
+    of a second of CPU per hash on a fast machine, and the tests make hundreds of
+    accounts and sign-ins. What the tests check of passwords (``check_password``, the
+    sign-in) does not depend on the hasher; the site itself keeps Django's default."""
+    from django.test.utils import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
