@@ -146,6 +146,9 @@ def test_deals_typed_offline_wait_on_the_phone_and_are_recorded_once_in_order(
     waiting = page.locator("#live")
 
     dead_spot(phone_context, page, True)
+    sent = []  # what the phone tries to send while it knows it is offline
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/version/") else None)
     tap(page, "contract", "bettler")  # Ben, the Rufer
     won(page)
     expect(waiting).to_have_text(
@@ -165,6 +168,8 @@ def test_deals_typed_offline_wait_on_the_phone_and_are_recorded_once_in_order(
     tap(page, "contract", "bettler")
     won(page)
     expect(waiting).to_contain_text("3 Spiele warten auf die Verbindung")
+    page.wait_for_timeout(2500)  # a poll is due every 2 s
+    assert sent == []
     assert Deal.objects.filter(sheet=sheet).count() == 0
 
     dead_spot(phone_context, page, False)
