@@ -101,14 +101,12 @@ def _entry_text(language: str, entry, names: tuple[str, ...], rules: _Same) -> s
 
 
 def entry_text(entry, players, rules: core.RuleSet) -> str:
-    """``describe_entry``, kept per process for each entry, the players' names, the rule
-    set (a sheet's, ``Sheet.core_rules``) and the language: a sheet's page describes
-    the same deals from deal to deal."""
+    """``describe_entry``, kept per process for each entry (a rule core entry: frozen,
+    so it can be a key), the players' names, the rule set (a sheet's,
+    ``Sheet.core_rules``) and the language: a sheet's page describes the same deals
+    from deal to deal."""
     names = tuple(p.name for p in players)
-    try:
-        return _entry_text(get_language(), entry, names, _Same(rules))
-    except TypeError:  # an entry that cannot be a key (not of the rule core's types)
-        return describe_entry(entry, players, rules)
+    return _entry_text(get_language(), entry, names, _Same(rules))
 
 
 @dataclass(frozen=True)

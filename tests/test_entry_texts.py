@@ -30,7 +30,6 @@ def renamed(rules, code: str, name: str):
 
 def test_a_kept_text_is_the_described_one_for_its_names_rules_and_language():
     other = renamed(RULES, "gang", "Durchmarsch")
-    texts = []
     for language in ("de", "en", "de"):
         with translation.override(language):
             for rules in (RULES, other, RULES):
@@ -38,7 +37,6 @@ def test_a_kept_text_is_the_described_one_for_its_names_rules_and_language():
                     for entry in (GANG, core.Redeal(), core.TieBreak(2)):
                         text = entry_text(entry, players, rules)
                         assert text == describe_entry(entry, players, rules)
-                        texts.append(text)
     with translation.override("de"):
         assert entry_text(GANG, PLAYERS, RULES) != entry_text(GANG, PLAYERS, other)
         assert "Durchmarsch" in entry_text(GANG, PLAYERS, other)

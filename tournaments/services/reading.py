@@ -169,9 +169,10 @@ class TournamentState:
         """Pairings as pages and printouts show them: the cards (with players), the kind
         as shown (a withdrawal's match is a walkover), the live result (its texts are
         ``Row.result_text`` and ``Row.entered``, made where a page shows them), the
-        winning card, the withdrawn cards, the state a result form is rendered from (``seen``: the live
-        result's id or "none"), ``conflict`` when the match's score sheet shows another
-        outcome than the stored result, and the ``table`` it is played at (None: none)."""
+        winning card, the withdrawn cards, the state a result form is rendered from
+        (``seen``: the live result's id or "none"), ``conflict`` when the match's score
+        sheet shows another outcome than the stored result, and the ``table`` it is
+        played at (None: none)."""
         rows = []
         tables = self.tables()
         for p in pairings:
