@@ -522,18 +522,15 @@ def pdf_figures(club, small, finished) -> None:
     middle = simulate(club, cards=128, players=60, max_cards=3, seed=8, name="Bench 128")
     # In turns, by CPU time, so that both are measured under the same load (fonts are
     # registered in the first round, which is not counted).
-    one_page, bracket = (
-        ms / 1000
-        for ms in in_turns(
-            lambda: render_pdf("print/prizes.html", printing.prizes_context(small)),
-            lambda: render_pdf("print/bracket.html", printing.bracket_context(middle)),
-            rounds=5,
-        )
+    one_page, bracket = in_turns(  # ms
+        lambda: render_pdf("print/prizes.html", printing.prizes_context(small)),
+        lambda: render_pdf("print/bracket.html", printing.bracket_context(middle)),
+        rounds=5,
     )
     pdf = render_pdf("print/bracket.html", printing.bracket_context(middle))
     pages = len(PdfReader(io.BytesIO(pdf)).pages)
-    say("PDF: one page (prize list), median CPU", f"{one_page * 1000:.0f} ms")
-    say("PDF: 128-card bracket, median CPU", f"{bracket * 1000:.0f} ms, {pages} pages")
+    say("PDF: one page (prize list), median CPU", f"{one_page:.0f} ms")
+    say("PDF: 128-card bracket, median CPU", f"{bracket:.0f} ms, {pages} pages")
     say("PDF: ratio 128-card bracket / one page (goal <= 3x)", f"{bracket / one_page:.1f}x")
     started, cpu = time.perf_counter(), time.process_time()
     pdf = render_pdf("print/bracket.html", printing.bracket_context(finished))
