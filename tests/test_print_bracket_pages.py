@@ -73,7 +73,9 @@ def rounds_played(state) -> dict[int, int]:
 def check_bracket(reader, t, pages: int, section_rounds: int) -> None:
     """``pages`` A4 landscape pages; each card's round-1 box on one page before the last,
     with its later boxes of the first ``section_rounds`` rounds on the same page (one per
-    round it played there); the final's two cards and places 1-8 on the last page."""
+    round it played there); the final's two cards and places 1-8 on the last page; every
+    box printed once: a card is named as often as it was drawn, in the rounds and the
+    placement matches, and once more in the places if it took one of 1-8."""
     assert len(reader.pages) == pages
     for page in reader.pages:
         box = page.mediabox
@@ -94,6 +96,11 @@ def check_bracket(reader, t, pages: int, section_rounds: int) -> None:
     for card in (state.cards[final.left_id], state.cards[final.right_id]):
         assert shows(card).search(last)
     places = state.places()
+    whole = "\n".join(texts)
+    for pk, card in state.cards.items():
+        placed = sum(1 for p in state.placement if pk in (p.left_id, p.right_id))
+        named = played[pk] + placed + (pk in places.values())
+        assert len(shows(card).findall(whole)) == named, card.number
     assert sorted(places) == list(range(1, 9))
     for place, card in places.items():
         card = state.cards[card]
@@ -117,14 +124,18 @@ def test_the_64_card_bracket_is_two_pages_of_round_one_and_the_last_page(client,
 def test_the_128_card_bracket_is_four_pages_of_rounds_one_to_three_and_the_last_page(
     client, organiser
 ):
-    """Rounds 3 to 7 (the final) stand on page 5 with the placement matches and places
-    1-8; pages 1-4 each carry a quarter of round 1 with where its winners went in rounds
-    2 and 3 (today's page 9 listing became 5 pages)."""
+    """Pages 1-4 each carry a quarter of round 1 with where its winners went in rounds
+    2 and 3; rounds 4 to 7 (the final) stand on page 5, in large type, with the placement
+    matches and places 1-8. No round is printed twice."""
     t = simulate(organiser, cards=128, players=60, max_cards=3, seed=5)
     reader = printed(client, organiser, t)
     check_bracket(reader, t, pages=5, section_rounds=3)
     assert "Runde 1 (128) bis Runde 3 (32), Teil 4 von 4" in reader.pages[3].extract_text()
-    assert "Runde 3 (32) bis Finale" in reader.pages[4].extract_text()
+    last = reader.pages[4].extract_text()
+    assert "Achtelfinale bis Finale" in last and "Runde 3 (32)" not in last
+    assert "Seite 5 / 5" in last
+    assert text_starts(reader, reader.pages[4], printing.SMALL) == []
+    assert len(text_starts(reader, reader.pages[4], printing.LARGE)) > 2 * (8 + 4 + 2 + 1)
 
 
 @pytest.mark.heavy

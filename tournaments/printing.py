@@ -4,6 +4,7 @@ where each player plays. Each function returns a template context for
 ``bummerl.printing``; the desk shows the cash report and the lists from the same."""
 
 from dataclasses import dataclass, replace
+from urllib.parse import quote
 
 from django.urls import reverse
 from django.utils import timezone
@@ -38,11 +39,14 @@ SHEET_WIDTH = 277.0
 SHEET_TOP = 22.0
 """Where the boxes start: the page's headings (and the title on page 1) lie above."""
 SHEET_HEIGHT = 163.0
+PAGE_HEIGHT = 185.0
+"""The page inside its margins, as ``templates/print/bracket.html`` sets them."""
 GAP = 5.0
 """Between two columns: room for the bracket line from two matches to the next."""
 LEAVES = 16
-"""The most boxes in a column of one page; the largest column that fits this is the
-first of the last page, which holds every round after it and the places."""
+"""The most boxes in a column of one page. The pages before the last end with the
+largest round that fits this (if ``SECTION_COLUMNS`` allow); the last page holds every
+round after the ones they show, and the places."""
 SECTION_COLUMNS = 5
 """The most rounds side by side on a page before the last one."""
 LINE = SHEET_HEIGHT / (4 * LEAVES)
@@ -51,8 +55,8 @@ four, its two lines and a gap of two."""
 SMALL = 6.5
 """The font size of the grid (pt), as ``templates/print/bracket.html`` sets it."""
 LARGE_LINE = SHEET_HEIGHT / 48
-"""The line height of the last page's large boxes (mm): a box of a column of four takes
-twelve lines."""
+"""The line height of the last page's large boxes (mm): a box of a column of eight
+takes six lines, its two and a gap of four."""
 LARGE = 8.0
 """Their font size (pt)."""
 PAD = 1.0
@@ -159,6 +163,18 @@ class BracketPage:
     boxes: tuple[Box, ...]
     path: str
 
+    @property
+    def lines(self) -> str:
+        """``path`` as an SVG image, a ``data:`` URI for an ``<img>`` over the page.
+        WeasyPrint draws an image for less than inline SVG, and reads it once for all
+        the pages that draw the same lines (the pages before the last, mostly)."""
+        svg = (
+            f"<svg xmlns='http://www.w3.org/2000/svg' width='{SHEET_WIDTH:.0f}mm' "
+            f"height='{PAGE_HEIGHT:.0f}mm' viewBox='0 0 {SHEET_WIDTH:.0f} {PAGE_HEIGHT:.0f}'>"
+            f"<path d='{self.path}' fill='none' stroke='#000' stroke-width='0.16'/></svg>"
+        )
+        return "data:image/svg+xml," + quote(svg)
+
 
 def column_width(count: int) -> tuple[int, float]:
     """The width of each of ``count`` columns side by side on the sheet: the tab size
@@ -213,18 +229,19 @@ def _page(
     sheet wide, the boxes of a column spread evenly over the sheet's height, with a
     bracket line from each two boxes to the box they lead to. The last page has a
     column at the ``side`` (the placement matches, then the ``places`` lines) and large
-    boxes in its columns of at most four. A box whose text is too wide for its line
-    is drawn on its own."""
+    boxes in its columns of at most four (of at most eight, when its first column has
+    no more). A box whose text is too wide for its line is drawn on its own."""
     tab, width = column_width(count)
     last = bool(places)
     small, large = _Lines(LINE), _Lines(LARGE_LINE, True)
     boxes, path, before = [], [], None
+    largest = LEAVES // 2 if last and len(columns[0][1]) <= LEAVES // 2 else LEAVES // 4
     for index, (_heading, rows_) in enumerate(columns):
         left = index * width
         path.append(f"M{left:.1f} {SHEET_TOP - 1.6:.1f}h{width - GAP:.1f}")
         step = SHEET_HEIGHT / max(len(rows_), 1)
         middles = [SHEET_TOP + (i + 0.5) * step for i in range(len(rows_))]
-        lines = large if last and len(rows_) <= 4 else small
+        lines = large if last and len(rows_) <= largest else small
         size = LARGE if lines.large else SMALL
         for row, mid in zip(rows_, middles, strict=True):
             text = box_text(row)
@@ -267,20 +284,20 @@ def _page(
 
 def bracket_pages(state, columns: list[Column]) -> list[BracketPage]:
     """The printed bracket (``bracket_columns`` with the blank rounds): the rounds in
-    tree order (``in_tree_order``), on A4 landscape pages. The last page holds the last
-    rounds (from the largest round of at most ``LEAVES`` matches on), the placement
-    matches and places 1-8; the rounds before it are cut into pages of ``LEAVES`` boxes
-    in their first column, up to ``SECTION_COLUMNS`` rounds side by side, in the order
-    of the last page's first column (whose boxes such a page repeats as its last
-    column, when it reaches that far)."""
+    tree order (``in_tree_order``), on A4 landscape pages, each round once. Round 1
+    (when it has more than ``LEAVES`` matches) is cut into pages of ``LEAVES`` boxes,
+    each with the later rounds its winners played up to the largest round of at most
+    ``LEAVES`` matches, at most ``SECTION_COLUMNS`` rounds side by side. The last page
+    goes on from the next round, in the same order (its first box takes the winners of
+    the first boxes of page 1), with the placement matches and places 1-8."""
     rounds = in_tree_order([c for c in columns if c.number is not None])
     placement = next((c for c in columns if c.number is None), None)
     if not rounds:
         return []
     first = next(i for i, c in enumerate(rounds) if len(c.rows) <= LEAVES)
+    shown = rounds[: min(first + 1, SECTION_COLUMNS, len(rounds) - 1)] if first else []
     pages = []
-    if first:
-        shown = rounds[: min(first, SECTION_COLUMNS - 1) + 1]
+    if shown:
         parts = -(-len(shown[0].rows) // LEAVES)
         for part in range(parts):
             cut = [
@@ -294,7 +311,7 @@ def bracket_pages(state, columns: list[Column]) -> list[BracketPage]:
                 "parts": parts,
             }
             pages.append(_page(title, cut, len(shown)))
-    last = rounds[first:]
+    last = rounds[len(shown) :]
     places = state.places() if state.rounds else {}
     lines = [_("Places")] + [
         f"{p}. {_card(state.cards.get(places.get(p)))}"
