@@ -11,6 +11,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
+from clubs.models import Player
 from tests import factories
 from tournaments import printing
 from tournaments.rows import bracket_columns
@@ -193,3 +194,28 @@ def test_each_box_text_starts_inside_its_frame(client, organiser):
     for x in starts:
         assert min(abs(x - left) for left in lefts) < 0.3, x
     assert {min(range(3), key=lambda k: abs(x - lefts[k])) for x in starts} == {0, 1, 2}
+
+
+def test_long_names_in_the_side_column_wrap_without_running_into_the_next_box(client, organiser):
+    """A placement match whose names do not fit a line is drawn on its own and wraps; the
+    side column's next box (and the places) start below it: no two lines of text of the
+    column closer than a line apart."""
+    t = simulate(organiser, cards=16, players=10, max_cards=3, seed=7)
+    for player in Player.objects.filter(club=organiser):
+        player.name = f"Maximilian Oberhuber-Steinbauer {player.pk}"
+        player.save(update_fields=["name"])
+    reader = printed(client, organiser, t)
+    _tab, width = printing.column_width(5)  # the final's four rounds and the side column
+    side = (10 + 4 * width) * 72 / 25.4  # the page's left margin, in pt
+    tops = []
+
+    def visit(text, cm, tm, _font, _size):
+        x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+        if text.strip() and x >= side - 1:
+            tops.append(tm[4] * cm[1] + tm[5] * cm[3] + cm[5])
+
+    reader.pages[0].extract_text(visitor_text=visit)
+    lines = sorted(set(round(y, 1) for y in tops), reverse=True)
+    assert len(lines) > 2 * 5 + 8  # five placement boxes, some wrapped, and the places
+    gaps = [(a - b) * 25.4 / 72 for a, b in pairwise(lines)]
+    assert min(gaps) > 2.5, gaps

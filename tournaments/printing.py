@@ -188,6 +188,24 @@ def fits(text: str, width: float, size: float = SMALL) -> bool:
     return all(text_width(line, size) <= width for line in text.split("\n"))
 
 
+def wrapped(text: str, width: float, size: float = SMALL) -> int:
+    """How many lines ``text`` takes at most in a box ``width`` mm wide at ``size`` pt:
+    each of its lines broken at spaces only (WeasyPrint may also break after a hyphen,
+    which takes no more lines)."""
+    count = 0
+    for line in text.split("\n"):
+        count += 1
+        taken = 0.0
+        for word in line.split(" "):
+            word_width = text_width(word, size)
+            if taken and taken + text_width(" ", size) + word_width > width:
+                count += 1
+                taken = word_width
+            else:
+                taken += (text_width(" ", size) if taken else 0.0) + word_width
+    return count
+
+
 def _frame(left: float, top: float, width: float, height: float) -> str:
     return f"M{left:.1f} {top - 0.3:.2f}h{width:.1f}v{height + 0.6:.2f}h{-width:.1f}z"
 
@@ -264,17 +282,19 @@ def _page(
         before = middles
     grids = [small.grid(), large.grid()]
     if last:
-        left, column = (count - 1) * width, _Lines(LARGE_LINE, True)
-        for i, row in enumerate(side):
+        # The side column's boxes stand one under the other, each as many lines down as
+        # the one before takes (a box too wide for its line wraps onto more).
+        left, column, at = (count - 1) * width, _Lines(LARGE_LINE, True), 0
+        for row in side:
             text = box_text(row)
             if not fits(text, width - GAP - 2 * PAD, LARGE):
-                boxes.append(
-                    Box(text, _at(left, SHEET_TOP + 3 * i * LARGE_LINE, width - GAP), True)
-                )
+                boxes.append(Box(text, _at(left, SHEET_TOP + at * LARGE_LINE, width - GAP), True))
+                at += wrapped(text, width - GAP - 2 * PAD, LARGE) + 1
                 continue
-            column.add(3 * i, 0, text)
-            path.append(_frame(left, SHEET_TOP + 3 * i * LARGE_LINE, width - GAP, 2 * LARGE_LINE))
-        column.add(3 * len(side) + 1, 0, "\n".join(places))
+            column.add(at, 0, text)
+            path.append(_frame(left, SHEET_TOP + at * LARGE_LINE, width - GAP, 2 * LARGE_LINE))
+            at += 3
+        column.add(at + 1, 0, "\n".join(places))
         grids.append(column.grid(left))
     headings = "\t".join(heading for heading, _rows in columns)
     return BracketPage(
