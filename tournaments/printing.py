@@ -192,17 +192,14 @@ def wrapped(text: str, width: float, size: float = SMALL) -> int:
     """How many lines ``text`` takes at most in a box ``width`` mm wide at ``size`` pt:
     each of its lines broken at spaces only (WeasyPrint may also break after a hyphen,
     which takes no more lines)."""
-    count = 0
+    space, count = text_width(" ", size), 0
     for line in text.split("\n"):
-        count += 1
-        taken = 0.0
-        for word in line.split(" "):
-            word_width = text_width(word, size)
-            if taken and taken + text_width(" ", size) + word_width > width:
-                count += 1
-                taken = word_width
+        taken = None  # the width of the line being filled
+        for word in (text_width(w, size) for w in line.split(" ")):
+            if taken is None or taken + space + word > width:
+                count, taken = count + 1, word
             else:
-                taken += (text_width(" ", size) if taken else 0.0) + word_width
+                taken += space + word
     return count
 
 
