@@ -205,8 +205,8 @@ def test_long_names_in_the_side_column_wrap_without_running_into_the_next_box(cl
         player.name = f"Maximilian Oberhuber-Steinbauer {player.pk}"
         player.save(update_fields=["name"])
     reader = printed(client, organiser, t)
-    _tab, width = printing.column_width(5)  # the final's four rounds and the side column
-    side = (10 + 4 * width) * 72 / 25.4  # the page's left margin, in pt
+    _tab, width = printing.column_width(5)  # the last page's four rounds and its side column
+    side = (10 + 4 * width) * 72 / 25.4  # where the side column starts (10 mm margin), in pt
     tops = []
 
     def visit(text, cm, tm, _font, _size):
