@@ -147,8 +147,10 @@ def test_deals_typed_offline_wait_on_the_phone_and_are_recorded_once_in_order(
 
     dead_spot(phone_context, page, True)
     sent = []  # what the phone tries to send while it knows it is offline
-    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
-    page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/version/") else None)
+    page.on(
+        "request",
+        lambda r: sent.append(r.url) if r.method == "POST" or r.url.endswith("/version/") else None,
+    )
     tap(page, "contract", "bettler")  # Ben, the Rufer
     won(page)
     expect(waiting).to_have_text(
