@@ -96,17 +96,17 @@ class _Named:
 
 
 @functools.lru_cache(maxsize=8192)
-def _entry_text(language: str, entry, names: tuple[str, ...], rules: _Same) -> str:
+def _entry_text(language: str, names: tuple[str, ...], rules: _Same, entry) -> str:
     return describe_entry(entry, [_Named(name) for name in names], rules.rules)
 
 
-def entry_text(entry, players, rules: core.RuleSet) -> str:
-    """``describe_entry``, kept per process for each entry (a rule core entry: frozen,
-    so it can be a key), the players' names, the rule set (a sheet's,
-    ``Sheet.core_rules``) and the language: a sheet's page describes the same deals
-    from deal to deal."""
+def entry_texts(players, rules: core.RuleSet):
+    """``describe_entry`` for the entries of one sheet (``players`` in seat order, its
+    ``Sheet.core_rules``), in the active language: a function of an entry, kept per
+    process for each entry (a rule core entry: frozen, so it can be a key), names, rule
+    set and language: a sheet's page describes the same deals from deal to deal."""
     names = tuple(p.name for p in players)
-    return _entry_text(get_language(), entry, names, _Same(rules))
+    return functools.partial(_entry_text, get_language(), names, _Same(rules))
 
 
 @dataclass(frozen=True)
@@ -231,7 +231,7 @@ def sheet_rows(scored) -> list[Row]:
     """Deal rows in play order, voided ones in place, a result row after each game.
     Of a recent part (``services.ScoredSheet.first``), the games finished before it
     come first, one result row each."""
-    rules = scored.state.rules
+    text_of = entry_texts(scored.players, scored.state.rules)
     lines = iter(scored.state.lines)
     games = {g.decided_at: (i, g) for i, g in enumerate(scored.state.games)}
     rows: list[Row] = []
@@ -240,7 +240,7 @@ def sheet_rows(scored) -> list[Row]:
         if game.decided_at < number:
             rows.append(_game_row(scored, index, game))
     for deal in scored.deals:
-        text = entry_text(deal.entry, scored.players, rules)
+        text = text_of(deal.entry)
         if deal.voided_at is not None:
             rows.append(Row(deal, text))
             continue

@@ -13,7 +13,7 @@ made afresh from every deal (and kept again). A ``Mark`` holds whatever a varian
 fold keeps; ``dump`` and ``load`` write it as JSON, tuples, enums and the rule core's
 dataclasses included, so a mark read back equals the one written.
 
-Shape: ``{"struck": 2, "code": "<digest>", "marks": [{"count": 12, "after": 13,
+Shape (JSON text): ``{"struck": 2, "code": "<digest>", "marks": [{"count": 12, "after": 13,
 "state": …}, …]}``: ``count`` entries came before the mark, ``after`` is the position
 of the last of them (0 for none): the deals from the mark on are those at a greater
 position.
@@ -21,8 +21,10 @@ position.
 
 import dataclasses
 import enum
+import functools
 import hashlib
 import importlib
+import json
 from pathlib import Path
 
 from scoring import rules as core
@@ -85,21 +87,35 @@ def load(data):
     return _class(data["~c"])(**{k: load(v) for k, v in data["f"].items()})
 
 
-def kept(fold: dict, struck: int) -> list[tuple[core.Mark, int]] | None:
-    """The marks (with the position before each) of a kept ``fold`` made by this rule
-    code while ``struck`` rows were struck; None when not, or when it cannot be read."""
-    if not fold or fold.get("struck") != struck or fold.get("code") != CODE:
+def kept(fold: str, struck: int) -> list[tuple[core.Mark, int]] | None:
+    """The marks (with the position before each) of a kept ``fold`` (the JSON text of
+    ``made``) made by this rule code while ``struck`` rows were struck; None when not, or
+    when it cannot be read (no fold yet, or a text that is no fold).
+
+    A fold's text is read once per process (``_read``): the marks given back for the same
+    text are the same objects. They are not to be changed; ``score_sheet`` going on from
+    a mark copies what it changes (``rules.sheet._own_copy``)."""
+    read = _read(fold) if fold else None
+    if read is None or read[0] != struck or read[1] != CODE:
         return None
+    return list(read[2])
+
+
+@functools.lru_cache(maxsize=256)
+def _read(fold: str) -> tuple[int, str, tuple[tuple[core.Mark, int], ...]] | None:
+    """``fold``'s struck rows, rule code digest and marks; None when it cannot be read."""
     try:
-        return [(core.Mark(m["count"], load(m["state"])), m["after"]) for m in fold["marks"]]
+        data = json.loads(fold)
+        marks = tuple((core.Mark(m["count"], load(m["state"])), m["after"]) for m in data["marks"])
+        return data["struck"], data["code"], marks
     except (KeyError, TypeError, ValueError, AttributeError, ImportError):
         return None
 
 
-def made(struck: int, marks: list[tuple[core.Mark, int]]) -> dict:
-    """The ``Sheet.fold`` value for ``marks`` (each with the position before it), made
+def made(struck: int, marks: list[tuple[core.Mark, int]]) -> str:
+    """The ``Sheet.fold`` text for ``marks`` (each with the position before it), made
     while ``struck`` rows were struck."""
-    return {
+    data = {
         "struck": struck,
         "code": CODE,
         "marks": [
@@ -107,3 +123,4 @@ def made(struck: int, marks: list[tuple[core.Mark, int]]) -> dict:
             for mark, after in marks
         ],
     }
+    return json.dumps(data, separators=(",", ":"))

@@ -133,8 +133,10 @@ class Sheet(models.Model):
         related_name="+",
         help_text="the first sheet of the series of Partien this one belongs to",
     )
-    fold = models.JSONField(
-        default=dict,
+    # JSON text, not a JSONField: ``scoring.foldcache`` reads it by its text, once per
+    # process for each state of the sheet, instead of decoding it with every write.
+    fold = models.TextField(
+        default="",
         blank=True,
         editable=False,
         help_text="where its last two games began, kept for speed (scoring.foldcache)",

@@ -27,7 +27,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, Q, Value, When
 from django.utils import timezone
 
-from bummerl.sqlrows import Columns, fetch, table
+from bummerl.sqlrows import Columns, fetch, insert, table
 from clubs import audit
 from clubs.audit import Actor
 from clubs.errors import RuleError, gettext_noop, key_reused
@@ -599,16 +599,18 @@ def _add(
 ) -> DealRow:
     """Store ``entry`` scored as ``line`` at ``position``; its row is appended to ``deals``."""
     kind, inputs = Deal.inputs_of(entry)
-    created = Deal.objects.create(
-        sheet=sheet,
-        position=position,
-        kind=kind,
-        inputs=inputs,
-        points=list(line.points),
-        key=key,
-        recorded_by_id=actor.user_id,
-        via_link=actor.via_link,
-        replaces_id=replaces_id,
+    created = insert(
+        Deal(
+            sheet=sheet,
+            position=position,
+            kind=kind,
+            inputs=inputs,
+            points=list(line.points),
+            key=key,
+            recorded_by_id=actor.user_id,
+            via_link=actor.via_link,
+            replaces_id=replaces_id,
+        )
     )
     deal = DealRow(
         created.pk,

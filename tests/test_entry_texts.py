@@ -1,4 +1,4 @@
-"""The deal texts of a sheet's list are kept per process (``display.entry_text``): the
+"""The deal texts of a sheet's list are kept per process (``display.entry_texts``): the
 same as ``describe_entry`` for each entry, players' names, rule set and language, and
 never one of another rule set, name or language."""
 
@@ -7,13 +7,17 @@ import dataclasses
 from django.utils import translation
 
 from scoring import rules as core
-from scoring.display import describe_entry, entry_text
+from scoring.display import describe_entry, entry_texts
 from scoring.rules.presets import preset_data
 
 
 @dataclasses.dataclass(frozen=True)
 class Person:
     name: str
+
+
+def entry_text(entry, players, rules) -> str:
+    return entry_texts(players, rules)(entry)
 
 
 RULES = core.RuleSet.from_dict(preset_data()["wiki"])

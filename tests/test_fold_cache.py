@@ -195,3 +195,43 @@ def test_the_kept_fold_reads_as_a_fresh_fold_after_any_evening(variant, steps):
         assert recent.state == services.recent_part(whole).state
         assert [d.pk for d in recent.deals] == [d.pk for d in services.recent_part(whole).deals]
         assert recent.version == whole.version
+
+
+# -- the fold as text, read once per process -----------------------------------------
+
+
+@pytest.mark.django_db
+def test_marks_read_once_are_shared_and_stay_as_they_were_after_writes_on_them():
+    sheet = factories.sheet(factories.club())
+    factories.fill(sheet, 12)
+    text = Sheet.objects.get(pk=sheet.pk).fold
+    struck = json.loads(text)["struck"]
+    marks = foldcache.kept(text, struck)
+    assert marks is not None and foldcache.kept(text, struck)[0][0] is marks[0][0]
+    # Deals recorded on the kept fold, until the open game ends and the marks move on.
+    while Sheet.objects.get(pk=sheet.pk).fold == text:
+        entry = factories.next_entry(sheet)
+        services.record_entry(sheet, entry, uuid.uuid4(), ACTOR)
+    assert foldcache.made(struck, marks) == text  # the shared marks are unchanged
+    assert foldcache.kept(text, struck) == marks
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "kept",
+    ["", "{}", "not JSON", "{'struck': 0, 'code': 'x', 'marks': []}", '{"marks": [{"count": 1}]}'],
+)
+def test_a_fold_that_is_no_fold_is_made_again_from_every_deal(kept):
+    """An empty fold (a new table), or text that is no fold: a restored backup of a version
+    that kept the fold as JSON data gives its Python form."""
+    sheet = factories.sheet(factories.club())
+    factories.fill(sheet, 20)
+    Sheet.objects.filter(pk=sheet.pk).update(fold=kept)
+    sheet = Sheet.objects.get(pk=sheet.pk)
+    recent = services.read_recent(sheet)
+    whole = services.read_sheet(sheet)
+    assert recent.state == services.recent_part(whole).state
+    made = Sheet.objects.get(pk=sheet.pk).fold
+    assert [m.count for m, _after in foldcache.kept(made, 0)] == [
+        m.count for m in whole.state.marks
+    ]

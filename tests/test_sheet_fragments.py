@@ -197,8 +197,8 @@ def test_a_restore_that_gives_ids_out_again_shows_the_deals_restored(table):
     )
     Deal.objects.filter(sheet=sheet).update(points=[0, 0, 0])
     sheet.refresh_from_db()
-    sheet.fold = {}
-    type(sheet).objects.filter(pk=sheet.pk).update(fold={})
+    sheet.fold = ""
+    type(sheet).objects.filter(pk=sheet.pk).update(fold="")
     assert "Bettler · Clara" in client.get(page_url(sheet)).content.decode()
 
 
