@@ -101,9 +101,11 @@ def kept(fold: str, struck: int) -> list[tuple[core.Mark, int]] | None:
     return list(read[2])
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=128)
 def _read(fold: str) -> tuple[int, str, tuple[tuple[core.Mark, int], ...]] | None:
-    """``fold``'s struck rows, rule code digest and marks; None when it cannot be read."""
+    """``fold``'s struck rows, rule code digest and marks; None when it cannot be read.
+    Kept for the 128 folds read last: a table's fold changes when one of its games
+    ends, so a night of up to 128 tables reads each state once per process."""
     try:
         data = json.loads(fold)
         marks = tuple((core.Mark(m["count"], load(m["state"])), m["after"]) for m in data["marks"])
