@@ -12,7 +12,8 @@ an instance read here equals one read by the ORM, field by field
 
 import functools
 
-from django.db import connection, connections
+from django.db import connection, connections, models
+from django.db.models import signals
 
 
 class Columns:
@@ -96,8 +97,8 @@ def insert(instance):
     its primary key, as ``Model.objects.create`` would store it: every field but the
     automatic key, each through its ``pre_save`` (``auto_now_add``) and its database
     preparation (JSON, UUIDs, date-times). Only for models without a ``save`` of their
-    own and without save signals, which this does not run. Database errors as the ORM
-    raises them (``IntegrityError``)."""
+    own and without save signals, which this would not run (TypeError). Database errors
+    as the ORM raises them (``IntegrityError``)."""
     model = type(instance)
     fields, sql = _insert_of(model, connection.vendor)
     values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
@@ -110,6 +111,10 @@ def insert(instance):
 @functools.cache
 def _insert_of(model, vendor: str) -> tuple[list, str]:
     """The fields ``insert`` stores and its SQL, once per model and database vendor."""
+    if model.save is not models.Model.save or any(
+        signal.has_listeners(model) for signal in (signals.pre_save, signals.post_save)
+    ):
+        raise TypeError(f"{model.__name__} saves more than its row: use the ORM")
     key = model._meta.pk
     fields = [f for f in model._meta.concrete_fields if f is not key]
     quote = connection.ops.quote_name

@@ -155,3 +155,8 @@ def test_an_inserted_row_is_the_row_the_orm_creates():
     assert Deal.objects.get(pk=ours.pk).recorded_at == ours.recorded_at
     with pytest.raises(IntegrityError), transaction.atomic():  # the one-time key, once
         insert(Deal(sheet=sheet, position=3, key=key, **deal))
+
+
+def test_a_model_that_saves_more_than_its_row_is_not_inserted_by_hand():
+    with pytest.raises(TypeError):
+        insert(Player(club=factories.club(), name="Anna"))  # Player.save folds the name
