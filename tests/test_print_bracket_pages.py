@@ -106,7 +106,7 @@ def check_bracket(reader, t, pages: int, section_rounds: int) -> None:
     for place, card in places.items():
         card = state.cards[card]
         assert re.search(rf"{place}\. #{card.number} {re.escape(card.player.name)}", last)
-    assert "Plätze" in last and "Platzierung" in last
+    assert "Plätze" in last and "Spiele um Platz" in last
 
 
 def test_the_16_card_bracket_is_one_page_with_the_final_and_places_one_to_eight(client, organiser):

@@ -9,7 +9,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from scoring import services as scoring
-from scoring.rules import DreierDeal
+from scoring.rules import DreierDeal, QuickDeal
 from scoring.services import Actor
 from tests import factories
 from tournaments.models import Pairing
@@ -211,6 +211,26 @@ def test_blank_sheet_and_evening_summary_of_a_table(client, organiser):
     text = text_of(summary)
     assert "Gang ×2" in text and "18" in text and "Änne" in text and "Ölli" in text
     assert all(embedded for _name, embedded in fonts_of(summary))
+
+
+def test_the_summary_reads_the_totals_as_the_sheet_shows_them(client, organiser):
+    """Two players count down from 7 on the sheet (RULES.md 2), so on its printout too;
+    Dreierschnapsen counts up to 24."""
+    two = factories.sheet(organiser, names=("Anna", "Ben"))
+    for entry in (QuickDeal(0, 2), QuickDeal(1, 1), QuickDeal(0, 3), QuickDeal(0, 2)):
+        scoring.record_entry(two, entry, uuid.uuid4(), scoring.Actor())
+    url = reverse("sheet:print_summary", kwargs={"pk": two.pk})
+    lines = [line.strip() for line in pdf_of(client.get(url)).pages[0].extract_text().splitlines()]
+    assert "Fehlende Punkte bis zum Bummerl." in lines
+    # The game ended 7:1 (Anna won it): 0 and 6 points left; the deals as they went.
+    assert "1 0 6 Ben bekommt ein Bummerl" in lines
+    deals = [line.split()[-2:] for line in lines if " gewinnt " in line]
+    assert deals == [["5", "7"], ["5", "6"], ["2", "6"], ["0", "6"]], lines
+    three = factories.sheet(organiser, names=("Clara", "Dora", "Emil"))
+    scoring.record_entry(three, DreierDeal("gang", 0, True, 1), uuid.uuid4(), scoring.Actor())
+    url = reverse("sheet:print_summary", kwargs={"pk": three.pk})
+    text = text_of(pdf_of(client.get(url)))
+    assert "Fehlende Punkte" not in text and "18 0 0" in text
 
 
 def test_printing_needs_access(client, organiser):

@@ -52,7 +52,7 @@ def test_the_deal_that_ends_the_game_says_who_gets_the_bummerl(client, table):
     assert "ist aus" not in banner(html)
     html = deal(client, table, declarer=1, contract="bettler", won=1)
     assert banner(html) == (
-        "Spiel 1 ist aus (1 · 27 · 2): Anna bekommt ein Bummerl. "
+        "Runde 1 ist aus (1 · 27 · 2): Anna bekommt ein Bummerl. "
         "Gespeichert: Bettler · Ben · gewonnen Rückgängig"
     )
 
@@ -63,7 +63,7 @@ def test_a_schneider_is_announced(client, table):
     deal(client, table, declarer=1, contract="zehnergang", spritzen=1, won=1)
     deal(client, table, declarer=2, contract="normal", normal_points=1, won=1)
     html = deal(client, table, declarer=1, contract="bettler", won=1)
-    assert "Spiel 1 ist aus (0 · 24 · 1): Anna ist Schneider: 2 Bummerl." in banner(html)
+    assert "Runde 1 ist aus (0 · 24 · 1): Anna ist Schneider: 2 Bummerl." in banner(html)
 
 
 def test_a_retourschneider_is_announced(client, table):
@@ -74,7 +74,7 @@ def test_a_retourschneider_is_announced(client, table):
     deal(client, table, declarer=2, contract="assenbettler", won=0)
     html = deal(client, table, declarer=2, contract="kontrabauernschnapser", won=1)
     assert (
-        "Spiel 1 ist aus (23 · 23 · 24): Retourschneider: Anna & Ben bekommen je 4 Bummerl."
+        "Runde 1 ist aus (23 · 23 · 24): Retourschneider: Anna & Ben bekommen je 4 Bummerl."
         in banner(html).replace("&amp;", "&")
     )
 
@@ -103,7 +103,7 @@ def test_the_tie_break_text_and_the_dealer_badge_name_the_third_player(client, t
         {"key": factories.key(), "kind": "tiebreak", "tiebreak_winner": 2},
         headers={"HX-Request": "true"},
     )
-    assert "Spiel 1 ist aus (2 · 24 · 2): Anna bekommt ein Bummerl." in banner(
+    assert "Runde 1 ist aus (2 · 24 · 2): Anna bekommt ein Bummerl." in banner(
         response.content.decode()
     )
 
@@ -149,6 +149,6 @@ def test_two_players_read_the_end_of_a_bummerl_as_points_left(client):
             {"key": factories.key(), "kind": "quick", "winner": 0, "points": points},
             headers={"HX-Request": "true"},
         )
-    assert "Spiel 1 ist aus (0 · 7): Ben ist Schneider: 2 Bummerl." in banner(
+    assert "Runde 1 ist aus (0 · 7): Ben ist Schneider: 2 Bummerl." in banner(
         response.content.decode()
     )

@@ -194,7 +194,7 @@ def test_the_game_end_names_the_losing_team_and_each_gets_the_bummerl(client, ta
     deal = Deal.objects.get(sheet=table)
     url = reverse("sheet:page", kwargs={"pk": table.pk})
     html = client.get(url, {"saved": deal.pk}).content.decode()
-    assert "Spiel 1 ist aus (24 · 0 · 24 · 0): Ben &amp; Dora sind Schneider: je 2 Bummerl." in html
+    assert "Runde 1 ist aus (24 · 0 · 24 · 0): Ben &amp; Dora sind Schneider: je 2 Bummerl." in html
     assert services.read_sheet(table).state.tally == (0, 2, 0, 2)
 
 

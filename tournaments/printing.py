@@ -15,7 +15,7 @@ from clubs.models import Player
 from tournaments import sheet_grid
 from tournaments.categories import category_lists
 from tournaments.models import Card, Pull, ResultCheck, Round, Tournament
-from tournaments.prizes import cash, player_cash
+from tournaments.prizes import Place, cash, player_cash
 from tournaments.rows import BlankRow, Column, Row, SheetRow, bracket_columns, round_name, rows
 from tournaments.services.reading import TournamentState, load_state, physical_session
 
@@ -88,12 +88,19 @@ def _card(card: Card | None) -> str:
     return f"#{card.number} {card.player.name}" if card is not None else ""
 
 
+def box_label(label: int | Place) -> str:
+    """A box's first word: the match number, or the place a placement match is for
+    ("3", "5–8", under the side column's heading "Matches for place")."""
+    return label.value.replace("-", "\u2013") if isinstance(label, Place) else str(label)
+
+
 def box_text(row: Row | BlankRow) -> str:
-    """Two lines: the match number and the left card, then the right card (or the
-    bye); the winner's line ends with the score ("#12 Anna 2:1"), or says the card went
-    on without a match. A box still to come has the number and room to write."""
+    """Two lines: the match number (``box_label``) and the left card, then the right
+    card (or the bye); the winner's line ends with the score ("#12 Anna 2:1"), or says
+    the card went on without a match. A box still to come has the number and room to
+    write."""
     if isinstance(row, BlankRow):
-        return f"{row.label}\n\u00a0"
+        return f"{box_label(row.label)}\n\u00a0"
     lines = [_card(row.left), _("bye (Freilos)") if row.kind == "bye" else _card(row.right)]
     if row.winner is not None:
         won = 0 if row.left is not None and row.winner.pk == row.left.pk else 1
@@ -101,7 +108,7 @@ def box_text(row: Row | BlankRow) -> str:
             lines[won] += f" {row.result.score}"
         elif row.kind == "walkover":
             lines[won] += " · " + _("walkover")
-    return f"{row.label} · {lines[0]}\n{lines[1] or chr(0xA0)}"
+    return f"{box_label(row.label)} · {lines[0]}\n{lines[1] or chr(0xA0)}"
 
 
 @dataclass(frozen=True)
@@ -342,7 +349,7 @@ def bracket_pages(state, columns: list[Column]) -> list[BracketPage]:
     columns_ = [(c.title, c.rows) for c in last]
     side = tuple(placement.rows) if placement else ()
     if side:
-        columns_.append((placement.title, ()))
+        columns_.append((_("Matches for place"), ()))
     pages.append(_page(title, columns_, len(last) + 1, side, lines))
     return pages
 

@@ -42,14 +42,16 @@ def print_blank(request, access):
 @require_safe
 @with_sheet_access
 def print_summary(request, access):
-    """The evening of this table: games, Bummerl and tally, every deal."""
+    """The evening of this table: games, Bummerl and tally, every deal; the totals in
+    the sheet's own reading (``SheetState.shown``: points left for two players)."""
     scored = services.read_sheet(access.sheet, access.players)
+    state = scored.state
     rows = sheet_rows(scored)
     context = {
         "sheet": access.sheet,
         "players": scored.players,
-        "state": scored.state,
-        "rows": rows,
+        "state": state,
+        "deals": [(row, state.shown(row.line.totals)) for row in rows if row.line],
         "games": [row for row in rows if row.game is not None],
     }
     return pdf_response("print/summary.html", context, f"abend-{access.sheet.pk}.pdf")
