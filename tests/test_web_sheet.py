@@ -144,7 +144,10 @@ def test_a_correction_that_breaks_a_later_deal_is_refused(client, table):
     response = client.post(url, headers={"HX-Request": "true"})
     html = response.content.decode()
     # The refusal names the Schnapser as the sheet numbers it: deal 2.
-    assert "Nicht gestrichen: Spiel 2: Nur der Rufer darf Schnapser spielen." in html
+    assert (
+        "Nicht gestrichen: ohne dieses Spiel passen die Spiele danach nicht mehr (Geber und "
+        "Rufer rücken um einen zurück). Spiel 2: Nur der Rufer darf Schnapser spielen."
+    ) in html
     first.refresh_from_db()
     assert first.voided_at is None
 

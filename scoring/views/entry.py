@@ -121,7 +121,13 @@ def void(request, access, deal_id):
         return render_sheet(request, access, scored, stale=refusal)
     except RuleError as error:
         scored = services.read_sheet(access.sheet, players)
-        text = _("Not struck out: %(reason)s") % {"reason": rule_error_text(error)}
+        if error.index is not None:  # a later entry no longer fits without this one
+            text = _(
+                "Not struck out: without this deal, the deals after it no longer fit "
+                "(who deals and who is Rufer move back by one). %(reason)s"
+            ) % {"reason": rule_error_text(error)}
+        else:
+            text = _("Not struck out: %(reason)s") % {"reason": rule_error_text(error)}
         return render_sheet(request, access, scored, error=text)
     notice = _("Struck out: %(deal)s") % {
         "deal": describe_entry(deal.entry, players, scored.state.rules)
