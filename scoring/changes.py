@@ -52,15 +52,21 @@ def changes_since(deals: list[DealRow], after: str) -> list[Change] | None:
 
     Rows with an id above the newest of ``after`` are new; of the older rows, those
     struck beyond the count of ``after`` were struck since (the latest strikes, as a
-    strike is never undone)."""
+    strike is never undone). An ``after`` that names no state of these rows (its newest
+    row is not among them, more rows struck than there are: a page of the sheet as it
+    was before a restore, or a forged one) is unreadable too."""
     match = re.fullmatch(r"(\d{1,18})-(\d{1,9})", after)
     if match is None:
         return []
     newest, struck = int(match[1]), int(match[2])
+    if newest and not any(d.pk == newest for d in deals):
+        return []
     old_struck = sorted(
         (d for d in deals if d.pk <= newest and d.voided_at is not None),
         key=lambda d: (d.voided_at, d.pk),
     )
+    if struck > len(old_struck):
+        return []
     struck_since = old_struck[struck:]
     added = [d for d in deals if d.pk > newest and d.voided_at is None]
     if not struck_since and not added:

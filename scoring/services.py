@@ -495,7 +495,7 @@ def void_deal(
     with transaction.atomic():
         sheet, deals = _lock_for(sheet, actor)
         target = next((d for d in deals if d.pk == deal_id), None)
-        if target is not None and target.voided_at is not None:
+        if target is not None and target.voided_at is not None and not _corrected(target):
             return _scored(sheet, players, deals), target  # struck out already
         _check_after(deals, after)
         target = _live_deal(deals, deal_id)
@@ -567,13 +567,28 @@ def _live(deals: list[DealRow]) -> list[DealRow]:
 
 
 def _live_deal(deals: list[DealRow], deal_id: int) -> DealRow:
-    """The live row ``deal_id``; RuleError on ``deal`` when there is none or it is struck."""
+    """The live row ``deal_id``; RuleError on ``deal`` when there is none or it is struck
+    (struck out, or corrected: another row took its place)."""
     target = next((d for d in deals if d.pk == deal_id), None)
     if target is None:
         raise RuleError("deal", gettext_noop("There is no such deal on this sheet."))
+    if target.voided_at is not None and _corrected(target):
+        raise RuleError(
+            "deal",
+            gettext_noop(
+                "This deal was corrected meanwhile: the corrected deal stands in its place."
+            ),
+        )
     if target.voided_at is not None:
         raise RuleError("deal", gettext_noop("This deal was already struck out."))
     return target
+
+
+def _corrected(deal: DealRow) -> bool:
+    """Whether the struck row ``deal`` was struck by a correction (a row replaces it),
+    not struck out: a strike-out sent again is answered with the strike-out, but one
+    sent from a page that showed the deal before its correction is refused."""
+    return Deal.objects.filter(replaces_id=deal.pk).exists()
 
 
 def _strike(target: DealRow, actor: Actor) -> None:

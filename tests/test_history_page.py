@@ -135,7 +135,7 @@ def test_a_tournaments_history_reads_cards_draws_pulls_and_results(client):
             f"Viertelfinale, Partie {pairing.number}: Karte {left.number} "
             f"({left.player.name}) gewinnt 2:0",
         ],
-        ["bob · Runde ausgelost", "Runde 1: 4 Paarungen, Seed 4"],
+        ["bob · Runde ausgelost", "Runde 1: 4 Paarungen, Startwert 4"],
         ["bob · Auslosung zurückgenommen", "Runde 1"],
         [
             "bob · Ziehung eingetragen",

@@ -214,6 +214,115 @@ def test_a_correction_of_a_deal_corrected_meanwhile_says_what_it_became(sheet, p
     assert totals(sheet) == (0, 4, 0)
 
 
+def test_a_strike_out_of_a_deal_corrected_meanwhile_is_refused_and_the_correction_stands(
+    sheet, phones
+):
+    anna_phone, ben_phone = phones
+    _view, deal = services.record_entry(sheet, DreierDeal("gang", 0, True), uuid.uuid4(), ACTOR)
+    ben_phone.load()
+    services.correct_deal(sheet, deal.pk, DreierDeal("bettler", 1, True), uuid.uuid4(), ACTOR)
+    url = ben_phone.url("void", deal_id=deal.pk)
+    refused = ben_phone.client.post(url, {"after": ben_phone.after}, headers=HX)
+    html = refused.content.decode()
+    assert "Gestrichen" not in html
+    assert "Spiel 1 wurde von einem anderen Handy korrigiert: Bettler · Ben · gewonnen" in html
+    assert totals(sheet) == (0, 4, 0)
+    again = ben_phone.anyway(refused)  # "strike out anyway": the old deal is gone
+    text = again.content.decode()
+    assert "Nicht gestrichen: Dieses Spiel wurde inzwischen korrigiert" in text
+    assert "Gestrichen:" not in text and totals(sheet) == (0, 4, 0)
+    assert Deal.objects.filter(sheet=sheet, voided_at__isnull=True).count() == 1
+
+
+@pytest.mark.parametrize("kind", ["no such row", "more struck than there are", "another sheet's"])
+def test_a_state_the_sheet_never_was_in_is_refused_and_writes_nothing(sheet, phones, kind):
+    """An ``after`` naming no state of the sheet's rows (a page from before a restore of
+    the database, or a forged one) is refused as a stale page is."""
+    phone, _other = phones
+    services.record_entry(sheet, DreierDeal("gang", 0, True), uuid.uuid4(), ACTOR)
+    other = factories.sheet(sheet.club, names=("Xaver", "Yvonne", "Zoe"))
+    _view, elsewhere = services.record_entry(
+        other, DreierDeal("gang", 0, True), uuid.uuid4(), ACTOR
+    )
+    phone.load()
+    newest = Deal.objects.filter(sheet=sheet).latest("id").pk
+    phone.after = {
+        "no such row": "999999999999999999-0",
+        "more struck than there are": f"{newest}-1",
+        "another sheet's": f"{elsewhere.pk}-0",
+    }[kind]
+    refused = phone.record(BETTLER_BEN)
+    assert "Nichts gespeichert: Das Blatt wurde geändert" in refused.content.decode()
+    assert Deal.objects.filter(sheet=sheet).count() == 1
+
+
+def banner(html: str) -> str:
+    """The text of the error banner above the sheet ("" when there is none)."""
+    found = re.search(r'<div class="banner error" role="alert">(.*?)</div>', html, re.S)
+    return found.group(1).strip() if found else ""
+
+
+def test_record_anyway_after_a_tie_became_due_says_why_nothing_was_saved(sheet, phones):
+    phone, _other = phones
+    phone.load()
+    trumpfringerl = DreierDeal("trumpfringerl", 1, True)  # Ben 24, Anna and Clara tied at 0
+    services.record_entry(sheet, trumpfringerl, uuid.uuid4(), ACTOR)
+    refused = phone.record(BETTLER_BEN)
+    again = phone.anyway(refused)
+    assert banner(again.content.decode()) == (
+        "Spiel 2: Die Runde endete mit Gleichstand: zuerst eintragen, wer das Stechen gewonnen hat."
+    )
+    assert Deal.objects.filter(sheet=sheet).count() == 1
+
+
+def test_record_anyway_after_the_partie_was_decided_says_why_nothing_was_saved():
+    two = factories.sheet(factories.club(), names=("Anna", "Ben"))
+    phone = Phone(two, factories.user(two.club, "organiser"))
+    phone.load()
+    for points in (3, 3, 1):  # Anna wins the Bummerl, Ben Schneider: two Bummerl, the Partie
+        services.record_entry(two, QuickDeal(0, points), uuid.uuid4(), ACTOR)
+    assert services.read_sheet(two).state.partie_winner == 0
+    count = Deal.objects.filter(sheet=two).count()
+    refused = phone.record({"kind": "quick", "winner": 1, "points": 2})
+    again = phone.anyway(refused)
+    assert banner(again.content.decode()) == (
+        "Spiel 4: Die Partie ist entschieden: bitte eine neue beginnen."
+    )
+    assert Deal.objects.filter(sheet=two).count() == count
+
+
+DAMAGED = "Das Formular kam unvollständig oder beschädigt an: die Seite neu laden und noch einmal eintragen."
+
+
+@pytest.mark.parametrize(
+    "fields, text",
+    [
+        ({"key": "", **BETTLER_BEN}, DAMAGED),
+        ({"key": "not-a-uuid", **BETTLER_BEN}, DAMAGED),
+        ({"kind": "poker", "declarer": 1}, DAMAGED),
+        (
+            {"kind": "tiebreak", "tiebreak_winner": 1},
+            "Spiel 1: Es gibt keinen Gleichstand zu entscheiden.",
+        ),
+    ],
+)
+def test_a_refusal_on_a_field_the_page_does_not_show_is_said_above_the_sheet(
+    sheet, phones, fields, text
+):
+    phone, _other = phones
+    phone.load()
+    data = {"key": phone.key, "after": phone.after, **fields}
+    response = phone.client.post(phone.url("record"), data, headers=HX)
+    assert response.status_code == 200 and banner(response.content.decode()) == text
+    assert not Deal.objects.filter(sheet=sheet).exists()
+    _view, deal = services.record_entry(sheet, DreierDeal("gang", 0, True), uuid.uuid4(), ACTOR)
+    phone.load("correct", deal_id=deal.pk)
+    data = {"key": phone.key, "after": phone.after, **fields}
+    response = phone.client.post(phone.url("correct", deal_id=deal.pk), data)
+    assert response.status_code == 200 and text in banner(response.content.decode())
+    assert Deal.objects.filter(sheet=sheet).count() == 1
+
+
 class Forms(HTMLParser):
     """The POST forms of a page: (action, the names of their fields)."""
 

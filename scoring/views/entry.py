@@ -10,6 +10,7 @@ button that sends the same entry again from the state now shown ("Record anyway"
 """
 
 from django.contrib import messages
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -31,6 +32,45 @@ def put_entry_error(form: EntryForm, error: RuleError) -> None:
     kind of entry, else above the form (so no refusal goes unseen)."""
     kind = form.cleaned_data.get("kind") if hasattr(form, "cleaned_data") else None
     put_rule_error(form, error, shown=EntryForm.SHOWN.get(kind, ()))
+
+
+ENTRY_FIELDS = frozenset(
+    {
+        NON_FIELD_ERRORS,
+        *(f for kind, names in EntryForm.SHOWN.items() if kind != "tiebreak" for f in names),
+    }
+)
+"""The fields whose errors the entry form shows (``_entry_form.html``), its errors above
+the form included."""
+
+
+def shown_fields(state) -> frozenset:
+    """The fields of the entry form whose errors the sheet page shows in ``state``: those
+    of the entry form; while a tie-break deal is due, only the tie-break's; none once the
+    Partie is decided (no form is shown)."""
+    if state.partie_winner is not None:
+        return frozenset()
+    if state.awaiting_tiebreak:
+        return frozenset({"tiebreak_winner"})
+    return ENTRY_FIELDS
+
+
+def unseen_errors(form: EntryForm, shown: frozenset) -> str:
+    """The errors of the bound ``form`` on fields the page does not show (``shown``: the
+    fields whose errors it shows), as one text for the banner above the sheet, so that
+    no refusal goes unseen (a tie-break due or a Partie decided meanwhile); a hidden
+    field sent wrong (the one-time key, the kind of entry) says the form came damaged.
+    "" when there are none."""
+    texts = []
+    for field, errors in form.errors.items():
+        if field in shown:
+            continue
+        if field != NON_FIELD_ERRORS and form[field].is_hidden:
+            text = _("The form arrived incomplete or damaged: reload the page and enter again.")
+            texts += [text] if text not in texts else []
+        else:
+            texts += [str(error) for error in errors]
+    return " ".join(texts)
 
 
 CHANGE_TEXT = {
@@ -103,7 +143,8 @@ def record(request, access):
                 return vary_on_htmx(redirect(f"{access.url('page')}?saved={deal.pk}"))
             return render_sheet(request, access, scored, saved=deal)
     scored = scored or services.read_sheet(access.sheet, players)
-    return render_sheet(request, access, scored, form=form, stale=refusal)
+    unseen = unseen_errors(form, shown_fields(scored.state))
+    return render_sheet(request, access, scored, form=form, stale=refusal, error=unseen)
 
 
 @require_POST
@@ -211,7 +252,13 @@ def correct(request, access, deal_id):
             initial["other_had_trick"] = "1" if initial["other_had_trick"] else "0"
         form = EntryForm(initial=initial, players=scored.players, rules=rules)
     context = sheet_context(request, access, scored, form=form, stale=refusal)
+    shown = (
+        frozenset({NON_FIELD_ERRORS, "tiebreak_winner"})
+        if deal.kind == "tiebreak"
+        else ENTRY_FIELDS
+    )
     context.update(
+        unseen=unseen_errors(form, shown) if form.is_bound else "",
         deal=deal,
         number=live.index(deal) + 1,
         line=line,
