@@ -49,9 +49,15 @@ largest round that fits this (if ``SECTION_COLUMNS`` allow); the last page holds
 round after the ones they show, and the places."""
 SECTION_COLUMNS = 5
 """The most rounds side by side on a page before the last one."""
-LINE = SHEET_HEIGHT / (4 * LEAVES)
+LINE = SHEET_HEIGHT / (2 * LEAVES)
 """The height of a line of the grid (mm): a box of a column of ``LEAVES`` boxes takes
-four, its two lines and a gap of two."""
+two, its two lines, the boxes one under the other. Then the box of the next round,
+halfway between the two it follows, takes the second line of the one and the first of
+the other: every line of the page holds a box of the first column and at most one
+more, and a page of 16 matches is 32 lines of text (WeasyPrint's cost goes by lines)."""
+INSET = 0.9
+"""Between the frames of two boxes of the small grid, one under the other: each is
+drawn this much (mm) inside its two lines."""
 SMALL = 6.5
 """The font size of the grid (pt), as ``templates/print/bracket.html`` sets it."""
 LARGE_LINE = SHEET_HEIGHT / 48
@@ -123,10 +129,9 @@ class Grid:
 
 
 class _Lines:
-    """The lines of a ``Grid`` being filled: line number -> (column, text) pieces. The
-    columns of a page halve their boxes from left to right, so no two boxes share a
-    line and each line's text follows tabs only (a tab after text is drawn off by
-    ``TAB_DRAWN`` of the rest of its stop)."""
+    """The lines of a ``Grid`` being filled: line number -> (column, text) pieces. A
+    piece after text on its line follows its tabs and hair spaces that make up for the
+    tab drawn ``TAB_DRAWN`` times the rest of its stop (``_after_text``)."""
 
     def __init__(self, height: float, large: bool = False):
         self.height, self.large, self.pieces = height, large, {}
@@ -140,11 +145,13 @@ class _Lines:
         if not self.pieces:
             return None
         first, out = min(self.pieces), []
+        size = LARGE if self.large else SMALL
         for number in range(first, max(self.pieces) + 1):
-            line, at = "", 0
+            line, at, laid = "", 0, ""  # laid: the text since the last tab stop
             for column, text in sorted(self.pieces.get(number, ())):
-                line += "\t" * (column - at) + text
-                at = column
+                pad = _after_text(laid, size)
+                line += "\t" * (column - at) + pad + text
+                at, laid = column, pad + text
             out.append(line)
         top = SHEET_TOP + first * self.height
         style = (
@@ -152,6 +159,20 @@ class _Lines:
             f"line-height:{self.height:.4f}mm"
         )
         return Grid("\n".join(out), style, self.large)
+
+
+HAIR = "\u200a"
+
+
+def _after_text(before: str, size: float) -> str:
+    """The hair spaces that put a text after a tab where the tab stop is, when ``before``
+    (at ``size`` pt) stands before the tab since the last stop: the tab is drawn
+    ``TAB_DRAWN`` times the rest of its stop, so the text would be drawn short of the
+    stop by the rest of ``TAB_DRAWN`` times the width of ``before``."""
+    if not before:
+        return ""
+    short = (TAB_DRAWN - 1) * text_width(before, size)
+    return HAIR * round(short / text_width(HAIR, size))
 
 
 @dataclass(frozen=True)
@@ -273,9 +294,10 @@ def _page(
                 continue
             first = round((mid - SHEET_TOP) / lines.height) - 1
             lines.add(first, index, text)
-            path.append(
-                _frame(left, SHEET_TOP + first * lines.height, width - GAP, 2 * lines.height)
-            )
+            top, height = SHEET_TOP + first * lines.height, 2 * lines.height
+            if not lines.large:
+                top, height = top + INSET, height - 2 * INSET
+            path.append(_frame(left, top, width - GAP, height))
         if before is not None and middles and len(before) == 2 * len(middles):
             x = left - GAP
             path += [
