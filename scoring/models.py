@@ -150,6 +150,11 @@ class Sheet(models.Model):
     def __str__(self) -> str:
         return self.title or f"#{self.pk}"
 
+    def name_with(self, players) -> str:
+        """The table's name wherever it is shown with its players (``players`` in seat
+        order): its title, else their names ("Anna · Ben · Clara"), as its sheet says."""
+        return self.title or " · ".join(p.name for p in players)
+
     @property
     def core_rules(self) -> core.RuleSet:
         """The sheet's rules for scoring and showing: the presets' contract names in the

@@ -24,8 +24,9 @@ class SheetTable(tables.Table):
         empty_text = _("No tables yet: open the first one above.")
 
     def render_title(self, record):
-        names = ", ".join(seat.player.name for seat in record.seats.all())
-        label = record.title or names
+        players = [seat.player for seat in record.seats.all()]
+        names = ", ".join(p.name for p in players)
+        label = record.name_with(players)
         return format_html(
             '<a href="{}">{}</a><br><small>{}</small>',
             reverse("sheet:page", kwargs={"pk": record.pk}),

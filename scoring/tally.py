@@ -61,7 +61,14 @@ def tally(sheets) -> list[PlayerTally]:
             row.schneider += figures["schneider"]
             row.games += figures["games"]
             row.sheets += 1
-            row.evenings.append({"sheet": sheet, "date": sheet.created_at, **figures})
+            row.evenings.append(
+                {
+                    "sheet": sheet,
+                    "name": sheet.name_with(players),
+                    "date": sheet.created_at,
+                    **figures,
+                }
+            )
     return sorted(rows.values(), key=lambda r: (-r.bummerl, german_key(r.name), r.player_id))
 
 

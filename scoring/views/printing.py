@@ -27,6 +27,7 @@ def print_blank(request, access):
     rows, row_height = BLANK_ROWS[str(scored.state.variant)]
     context = {
         "sheet": access.sheet,
+        "sheet_name": access.sheet.name_with(scored.players),
         "players": scored.players,
         "rules": scored.state.rules,
         "variant": scored.state.variant,
@@ -49,6 +50,7 @@ def print_summary(request, access):
     rows = sheet_rows(scored)
     context = {
         "sheet": access.sheet,
+        "sheet_name": access.sheet.name_with(scored.players),
         "players": scored.players,
         "state": state,
         "deals": [(row, state.shown(row.line.totals)) for row in rows if row.line],

@@ -109,6 +109,7 @@ def sheet_context(
     context = {
         "access": access,
         "sheet": access.sheet,
+        "sheet_name": access.sheet.name_with(players),
         "state": state,
         "players": players,
         "teams": teams_of(state, players),
@@ -370,7 +371,13 @@ def link(request, access):
     return render(
         request,
         "scoring/link.html",
-        {"access": access, "sheet": access.sheet, "url": url, "qr": qr},
+        {
+            "access": access,
+            "sheet": access.sheet,
+            "sheet_name": access.sheet.name_with(access.players),
+            "url": url,
+            "qr": qr,
+        },
     )
 
 
