@@ -306,7 +306,7 @@ def test_a_players_page_shows_his_statistics_per_game_with_a_chart(client, club,
     )
     html = page.content.decode()
     assert '<svg class="chart" viewBox="0 0 320 160" role="img"' in html
-    assert "<title>Bummerl pro Spiel im Lauf der Zeit: Schnapsen (zu zweit)</title>" in html
+    assert "<title>Bummerl pro Runde im Lauf der Zeit: Schnapsen (zu zweit)</title>" in html
     assert "Direkter Vergleich" in html
 
 
@@ -334,7 +334,7 @@ def test_the_rankings_page_reads_german_for_an_owner(client, club, owner):
         "Einstellungen der Wertung",
         "nach Turnierpunkten",
         "beides, als eigene Tabellen",
-        "Mindestens Spiele für die Wertung",
+        "Mindestens Runden für die Wertung",
         "Punkteschlüssel",
         "Punkte für die Teilnahme",
         "Ranglisten für alle sichtbar",
