@@ -9,7 +9,6 @@ from django.utils.translation import gettext as _
 
 from scoring import rules as core
 from scoring.rules import bauern, dreier
-from scoring.rules.ruleset import BUMMERL_START
 
 
 def is_bauern(players) -> bool:
@@ -197,15 +196,10 @@ def game_end(scored, saved) -> dict | None:
     state = scored.state
     for number, game in enumerate(state.games, 1):
         if game.decided_at == index:
-            final = game.final
-            if state.variant is core.Variant.SCHNAPSEN:
-                final = tuple(max(0, BUMMERL_START - p) for p in final)  # points left
-            elif state.rules.count_down_display:
-                final = tuple(max(0, state.rules.game_target - p) for p in final)
             return {
                 "number": number,
                 "text": game_text(game, scored.players),
-                "final": " · ".join(str(p) for p in final),
+                "final": " · ".join(str(p) for p in state.shown(game.final)),
             }
     if state.awaiting_tiebreak and index == scored.first + len(live) - 1:
         return {"tie": state.awaiting_tiebreak, "dealer": tiebreak_dealer(state)}

@@ -20,7 +20,7 @@ def migrate(*targets):
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(list(targets) or executor.loader.graph.leaf_nodes())
-    return executor.loader.project_state(targets or None).apps if targets else None
+    return executor.loader.project_state(list(targets)).apps if targets else None
 
 
 @pytest.mark.django_db(transaction=True)

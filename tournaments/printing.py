@@ -56,8 +56,9 @@ halfway between the two it follows, takes the second line of the one and the fir
 the other: every line of the page holds a box of the first column and at most one
 more, and a page of 16 matches is 32 lines of text (WeasyPrint's cost goes by lines)."""
 INSET = 0.9
-"""Between the frames of two boxes of the small grid, one under the other: each is
-drawn this much (mm) inside its two lines."""
+"""Between the frames of two boxes of the small grid, one under the other: each frame
+is drawn from this much (mm) inside its two lines, less the 0.3 mm ``_frame`` adds
+above and below (0.6 mm inside, 1.2 mm between two frames)."""
 SMALL = 6.5
 """The font size of the grid (pt), as ``templates/print/bracket.html`` sets it."""
 LARGE_LINE = SHEET_HEIGHT / 48

@@ -42,17 +42,18 @@ ENTRY_FIELDS = frozenset(
 )
 """The fields whose errors the entry form shows (``_entry_form.html``), its errors above
 the form included."""
+TIEBREAK_FIELDS = frozenset({NON_FIELD_ERRORS, "tiebreak_winner"})
+"""The same of the tie-break form (the sheet's while a tie-break deal is due, and the
+correction page's of a tie-break deal)."""
 
 
 def shown_fields(state) -> frozenset:
     """The fields of the entry form whose errors the sheet page shows in ``state``: those
-    of the entry form; while a tie-break deal is due, only the tie-break's; none once the
-    Partie is decided (no form is shown)."""
+    of the entry form; while a tie-break deal is due, the tie-break form's; none once
+    the Partie is decided (no form is shown)."""
     if state.partie_winner is not None:
         return frozenset()
-    if state.awaiting_tiebreak:
-        return frozenset({"tiebreak_winner"})
-    return ENTRY_FIELDS
+    return TIEBREAK_FIELDS if state.awaiting_tiebreak else ENTRY_FIELDS
 
 
 def unseen_errors(form: EntryForm, shown: frozenset) -> str:
@@ -252,11 +253,7 @@ def correct(request, access, deal_id):
             initial["other_had_trick"] = "1" if initial["other_had_trick"] else "0"
         form = EntryForm(initial=initial, players=scored.players, rules=rules)
     context = sheet_context(request, access, scored, form=form, stale=refusal)
-    shown = (
-        frozenset({NON_FIELD_ERRORS, "tiebreak_winner"})
-        if deal.kind == "tiebreak"
-        else ENTRY_FIELDS
-    )
+    shown = TIEBREAK_FIELDS if deal.kind == "tiebreak" else ENTRY_FIELDS
     context.update(
         unseen=unseen_errors(form, shown) if form.is_bound else "",
         deal=deal,
