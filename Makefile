@@ -21,15 +21,19 @@ $(BIN)/.installed: pyproject.toml
 
 install: $(BIN)/.installed
 
-migrate: install
-	$(BIN)/python manage.py migrate --noinput
+# The site never starts without a secret key (bummerl/settings.py). The laptop's is made
+# once and kept in .secret_key; a server's own DJANGO_SECRET_KEY, when set, wins.
+KEY_ENV = DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat .secret_key)}"
+
+migrate: install .secret_key
+	$(KEY_ENV) $(BIN)/python manage.py migrate --noinput
 
 seed: migrate
-	$(BIN)/python manage.py seed
+	$(KEY_ENV) $(BIN)/python manage.py seed
 
 # The pub laptop serves without Django's debug pages: a secret key is made once and
 # kept in .secret_key, static files are collected for WhiteNoise, cookies work over http.
-RUN_ENV = DJANGO_DEBUG=0 DJANGO_SECRET_KEY="$$(cat .secret_key)" DJANGO_ALLOWED_HOSTS='*' BUMMERL_LAPTOP=1 \
+RUN_ENV = DJANGO_DEBUG=0 $(KEY_ENV) DJANGO_ALLOWED_HOSTS='*' BUMMERL_LAPTOP=1 \
 	DJANGO_SECURE_COOKIES=0 DJANGO_SSL_REDIRECT=0 DJANGO_HSTS_SECONDS=0
 
 .secret_key:
@@ -55,17 +59,17 @@ serve: install
 # backups/bummerl-<time>.json.gz); `make restore FILE=…` checks the file in a scratch
 # database, keeps the data before in a file of its own and replaces all in one step.
 BACKUP ?=
-backup: install
-	$(BIN)/python manage.py backup $(BACKUP)
+backup: install .secret_key
+	$(KEY_ENV) $(BIN)/python manage.py backup $(BACKUP)
 
-restore: install
+restore: install .secret_key
 	@test -n "$(FILE)" || (echo "usage: make restore FILE=backups/….json.gz" && exit 2)
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py restore "$(FILE)"
+	$(KEY_ENV) $(BIN)/python manage.py migrate --noinput
+	$(KEY_ENV) $(BIN)/python manage.py restore "$(FILE)"
 
 test: install
 	$(BIN)/ruff check .
-	$(BIN)/python manage.py makemigrations --check --dry-run
+	DJANGO_DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 bench: install
@@ -77,8 +81,8 @@ load: install
 	$(BIN)/python -m tests.load_bench
 
 messages: install
-	$(BIN)/python manage.py makemessages -l de --ignore '.venv/*' --ignore 'tests/*'
-	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
+	DJANGO_DEBUG=1 $(BIN)/python manage.py makemessages -l de --ignore '.venv/*' --ignore 'tests/*'
+	DJANGO_DEBUG=1 $(BIN)/python manage.py compilemessages --ignore '.venv/*'
 
 lint: install
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

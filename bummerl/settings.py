@@ -1,8 +1,8 @@
 """Settings of the Bummerl site: one module, every deployment choice from the environment.
 
 Environment variables (all optional on a laptop):
-  DJANGO_DEBUG          1/0, default 1 unless DJANGO_SECRET_KEY is set
-  DJANGO_SECRET_KEY     required when DJANGO_DEBUG is off
+  DJANGO_DEBUG          1/0, default 0: debug pages only when asked for by name
+  DJANGO_SECRET_KEY     required (at least 32 characters) unless DJANGO_DEBUG=1
   DJANGO_ALLOWED_HOSTS  comma-separated, default "*" in debug
   DATABASE_URL          e.g. postgres://user@host:5432/bummerl; SQLite (db.sqlite3) when unset
   DJANGO_SITE_URL       the site's address for links that leave the page (QR codes, mails)
@@ -26,12 +26,18 @@ from bummerl.env import env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
+# Production is the default: the site never starts without a secret key of its own. Debug
+# pages (which list every URL on a 404) and the known development key only come with
+# DJANGO_DEBUG=1, set by name on a developer's machine (the tests set it themselves).
+DEVELOPMENT_KEY = "insecure-development-key-only-for-a-developer"
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", "")
-DEBUG = env_bool("DJANGO_DEBUG", not SECRET_KEY)
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
-    SECRET_KEY = "insecure-development-key-only-for-a-laptop"
+DEBUG = env_bool("DJANGO_DEBUG", False)
+if not DEBUG and (len(SECRET_KEY) < 32 or SECRET_KEY == DEVELOPMENT_KEY):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY must be set to at least 32 random characters of this server's own "
+        "(DJANGO_DEBUG=1 starts a developer's site with a known key instead)"
+    )
+SECRET_KEY = SECRET_KEY or DEVELOPMENT_KEY
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["*"] if DEBUG else [])
 # The site's address (scheme and host, e.g. "https://bummerl.example.org"): links in
 # QR codes, handed-over links and mails start with it (bummerl.links). Unset, they start

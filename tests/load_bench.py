@@ -28,6 +28,7 @@ WORK = Path(tempfile.mkdtemp(prefix="bummerl-load-"))
 if not os.environ.get("DATABASE_URL"):
     os.environ["SQLITE_PATH"] = str(WORK / "load.sqlite3")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bummerl.settings")
+os.environ.setdefault("DJANGO_DEBUG", "1")  # this process only sets up; the site serves as in production
 sys.path.insert(0, str(ROOT))
 
 import django  # noqa: E402
