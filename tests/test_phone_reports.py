@@ -357,3 +357,80 @@ def test_a_points_event_takes_a_reported_and_confirmed_result_into_its_standing(
     assert (result.winner_id, result.score) == (pairing.left_id, "2:1")
     points = {line.card.pk: line.points for line in formats.board(load_state(t)).lines}
     assert (points[pairing.left_id], points[pairing.right_id]) == (2, 1)
+
+
+REFUSED_FULL_DE = (
+    "Dieses Formular wurde schon für einen anderen Eintrag verwendet: Nichts wurde "
+    "gespeichert. Bitte die Seite neu laden und nochmals eingeben."
+)
+
+
+def test_a_key_that_confirmed_one_match_confirms_nothing_in_another(night):
+    _club, _t, (first, second, *_rest) = night
+    report(Client(), first, "left", first.left_id)
+    report(Client(), second, "left", second.left_id)
+    one, two = (Report.objects.open().get(pairing=p) for p in (first, second))
+    key = uuid.uuid4()
+    assert confirm(Client(), first, "right", one.pk, key).status_code == 302
+    response = confirm(Client(), second, "right", two.pk, key)
+    assert response.status_code == 409
+    assert REFUSED_FULL_DE in response.content.decode()
+    assert "?sent=" not in response.get("Location", "")
+    assert Result.objects.live_for(second) is None
+    assert list(Report.objects.open().filter(pairing=second)) == [two]
+
+
+def test_the_desk_does_not_accept_a_report_with_a_key_of_another_match(night):
+    club, t, (first, second, *_rest) = night
+    report(Client(), first, "left", first.left_id)
+    report(Client(), second, "left", second.right_id, "2:0")
+    one, two = (Report.objects.open().get(pairing=p) for p in (first, second))
+    organiser = Client()
+    organiser.force_login(factories.user(club, "organiser"))
+
+    def accept(pairing, report_id):
+        url = reverse(
+            "accept_report",
+            kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk},
+        )
+        return organiser.post(url, {"key": key, "report": report_id}, follow=True)
+
+    key = str(uuid.uuid4())
+    accept(first, one.pk)
+    page = accept(second, two.pk).content.decode()
+    assert REFUSED_FULL_DE in page
+    assert Result.objects.live_for(second) is None
+    assert list(Report.objects.open().filter(pairing=second)) == [two]
+    assert Result.objects.live_for(first).winner_id == first.left_id
+
+
+def test_a_key_that_confirmed_a_report_does_not_accept_the_other_report_of_the_match(night):
+    club, t, (pairing, *_rest) = night
+    report(Client(), pairing, "left", pairing.left_id, "2:1")
+    report(Client(), pairing, "right", pairing.right_id, "2:1")
+    left, right = Report.objects.open().filter(pairing=pairing).order_by("side")
+    organiser = Client()
+    organiser.force_login(factories.user(club, "organiser"))
+    url = reverse(
+        "accept_report", kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk}
+    )
+    key = str(uuid.uuid4())
+    organiser.post(url, {"key": key, "report": left.pk})
+    # The same key with the other report (an old tab's form): refused, the result stands.
+    page = organiser.post(url, {"key": key, "report": right.pk}, follow=True).content.decode()
+    assert REFUSED_FULL_DE in page
+    result = Result.objects.live_for(pairing)
+    assert (result.winner_id, Result.objects.filter(pairing=pairing).count()) == (
+        pairing.left_id,
+        1,
+    )
+
+
+def test_a_report_key_of_one_match_reports_nothing_in_another(night):
+    _club, _t, (first, second, *_rest) = night
+    key = uuid.uuid4()
+    report(Client(), first, "left", first.left_id, key=key)
+    response = report(Client(), second, "left", second.left_id, key=key)
+    assert response.status_code == 409
+    assert REFUSED_FULL_DE in response.content.decode()
+    assert not Report.objects.filter(pairing=second).exists()

@@ -104,13 +104,7 @@ def report_result(
             t = locked(pairing.tournament)
             first = Report.objects.filter(key=key).first()
             if first is not None:
-                if (first.pairing_id, first.side, first.winner_id, first.score) != (
-                    pairing.pk,
-                    side,
-                    winner,
-                    score,
-                ):
-                    raise key_reused()
+                _same_report(first, pairing, side, winner, score)
                 return Result.objects.live_for(pairing) or first
             pairing = _read(pairing)
             check_entry(t, pairing, winner, score)
@@ -160,10 +154,23 @@ def report_result(
         # Two phones of one side at once: the first report stands.
         first = Report.objects.filter(key=key).first()
         if first is not None:
-            return first
+            return _same_report(first, pairing, side, winner, score)
         raise RuleError(
             "key", gettext_noop("Another report was sent at the same moment: look again.")
         ) from None
+
+
+def _same_report(first: Report, pairing: Pairing, side: str, winner: int, score: str) -> Report:
+    """``first``, the report a one-time key made, when this submit repeats it (the same
+    match, side, winner and score); ``key_reused`` when the key made another."""
+    if (first.pairing_id, first.side, first.winner_id, first.score) != (
+        pairing.pk,
+        side,
+        winner,
+        score,
+    ):
+        raise key_reused()
+    return first
 
 
 def confirm_report(pairing: Pairing, side: str, report_id: int, key: uuid.UUID) -> Result:
@@ -186,7 +193,18 @@ def _settle(pairing, report_id, key, actor, *, side) -> Result:
         locked(pairing.tournament)
         first = Result.objects.filter(key=key).select_related("recorded_by").first()
         if first is not None:
-            return first  # a double tap: once
+            # A double tap: once. A key that made a result of another match, or of
+            # another report of this one (an old page's form), settles nothing.
+            made = Report.objects.filter(
+                pk=report_id,
+                pairing=pairing,
+                winner_id=first.winner_id,
+                score=first.score,
+                outcome__in=(Outcome.CONFIRMED, Outcome.ACCEPTED),
+            )
+            if first.pairing_id != pairing.pk or not made.exists():
+                raise key_reused()
+            return first
         pairing = _read(pairing)
         reports = _open_reports(pairing)
         if side is None:
