@@ -371,6 +371,12 @@ def record_entry(
             if quick is not None:
                 return quick
             deals = _deals(sheet)
+            # The key is looked for again in the rows read now: on PostgreSQL the lock's
+            # aggregates are read as they were before the lock was waited for, so the
+            # same tap sent twice at once finds its first send only here.
+            first = _written_with(key, deals, entry, None)
+            if first is not None:
+                return _scored(sheet, players, deals), first
             _check_after(deals, after)
             live = _live(deals)
             state = _score(sheet, [*(d.entry for d in live), entry])

@@ -403,3 +403,52 @@ def test_two_phones_sending_at_once_from_one_state_record_one_deal_and_refuse_th
         thread.join()
     assert sorted(outcomes, key=str) == sorted(["recorded", ["recorded"]], key=str)
     assert services.read_sheet(sheet).state.totals == (0, 4, 0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_double_tap_arriving_at_once_is_saved_once_and_both_answers_say_so():
+    """Both sends of one tap (the same key and state) wait on the sheet's lock while
+    another connection holds it, so both read the sheet before either wrote (PostgreSQL's
+    read committed reads a statement's rows as they were when it began). The second to
+    get the lock must find the first one's deal by its key, not call it another phone's."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite takes the write lock at BEGIN: the sends cannot overlap")
+    from django.db import connections, transaction
+
+    sheet = factories.sheet(factories.club())
+    phone = Phone(sheet, factories.user(sheet.club, "organiser"))
+    phone.load()
+    answers = []
+
+    def send():
+        try:
+            answers.append(phone.record(BETTLER_BEN).content.decode())
+        finally:
+            connections["default"].close()
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    with transaction.atomic():
+        list(type(sheet).objects.select_for_update().filter(pk=sheet.pk))
+        for thread in threads:
+            thread.start()
+        watcher = connections.create_connection("default")
+        with watcher.cursor() as watch:
+            for _ in range(500):
+                watch.execute(
+                    "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND wait_event_type = 'Lock'"
+                )
+                if watch.fetchone()[0] == 2:
+                    break
+                threading.Event().wait(0.01)
+            else:
+                pytest.fail("the two sends never waited on the sheet's lock")
+        watcher.close()
+    for thread in threads:
+        thread.join()
+    assert len(answers) == 2
+    for html in answers:
+        assert "Gespeichert: Bettler · Ben · gewonnen" in html
+        assert "von einem anderen Handy" not in html
+    assert Deal.objects.filter(sheet=sheet).count() == 1
+    assert totals(sheet) == (0, 4, 0)
