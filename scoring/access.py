@@ -24,6 +24,7 @@ from clubs.audit import Actor
 from clubs.errors import RuleError
 from clubs.models import Club, Membership, Player, Role, role_allows
 from scoring.models import Seat, Sheet
+from scoring.signals import link_open
 
 
 class SignInRequired(Exception):
@@ -106,7 +107,8 @@ def sheet_for(
     request, *, pk: int | None = None, token: str | None = None, write: bool = False
 ) -> SheetAccess:
     """Resolve the sheet of a request and its players, in one query. See the module
-    docstring. A private link works for ``LINK_DAYS`` days after the table was opened.
+    docstring. A private link works for ``LINK_DAYS`` days after the table was opened,
+    and a tournament match's only while the night's match links work (``link_open``).
     ``can_write`` is the one decision whether this request may change the sheet: the
     role, and a lock set by a tournament (``Sheet.write_refusal``; its reason is
     ``locked``)."""
@@ -116,6 +118,10 @@ def sheet_for(
         if found is None:
             raise Http404
         sheet, players, _role = found
+        if sheet.reports_result and any(
+            answer is False for _receiver, answer in link_open.send(Sheet, sheet=sheet)
+        ):
+            raise Http404
         locked = sheet.write_refusal(organiser=False)
         return SheetAccess(
             sheet, players, Actor(None, via_link=True), "entry", locked is None, False, locked

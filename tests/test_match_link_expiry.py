@@ -125,3 +125,34 @@ def test_the_last_event_is_one_query(django_assert_num_queries):
     empty = factories.tournament(factories.club())
     assert links.last_event(empty) is None
     assert links.match_link_open(empty) is False
+
+
+def test_a_match_sheets_link_closes_with_the_nights_match_links(client, settings):
+    """The score sheet opened from a match link has a private link of its own: it takes
+    deals while the match links work, and answers 404 as they do once the night is over,
+    so no deal comes in and no result it would make opens the links again."""
+    from scoring.models import Deal
+
+    t = running(timezone.now() - datetime.timedelta(days=30))
+    pairing = open_matches(t)[0]
+    opened = client.post(reverse("match_sheet", kwargs={"token": pairing.token}))
+    token = opened["Location"].split("/e/")[1].split("/")[0]
+    page = reverse("entry:page", kwargs={"token": token})
+    record = reverse("entry:record", kwargs={"token": token})
+    version = reverse("entry:version", kwargs={"token": token})
+
+    def deal():
+        return client.post(
+            record, {"key": factories.key(), "kind": "quick", "winner": 0, "points": 3}
+        )
+
+    assert client.get(page).status_code == 200
+    assert deal().status_code in (200, 302)
+    assert Deal.objects.filter(sheet__entry_token=token).count() == 1
+    age(t, datetime.timedelta(hours=settings.MATCH_LINK_HOURS, minutes=1))
+    assert [client.get(page).status_code, client.get(version).status_code] == [404, 404]
+    for _ in range(2):  # two more deals of 3 would win the Partie and make a result
+        assert deal().status_code == 404
+    assert Deal.objects.filter(sheet__entry_token=token).count() == 1
+    assert Result.objects.live_for(pairing) is None
+    assert links.match_link_open(t) is False

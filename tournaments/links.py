@@ -5,7 +5,9 @@ after the night ends. The night has no closing button: it ends with its last eve
 latest of a draw (a pairing made), a result recorded, a result voided and a result
 reported from a player's phone. While results
 keep coming the links stay open, however long the night; once the room is quiet they
-close that many hours later, whatever date the tournament was announced for.
+close that many hours later, whatever date the tournament was announced for. A match
+played on a score sheet: the sheet's private link closes with them (``sheet_link_open``),
+so no deal, and no result it would make, comes in through it after the night.
 """
 
 import datetime
@@ -53,3 +55,13 @@ def match_link_open(tournament: Tournament) -> bool:
     """True while the tournament's match links work (see the module docstring)."""
     ends = match_links_end(tournament)
     return ends is not None and timezone.now() <= ends
+
+
+def sheet_link_open(sender, sheet, **kwargs) -> bool | None:
+    """``scoring.signals.link_open``: False when ``sheet`` is a match's score sheet and
+    the night's match links have ended (``match_link_open``), True while they work,
+    None for a sheet of no match. Two queries."""
+    pairing = Pairing.objects.filter(sheet_id=sheet.pk).select_related("tournament").first()
+    if pairing is None:
+        return None
+    return match_link_open(pairing.tournament)
