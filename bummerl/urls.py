@@ -33,6 +33,12 @@ urlpatterns = [
         site_views.password_reset_done,
         name="password_reset_done",
     ),
+    # A reset link: an owner's works only while the rule that allowed it holds.
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        site_views.ResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

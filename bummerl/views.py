@@ -1,13 +1,21 @@
 """Site-wide views: what a stale tab gets when its form's CSRF token is no longer valid,
-and the forgotten-password pages."""
+and the forgotten-password pages (asking for a link by mail, and the page of a reset
+link, by mail or from a club's owner)."""
 
 from django.conf import settings
-from django.contrib.auth.views import PasswordResetDoneView, PasswordResetView, redirect_to_login
+from django.contrib.auth.views import (
+    INTERNAL_RESET_SESSION_TOKEN,
+    PasswordResetConfirmView,
+    PasswordResetDoneView,
+    PasswordResetView,
+    redirect_to_login,
+)
 from django.http import HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from bummerl.links import mail_base
+from clubs import resets
 
 
 def csrf_failure(request, reason=""):
@@ -32,6 +40,7 @@ class MailPasswordResetView(PasswordResetView):
     unless that was checked against ALLOWED_HOSTS)."""
 
     template_name = "registration/password_reset_form.html"
+    token_generator = resets.mail_tokens
 
     def form_valid(self, form):
         scheme, host = mail_base(self.request)
@@ -66,3 +75,37 @@ def password_reset_done(request):
     if mail_reset_offered(request):
         return PasswordResetDoneView.as_view()(request)
     return redirect("password_reset")
+
+
+class ResetConfirmView(PasswordResetConfirmView):
+    """The page of a reset link (``accounts/reset/<uidb64>/<token>/``): Django's, with the
+    token checked by ``clubs.resets.ResetLinkCheck``. A link by mail works as Django's; a
+    link from a club's owner only while its rule holds, asked on every GET and POST and
+    once more under the club's lock when the password is saved.
+
+    The page names who made an owner's link (``issuer``, ``club``). A link that no longer
+    works because of its rule says why (``refused``) with status 403 and changes no
+    password; any other dead link gets Django's page (status 200)."""
+
+    def dispatch(self, *args, **kwargs):
+        self.token_generator = resets.ResetLinkCheck()
+        return super().dispatch(*args, **kwargs)
+
+    def form_valid(self, form):
+        if not self.token_generator.set_password(form):
+            self.validlink = False
+            return self.render_to_response(self.get_context_data())
+        # What Django's form_valid does after its save (no sign-in after a reset here).
+        del self.request.session[INTERNAL_RESET_SESSION_TOKEN]
+        return HttpResponseRedirect(self.get_success_url())
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        check = self.token_generator
+        context.update(issuer=check.issuer, club=check.club, refused=check.refused)
+        return context
+
+    def render_to_response(self, context, **kwargs):
+        if not context.get("validlink") and context.get("refused"):
+            kwargs.setdefault("status", 403)
+        return super().render_to_response(context, **kwargs)

@@ -85,6 +85,10 @@ def _members_page(request, club, *, form=None, reset=None, error=None, status=20
             }
         )
     owners = sum(1 for m in members if m.role == Role.OWNER)
+    owner_ids = {m.user_id for m in members if m.role == Role.OWNER and m.user.is_active}
+    for item in invitations:
+        # an invitation works only while its maker is an owner (services.invitation_refusal)
+        item["dead"] = item["invitation"].created_by_id not in owner_ids
     return render(
         request,
         "clubs/members.html",
@@ -106,8 +110,9 @@ def _members_page(request, club, *, form=None, reset=None, error=None, status=20
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def members(request, slug):
-    """The owner's page: members with their roles, open invitations; POST makes an
-    invitation with the chosen role and shows its link and QR code."""
+    """The owner's page: members with their roles, open invitations (one whose maker is
+    no longer an owner marked as not working); POST makes an invitation with the chosen
+    role and shows its link and QR code."""
     club = club_for(request, slug, Role.OWNER)
     if request.method == "POST":
         form = InvitationForm(request.POST)
@@ -218,14 +223,22 @@ GONE_STATUS = 410
 @require_http_methods(["GET", "HEAD", "POST"])
 def join(request, token):
     """An invitation link. GET never uses it up (messengers open links to preview
-    them): joining is a button (signed in) or the new account's form (anonymous)."""
-    invitation = Invitation.objects.select_related("club").filter(token=token).first()
+    them): joining is a button (signed in) or the new account's form (anonymous). A link
+    used, revoked, expired, or whose maker is no longer an owner of the club, says so
+    (410)."""
+    invitation = (
+        Invitation.objects.select_related("club", "created_by").filter(token=token).first()
+    )
     if invitation is None:
         raise Http404
     context = {"invitation": invitation, "club": invitation.club}
     state = invitation.state
     if state != "open":
         context["reason"] = _(services.GONE[state])
+        return render(request, "clubs/join.html", context, status=GONE_STATUS)
+    refused = services.invitation_refusal(invitation)
+    if refused is not None:  # its maker is no longer an owner
+        context["reason"] = rule_error_text(refused)
         return render(request, "clubs/join.html", context, status=GONE_STATUS)
     user = request.user
     if user.is_authenticated:
@@ -258,7 +271,7 @@ def join(request, token):
 
 def _refused(request, context, error: RuleError):
     context["reason"] = rule_error_text(error)
-    gone = error.params.get("state") in services.GONE
+    gone = error.params.get("state") in {*services.GONE, *services.ISSUER_GONE}
     return render(request, "clubs/join.html", context, status=GONE_STATUS if gone else 409)
 
 

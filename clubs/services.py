@@ -10,14 +10,11 @@ import uuid
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.tokens import default_token_generator
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
 
-from clubs import audit
+from clubs import audit, resets
 from clubs.errors import RuleError, gettext_noop, key_reused
 from clubs.models import AuditEntry, Club, Invitation, Membership, Role
 from clubs.text import clean_name
@@ -181,18 +178,61 @@ GONE = {
 }
 
 
+ISSUER_GONE = {
+    "issuer": gettext_noop(
+        "This invitation link no longer works: %(issuer)s, who made it, is no longer an "
+        "owner of %(club)s. Ask the club's owner for a new one."
+    ),
+    "no_issuer": gettext_noop(
+        "This invitation link no longer works: the account that made it no longer exists. "
+        "Ask the club's owner for a new one."
+    ),
+}
+
+
+def invitation_refusal(invitation: Invitation) -> RuleError | None:
+    """Why an open ``invitation`` cannot be accepted now: only an owner of the club makes
+    one (the members page), and it works only while its maker still is one, an active
+    account (an invitation may make an owner). RuleError on ``invitation`` with ``state``
+    ``issuer`` (the maker is no longer an owner) or ``no_issuer`` (his account is gone);
+    None while the rule holds. One query."""
+    maker = invitation.created_by
+    if maker is None:
+        return RuleError("invitation", ISSUER_GONE["no_issuer"], state="no_issuer")
+    if maker.is_active and Membership.objects.filter(
+        club_id=invitation.club_id, user=maker, role=Role.OWNER
+    ).exists():
+        return None
+    return RuleError(
+        "invitation",
+        ISSUER_GONE["issuer"],
+        issuer=maker.get_username(),
+        club=invitation.club.name,
+        state="issuer",
+    )
+
+
 def accept_invitation(invitation: Invitation, user) -> Membership:
     """Make ``user`` a member of the invitation's club with its role, and use it up.
 
     Single use is kept by the database: one conditional UPDATE (``used_at IS NULL``, not
     revoked, not expired) marks it used; of two requests at the same moment, the second
-    updates no row and is refused. Refused (RuleError on ``invitation``, with ``state``
-    ``used``/``revoked``/``expired``/``member``): a link that is not open, or a user who
-    already belongs to the club (the link then stays open for someone else).
+    updates no row and is refused. The maker must still be an owner of the club
+    (``invitation_refusal``, asked under the club's row lock, which role changes take).
+    Refused (RuleError on ``invitation``, with ``state``
+    ``used``/``revoked``/``expired``/``member``/``issuer``/``no_issuer``): a link that is
+    not open, a user who already belongs to the club (the link then stays open for
+    someone else), a maker who is no longer an owner.
     """
     club = invitation.club
     try:
         with transaction.atomic():
+            _lock_members(club)
+            refused = invitation_refusal(
+                Invitation.objects.select_related("created_by", "club").get(pk=invitation.pk)
+            )
+            if refused is not None:
+                raise refused
             current = Membership.objects.filter(user=user, club=club).first()
             if current is not None:
                 raise RuleError(
@@ -327,41 +367,21 @@ def remove_member(membership: Membership, by) -> None:
 
 
 def issue_reset_link(membership: Membership, by) -> tuple[str, str]:
-    """``(uidb64, token)`` for Django's password reset page (``password_reset_confirm``):
-    a link the owner hands to a member who forgot his password (no mail is sent). The
-    link works once, until the password changes, for ``PASSWORD_RESET_TIMEOUT`` (3 days).
+    """``(uidb64, token)`` for the site's password reset page (``password_reset_confirm``):
+    a link the owner ``by`` hands to a member who forgot his password (no mail is sent).
+    The link works once, until the password changes, for ``PASSWORD_RESET_TIMEOUT`` (3
+    days), and only while the rule that allows it still holds (``clubs.resets``: checked
+    again each time it is used).
 
     Refused (RuleError on ``member``), since whoever holds the link takes over the
-    account: owners (the link would give one owner another's account), site
-    administrators (staff, superusers), and accounts that belong to another club too
-    (their other club's owner, or the site administrator, decides for them).
+    account: ``by`` not an owner of the club; owners (the link would give one owner
+    another's account), site administrators (staff, superusers), and accounts that belong
+    to another club too (their other club's owner, or the site administrator, decides for
+    them).
     """
-    user = membership.user
-    name = user.get_username()
-    if user.is_superuser or user.is_staff:
-        raise RuleError(
-            "member",
-            gettext_noop("%(name)s administers the site: only he can change his password."),
-            name=name,
-        )
-    if membership.role == Role.OWNER:
-        raise RuleError(
-            "member",
-            gettext_noop(
-                "%(name)s is an owner: owners change their own password (or ask the site's "
-                "administrator)."
-            ),
-            name=name,
-        )
-    if Membership.objects.filter(user=user).exclude(club_id=membership.club_id).exists():
-        raise RuleError(
-            "member",
-            gettext_noop(
-                "%(name)s also belongs to another club: ask the site's administrator for a "
-                "reset link."
-            ),
-            name=name,
-        )
+    found = resets.refusal(membership.club, membership.user, by)
+    if found is not None:
+        raise resets.refusal_error(*found)
     with transaction.atomic():
         audit.record(
             membership.club_id,
@@ -370,6 +390,6 @@ def issue_reset_link(membership: Membership, by) -> tuple[str, str]:
             "reset link issued",
             actor=audit.by(by),
             before=None,
-            after={"user": name},
+            after={"user": membership.user.get_username()},
         )
-    return urlsafe_base64_encode(force_bytes(user.pk)), default_token_generator.make_token(user)
+    return resets.link_parts(membership, by)

@@ -182,6 +182,7 @@ MEMBERSHIP_ACTIONS = (
     "role changed",
     "member removed",
     "reset link issued",
+    "reset link used",
 )
 """History entries of who belongs to the club: for its owners' eyes."""
 
