@@ -6,17 +6,28 @@ the same. ``clubs.text.unprintable`` names the characters of a text they cannot 
 ``print/base.html``, which sets the page size, the font and the repeated headers (the
 bracket sheet leaves those out, block ``page_boxes``, and prints its own in the page:
 WeasyPrint's margin boxes cost it about as much per page as ten lines of text).
+
+No printout is made twice for the same content: ``pdf_response`` keeps each PDF in the
+``printouts`` cache (files shared by the server's processes) under the hash of the HTML
+it is made from, so a sheet, a bracket or a ranking printed again in the same state (and
+language) costs the template, not WeasyPrint. A visitor without an account (a table's or
+match's private link, a public ranking) makes at most ``BUMMERL_PRINT_RENDERS`` new PDFs
+in ``BUMMERL_PRINT_WINDOW`` seconds per link (or per address), so that one link cannot
+keep the server's processes busy; past that the answer is 429 with a wait.
 """
 
 import functools
+import hashlib
 import io
 import threading
 from itertools import repeat
 
 import segno
 from django.conf import settings
+from django.core.cache import caches
 from django.http import HttpResponse
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 
@@ -64,14 +75,67 @@ def qr_png(url: str) -> str:
 
 
 def render_pdf(template: str, context: dict) -> bytes:
-    """The PDF of ``template`` rendered with ``context``."""
-    html = render_to_string(template, context)
+    """The PDF of ``template`` rendered with ``context`` (made afresh, not kept)."""
+    return _pdf_of(render_to_string(template, context))
+
+
+def _pdf_of(html: str) -> bytes:
     buffer = io.BytesIO()
     HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(buffer, font_config=font_config())
     return buffer.getvalue()
 
 
-def pdf_response(template: str, context: dict, filename: str) -> HttpResponse:
-    response = HttpResponse(render_pdf(template, context), content_type="application/pdf")
+def render_lane(request) -> str | None:
+    """Whose new PDFs ``pdf_response`` counts: a private link (its token, from the URL),
+    else an anonymous visitor's address (``bummerl.clientip``); None for a signed-in
+    member, whose prints are not limited (the club knows him, and a night's organiser
+    prints a dozen documents in a minute)."""
+    token = (request.resolver_match.kwargs.get("token") if request.resolver_match else None) or ""
+    if token:
+        return "link:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+    if request.user.is_authenticated:
+        return None
+    from bummerl.clientip import client_ip
+
+    return f"address:{client_ip(request)}"
+
+
+def _may_render(lane: str | None) -> bool:
+    """Count one new PDF for ``lane``; False when it made ``PRINT_RENDERS`` already in
+    the current window of ``PRINT_WINDOW`` seconds."""
+    if lane is None:
+        return True
+    cache, key = caches["printouts"], f"renders:{lane}"
+    cache.add(key, 0, timeout=settings.PRINT_WINDOW)
+    try:
+        made = cache.incr(key)
+    except ValueError:  # the window ended between the two calls
+        cache.set(key, made := 1, timeout=settings.PRINT_WINDOW)
+    return made <= settings.PRINT_RENDERS
+
+
+def pdf_response(request, template: str, context: dict, filename: str) -> HttpResponse:
+    """``template`` with ``context`` as an inline PDF named ``filename``: the kept PDF of
+    the same HTML when there is one (see the module docstring), else made and kept.
+    429 (plain text in the visitor's language, ``Retry-After``) when the visitor's lane
+    (``render_lane``) made too many new PDFs lately."""
+    html = render_to_string(template, context)
+    key = "pdf:" + hashlib.sha256(html.encode()).hexdigest()
+    cache = caches["printouts"]
+    pdf = cache.get(key)
+    if pdf is None:
+        if not _may_render(render_lane(request)):
+            minutes = -(-settings.PRINT_WINDOW // 60)
+            response = HttpResponse(
+                _("Too many new printouts in a short time: try again in %(minutes)s minutes.")
+                % {"minutes": minutes},
+                status=429,
+                content_type="text/plain; charset=utf-8",
+            )
+            response["Retry-After"] = str(settings.PRINT_WINDOW)
+            return response
+        pdf = _pdf_of(html)
+        cache.set(key, pdf)
+    response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response

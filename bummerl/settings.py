@@ -212,7 +212,19 @@ CACHES = {
         "TIMEOUT": 3600,
         "OPTIONS": {"MAX_ENTRIES": 1000},
     },
+    # Printouts made once per content (bummerl.printing.pdf_response), in files that every
+    # server process reads, for a day; and the count of new printouts per private link.
+    "printouts": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": env_str("BUMMERL_PRINT_CACHE", str(BASE_DIR / "cache" / "printouts")),
+        "TIMEOUT": 24 * 3600,
+        "OPTIONS": {"MAX_ENTRIES": 500},
+    },
 }
+# A visitor without an account (a private link, a public ranking) makes at most this
+# many new printouts in this many seconds; one already made for the same content is free.
+PRINT_RENDERS = env_int("BUMMERL_PRINT_RENDERS", 10)
+PRINT_WINDOW = env_int("BUMMERL_PRINT_WINDOW", 600)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -23,6 +23,7 @@ import json
 import uuid
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, Q, Value, When
 from django.utils import timezone
@@ -367,6 +368,7 @@ def record_entry(
                 if not _same_entry(first, entry, None):
                     raise key_reused()
                 return read_recent(sheet, players), first
+            _refuse_full(stats.live + 1, stats.live + stats.struck + 1)
             quick = _record_on_fold(sheet, stats, entry, key, actor, players, after)
             if quick is not None:
                 return quick
@@ -457,6 +459,7 @@ def correct_deal(
             if first is not None:
                 return _scored(sheet, players, deals), first
             _check_after(deals, after)
+            _refuse_full(len(_live(deals)), len(deals) + 1)
             target = _live_deal(deals, deal_id)
             live = _live(deals)
             at = live.index(target)
@@ -539,6 +542,30 @@ def _lock_for(sheet: Sheet, actor: Actor) -> tuple[Sheet, list[DealRow]]:
 def _lock_only(sheet: Sheet, actor: Actor) -> Sheet:
     """``_lock_for`` without reading the deal rows."""
     return _refused_or(_locked(sheet.pk), actor)
+
+
+def _refuse_full(live: int, rows: int) -> None:
+    """RuleError on ``sheet`` when a write would leave the sheet with more than
+    ``BUMMERL_MAX_DEALS`` live deals (the limit of an import), or more than twice as many
+    rows with the struck-out and corrected ones: a private link cannot grow a sheet
+    without end, and its page and printouts read every row. ``live`` and ``rows``: the
+    counts after the write."""
+    limit = settings.BUMMERL_MAX_DEALS
+    if live > limit:
+        raise RuleError(
+            "sheet",
+            gettext_noop("A sheet has at most %(limit)s deals: open a new table for the next."),
+            limit=limit,
+        )
+    if rows > 2 * limit:
+        raise RuleError(
+            "sheet",
+            gettext_noop(
+                "A sheet keeps at most %(limit)s rows, struck-out and corrected deals "
+                "included: open a new table for the next deals."
+            ),
+            limit=2 * limit,
+        )
 
 
 def _refused_or(sheet: Sheet, actor: Actor) -> Sheet:

@@ -231,4 +231,4 @@ def season_print(request, slug, season_id=None):
         "key": settings.key_lines,
         "tables": ranking_tables(club, season, settings, link_players=False),
     }
-    return pdf_response("print/season.html", context, f"{_file_stem(club, season)}.pdf")
+    return pdf_response(request, "print/season.html", context, f"{_file_stem(club, season)}.pdf")

@@ -39,6 +39,8 @@ WORK = Path(tempfile.mkdtemp(prefix="bummerl-bench-"))
 os.environ.setdefault("SQLITE_PATH", str(WORK / "bench.sqlite3"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bummerl.settings")
 os.environ["DJANGO_DEBUG"] = "1"
+# Printouts kept by an earlier run must not answer this run's PDF figures.
+os.environ["BUMMERL_PRINT_CACHE"] = str(WORK / "printouts")
 sys.path.insert(0, str(ROOT))
 
 import django  # noqa: E402

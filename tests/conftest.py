@@ -47,3 +47,12 @@ def fast_password_hashing():
 
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_printouts():
+    """Every test starts without kept printouts and with no new printouts counted
+    (``bummerl.printing``): the kept files and counts live in one folder of the run."""
+    from django.core.cache import caches
+
+    caches["printouts"].clear()

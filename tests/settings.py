@@ -4,7 +4,10 @@ static files without a manifest. A test that needs production settings starts a 
 of its own with ``DJANGO_DEBUG=0`` and a secret key (``tests/serving.py``)."""
 
 import os
+import tempfile
 
 os.environ.setdefault("DJANGO_DEBUG", "1")
+# Printouts are kept in a folder of this run's own, never in the project's.
+os.environ.setdefault("BUMMERL_PRINT_CACHE", tempfile.mkdtemp(prefix="bummerl-printouts-"))
 
 from bummerl.settings import *  # noqa: E402, F403

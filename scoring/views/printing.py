@@ -37,7 +37,7 @@ def print_blank(request, access):
         if access.can_manage
         else "",
     }
-    return pdf_response("print/blank_sheet.html", context, f"blatt-{access.sheet.pk}.pdf")
+    return pdf_response(request, "print/blank_sheet.html", context, f"blatt-{access.sheet.pk}.pdf")
 
 
 @require_safe
@@ -56,4 +56,4 @@ def print_summary(request, access):
         "deals": [(row, state.shown(row.line.totals)) for row in rows if row.line],
         "games": [row for row in rows if row.game is not None],
     }
-    return pdf_response("print/summary.html", context, f"abend-{access.sheet.pk}.pdf")
+    return pdf_response(request, "print/summary.html", context, f"abend-{access.sheet.pk}.pdf")

@@ -331,7 +331,7 @@ def tables(request, slug, tournament_id):
 def print_cash(request, slug, tournament_id):
     """The cash report as PDF: takings, unpaid cards by player, prizes (organisers)."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
-    return pdf_response("print/cash.html", printing.cash_context(t), f"kassa-{t.pk}.pdf")
+    return pdf_response(request, "print/cash.html", printing.cash_context(t), f"kassa-{t.pk}.pdf")
 
 
 @login_required
@@ -347,4 +347,6 @@ def seats(request, slug, tournament_id):
 @require_safe
 def print_seats(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id)
-    return pdf_response("print/seats.html", printing.seats_context(t), f"tische-{t.pk}.pdf")
+    return pdf_response(
+        request, "print/seats.html", printing.seats_context(t), f"tische-{t.pk}.pdf"
+    )

@@ -107,7 +107,7 @@ def print_calls(request, slug, tournament_id):
     if round_ is None:
         raise Http404
     context = printing.calls_context(t, round_)
-    return pdf_response("print/calls.html", context, f"aufruf-{t.pk}-{round_.number}.pdf")
+    return pdf_response(request, "print/calls.html", context, f"aufruf-{t.pk}-{round_.number}.pdf")
 
 
 @login_required

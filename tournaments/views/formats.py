@@ -134,4 +134,4 @@ def print_standings(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id)
     if t.format == Format.CARDS:
         raise Http404
-    return pdf_response("print/standings.html", board_context(t), f"wertung-{t.pk}.pdf")
+    return pdf_response(request, "print/standings.html", board_context(t), f"wertung-{t.pk}.pdf")

@@ -22,7 +22,7 @@ def print_bracket(request, slug, tournament_id):
     if t.format != Format.CARDS:  # Leben and points events print their standings
         return redirect("print_standings", slug=slug, tournament_id=t.pk)
     return pdf_response(
-        "print/bracket.html", printing.bracket_context(t), f"turnierbaum-{t.pk}.pdf"
+        request, "print/bracket.html", printing.bracket_context(t), f"turnierbaum-{t.pk}.pdf"
     )
 
 
@@ -30,7 +30,9 @@ def print_bracket(request, slug, tournament_id):
 @require_safe
 def print_prizes(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id)
-    return pdf_response("print/prizes.html", printing.prizes_context(t), f"preise-{t.pk}.pdf")
+    return pdf_response(
+        request, "print/prizes.html", printing.prizes_context(t), f"preise-{t.pk}.pdf"
+    )
 
 
 def _drawn_round(t, number):
@@ -48,7 +50,10 @@ def print_draw(request, slug, tournament_id, number):
     t, access = tournament_for(request, slug, tournament_id)
     round_ = _drawn_round(t, number)
     return pdf_response(
-        "print/draw.html", printing.draw_context(t, round_), f"auslosung-{t.pk}-{number}.pdf"
+        request,
+        "print/draw.html",
+        printing.draw_context(t, round_),
+        f"auslosung-{t.pk}-{number}.pdf",
     )
 
 
@@ -59,4 +64,6 @@ def print_match_sheets(request, slug, tournament_id, number):
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     round_ = _drawn_round(t, number)
     context = printing.match_sheets_context(t, round_, partial(absolute_url, request))
-    return pdf_response("print/match_sheets.html", context, f"partieblaetter-{t.pk}-{number}.pdf")
+    return pdf_response(
+        request, "print/match_sheets.html", context, f"partieblaetter-{t.pk}-{number}.pdf"
+    )
