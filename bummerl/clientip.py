@@ -1,4 +1,5 @@
-"""The address a request came from, as the sign-in lockout (django-axes) counts it.
+"""The address a request came from (``client_ip``), and as the limits count it
+(``limit_address``: the sign-in lockout of django-axes, the only limit of the site).
 
 Behind a TLS proxy every connection comes from the proxy, and the visitor's address is
 only in ``X-Forwarded-For``, a header anyone can send. It is believed only from a
@@ -9,6 +10,10 @@ When the connection (``REMOTE_ADDR``) comes from a trusted proxy, the header is 
 from its right end (each proxy appends the address it saw) and the first entry that is
 not itself a trusted proxy is the client. Otherwise, and always when no proxy is
 trusted, the header is ignored and the client is the connection's address.
+
+A limit counts an IPv6 client by its /64 network: one connection (a home, a phone, a
+rented server) gets a whole /64 and may use any address in it, so counting single
+addresses would give it 2**64 fresh counts. IPv4 addresses are counted one by one.
 
 django-ipware's trusted-proxy list matches proxies written *into* the header; nginx's
 ``$proxy_add_x_forwarded_for`` and Caddy write the client there and the proxy's own
@@ -71,3 +76,20 @@ def client_ip(request) -> str | None:
         if not any(address in net for net in proxies):
             break
     return str(client)
+
+
+# The host part of an IPv6 address in a /64 network.
+_HOST_BITS_64 = (1 << 64) - 1
+
+
+def limit_address(request) -> str | None:
+    """The client's address as the limits count it (``settings.AXES_CLIENT_IP_CALLABLE``):
+    ``client_ip``, with an IPv6 address replaced by the first address of its /64 network
+    (``"2001:db8:1:2:a:b:c:d"`` -> ``"2001:db8:1:2::"``; an IPv4-mapped one is its IPv4
+    address). An IPv4 address is returned as it is, text that is no address as it came,
+    None when there is none."""
+    text = client_ip(request)
+    address = _address(text)
+    if isinstance(address, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Address(int(address) & ~_HOST_BITS_64))
+    return str(address) if address is not None else text

@@ -118,7 +118,8 @@ for _proxy in TRUSTED_PROXIES:
         raise ImproperlyConfigured(
             f"DJANGO_TRUSTED_PROXIES: {_proxy!r} is not an address or network"
         ) from None
-AXES_CLIENT_IP_CALLABLE = "bummerl.clientip.client_ip"
+# An IPv6 visitor is counted by his /64 network, an IPv4 one by his address.
+AXES_CLIENT_IP_CALLABLE = "bummerl.clientip.limit_address"
 CSRF_FAILURE_VIEW = "bummerl.views.csrf_failure"
 
 # Mail: only with a mail server (DJANGO_EMAIL_HOST) is a password reset offered by mail;
