@@ -87,7 +87,8 @@ def _pdf_of(html: str) -> bytes:
 
 def render_lane(request) -> str | None:
     """Whose new PDFs ``pdf_response`` counts: a private link (its token, from the URL),
-    else an anonymous visitor's address (``bummerl.clientip``); None for a signed-in
+    else an anonymous visitor's address as limits count it (``bummerl.clientip.
+    limit_address``: IPv6 by its /64 network); None for a signed-in
     member, whose prints are not limited (the club knows him, and a night's organiser
     prints a dozen documents in a minute)."""
     token = (request.resolver_match.kwargs.get("token") if request.resolver_match else None) or ""
@@ -95,9 +96,9 @@ def render_lane(request) -> str | None:
         return "link:" + hashlib.sha256(token.encode()).hexdigest()[:32]
     if request.user.is_authenticated:
         return None
-    from bummerl.clientip import client_ip
+    from bummerl.clientip import limit_address  # an IPv6 visitor by his /64
 
-    return f"address:{client_ip(request)}"
+    return f"address:{limit_address(request)}"
 
 
 def _may_render(lane: str | None) -> bool:

@@ -94,3 +94,44 @@ def test_the_counted_address(remote, counted, settings):
 def test_the_lock_is_told_to_count_by_limit_address(settings):
     assert settings.AXES_CLIENT_IP_CALLABLE == "bummerl.clientip.limit_address"
     assert settings.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"]]
+
+
+# -- the other limit on the client's address: new printouts of an anonymous visitor ------
+
+
+def test_new_printouts_of_anonymous_visitors_are_counted_by_their_64(settings):
+    """A public ranking's PDF (no link, no account) is counted per address
+    (``bummerl.printing.render_lane``): an IPv6 visitor by his /64."""
+    import datetime
+
+    from seasons.models import RankingSettings, Season
+
+    settings.TRUSTED_PROXIES = []
+    settings.PRINT_RENDERS = 2
+    club = factories.club()
+    RankingSettings.objects.create(club=club, public=True)
+    seasons = [
+        Season.objects.create(
+            club=club,
+            name=str(year),
+            first_day=datetime.date(year, 1, 1),
+            last_day=datetime.date(year, 12, 31),
+        )
+        for year in range(2021, 2027)
+    ]
+
+    def printed(season, address):
+        url = reverse("seasons:print", kwargs={"slug": club.slug, "season_id": season.pk})
+        return Client().get(url, REMOTE_ADDR=address).status_code
+
+    # Two new printouts from two addresses of one /64 ...
+    assert printed(seasons[0], "2001:db8:5:6::1") == 200
+    assert printed(seasons[1], "2001:db8:5:6::2") == 200
+    # ... and a third address of it is refused a third, the next /64 is not.
+    assert printed(seasons[2], "2001:db8:5:6::3") == 429
+    assert printed(seasons[2], "2001:db8:5:7::1") == 200
+    # IPv4: each address counts alone.
+    assert printed(seasons[3], "203.0.113.1") == 200
+    assert printed(seasons[4], "203.0.113.1") == 200
+    assert printed(seasons[5], "203.0.113.1") == 429
+    assert printed(seasons[5], "203.0.113.2") == 200
