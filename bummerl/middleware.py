@@ -3,10 +3,15 @@ switch, which stores it in the language cookie. The browser's Accept-Language is
 consulted: a club's phones should all show the same words at the table."""
 
 import codecs
+from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
+from django.shortcuts import resolve_url
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 
@@ -115,3 +120,56 @@ class RequestChecksMiddleware:
             if name != "utf-8":
                 return 400, lambda: _("The form was sent in another charset than UTF-8.")
         return None
+
+
+SIGN_IN_HEADER = "Bummerl-Sign-In"
+"""The header of a 401 that asks a page's script to sign in (``SignInMiddleware``)."""
+
+
+def page_behind(request) -> str | None:
+    """The page a request was sent from, as a path with its query: htmx's
+    ``HX-Current-URL`` (the site's scripts send it too), else the ``Referer``; None when
+    neither names a page of this site."""
+    for header in ("HX-Current-URL", "Referer"):
+        url = request.headers.get(header, "")
+        if url and url_has_allowed_host_and_scheme(
+            url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        ):
+            parts = urlsplit(url)
+            return parts.path + (f"?{parts.query}" if parts.query else "")
+    return None
+
+
+class SignInMiddleware:
+    """A request sent to sign in first (a redirect to ``LOGIN_URL``, from
+    ``login_required`` or a sheet's access) comes back, once signed in, to the page it
+    was sent from, never to a URL that only takes a POST (``/record/`` answers GET with
+    405): for a POST or an htmx request, ``next`` is that page (``page_behind``), else
+    the site's home.
+
+    An htmx request, or one of the site's scripts (which send ``HX-Request`` too), is
+    answered 401 with the sign-in address in ``Bummerl-Sign-In`` instead of the
+    redirect, which ``fetch`` would follow silently and htmx would swap into the page:
+    the page's script keeps what was typed (``live.js`` a deal, in its queue) and says
+    that nothing was saved, with a link to sign in (``site.js``)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code != 302:
+            return response
+        target = urlsplit(response.get("Location", ""))
+        if target.netloc or target.path != resolve_url(settings.LOGIN_URL):
+            return response
+        htmx = request.headers.get("HX-Request") == "true"
+        if not htmx and request.method in ("GET", "HEAD"):
+            return response
+        url = redirect_to_login(page_behind(request) or "/").url
+        if not htmx:
+            return HttpResponseRedirect(url)
+        answer = HttpResponse(status=401)
+        answer[SIGN_IN_HEADER] = url
+        patch_vary_headers(answer, ("HX-Request",))
+        return answer

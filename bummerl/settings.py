@@ -88,6 +88,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "bummerl.middleware.LanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "bummerl.middleware.SignInMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -15,16 +15,19 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from bummerl.links import mail_base
+from bummerl.middleware import SIGN_IN_HEADER, page_behind
 from clubs import resets
 
 
 def csrf_failure(request, reason=""):
-    """A tab left open past its session: htmx gets a full-page sign-in (never a login form
-    inside a fragment) and comes back to where it was; a plain form gets a clear page."""
+    """A tab left open past its session: an htmx request (or a site's script) gets 403
+    with the sign-in address that comes back to its page in ``Bummerl-Sign-In`` (as
+    ``SignInMiddleware`` answers a signed-out one): the page keeps what was typed and says
+    that nothing was saved, never a login form inside a fragment; a plain form gets a
+    clear page."""
     if request.headers.get("HX-Request"):
-        back = request.headers.get("HX-Current-URL", "/")
         response = HttpResponse(status=403)
-        response["HX-Redirect"] = redirect_to_login(back).url
+        response[SIGN_IN_HEADER] = redirect_to_login(page_behind(request) or "/").url
         return response
     return render(request, "csrf_failure.html", status=403)
 

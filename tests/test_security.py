@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from django.core.management import call_command
@@ -65,7 +66,8 @@ def test_a_stale_htmx_tab_is_sent_to_sign_in_as_a_full_page():
         headers={"HX-Request": "true", "HX-Current-URL": f"http://testserver{page}"},
     )
     assert response.status_code == 403
-    assert response["HX-Redirect"].startswith("/accounts/login/?next=")
+    assert response["Bummerl-Sign-In"] == f"/accounts/login/?next={quote(page)}"
+    assert "HX-Redirect" not in response  # the page keeps what was typed and says why
     plain = strict.post(reverse("sheet:record", kwargs={"pk": sheet.pk}), {"kind": "redeal"})
     assert plain.status_code == 403
     assert "Nichts wurde gespeichert" in plain.content.decode()

@@ -198,7 +198,7 @@ def test_anonymous_visitors_are_sent_to_sign_in(client, table):
     response = client.get(reverse("sheet:page", kwargs={"pk": table.pk}))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     response = post_deal(client, table, declarer=1, contract="normal", normal_points=1, won=1)
-    assert response.status_code == 204 and "/accounts/login/" in response["HX-Redirect"]
+    assert response.status_code == 401 and "/accounts/login/" in response["Bummerl-Sign-In"]
 
 
 def test_a_member_of_another_club_gets_404(client, table):

@@ -111,6 +111,11 @@ def stale(request, error: SheetChanged, scored, action: str, button: str) -> dic
     }
 
 
+RECORDED_HEADER = "Bummerl-Recorded"
+"""The header of an answer to ``record`` that recorded the deal (or had recorded it: the
+same one-time key again): the deal's id."""
+
+
 def _after(request) -> str | None:
     """The state a write form was rendered from; None when it sent none (not checked)."""
     return request.POST.get("after") or None
@@ -141,8 +146,13 @@ def record(request, access):
             put_entry_error(form, error)
         else:
             if not request.htmx:
-                return vary_on_htmx(redirect(f"{access.url('page')}?saved={deal.pk}"))
-            return render_sheet(request, access, scored, saved=deal)
+                answer = redirect(f"{access.url('page')}?saved={deal.pk}")
+            else:
+                answer = render_sheet(request, access, scored, saved=deal)
+            # The one sign that the deal is on the sheet (live.js keeps a deal it sent
+            # until an answer says so; a refusal or a sign-in page is no such answer).
+            answer[RECORDED_HEADER] = str(deal.pk)
+            return vary_on_htmx(answer)
     scored = scored or services.read_sheet(access.sheet, players)
     unseen = unseen_errors(form, shown_fields(scored.state))
     return render_sheet(request, access, scored, form=form, stale=refusal, error=unseen)

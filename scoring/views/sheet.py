@@ -52,10 +52,8 @@ def with_sheet_access(func):
         try:
             access = sheet_for(request, pk=pk, token=token, write=write)
         except SignInRequired:
-            if request.htmx:
-                response = HttpResponse(status=204)
-                response["HX-Redirect"] = sign_in(request).url
-                return vary_on_htmx(response)
+            # bummerl.middleware.SignInMiddleware answers an htmx request (401) and
+            # sends a POST back to the page it came from once signed in.
             return vary_on_htmx(sign_in(request))
         return func(request, access, *args, **kwargs)
 

@@ -11,7 +11,14 @@
 //    later one was typed on top of the one before it, so it is sent with the state the
 //    site answered for that one (a deal from another phone in between refuses it, as it
 //    would refuse a form). A refusal stops the queue and shows the site's answer.
+//    A deal counts as recorded only when the answer says so (``Bummerl-Recorded``); any
+//    other answer keeps it on the phone. Signed out meanwhile (the session ended), the
+//    answer is 401 with the sign-in address (``Bummerl-Sign-In``): the deal stays kept,
+//    so does every deal typed after it, the page asks to sign in, and once signed in
+//    (the sheet page again, or a poll that comes through) they are sent in order.
 // 3. The service worker (/sw.js) is registered: the sheet page opens in a dead spot.
+// 4. After two polls that did not come through (or while the phone knows it is
+//    offline) a badge says "Keine Verbindung"; the next poll that comes through clears it.
 (function () {
   "use strict";
   var POLL_MS = 2000;
@@ -35,6 +42,49 @@
       })
       .join("");
     return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join("-");
+  }
+
+  // What the site's middleware reads: a script's request, and the page it comes from
+  // (the page to come back to after signing in).
+  function scriptHeaders(extra) {
+    var headers = { "HX-Request": "true", "HX-Current-URL": location.href };
+    for (var name in extra || {}) headers[name] = extra[name];
+    return headers;
+  }
+
+  // -- signed out, and the connection badge ------------------------------------------
+
+  var signedOut = null; // the sign-in address while the site says we are signed out
+  var failures = 0; // polls in a row that did not come through
+
+  function askSignIn(url) {
+    signedOut = url;
+    paused = true;
+    show();
+    document.dispatchEvent(new CustomEvent("bummerl:sign-in", { detail: { url: url } }));
+  }
+
+  function badge(lost) {
+    var el = document.getElementById("connection");
+    if (el) el.hidden = !lost;
+  }
+
+  function pollFailed() {
+    failures++;
+    if (failures >= 2) badge(true);
+  }
+
+  function pollCame() {
+    failures = 0;
+    badge(false);
+    if (signedOut) {
+      // Signed in again (in another tab, say): the kept deals may go.
+      signedOut = null;
+      paused = false;
+      var offline = document.getElementById("offline");
+      if (offline) offline.hidden = true;
+      show();
+    }
   }
 
   function csrf() {
@@ -128,7 +178,10 @@
     var s = sheet();
     if (!s || !s.dataset.live || busy || document.hidden) return;
     // A phone that knows it is offline sends nothing; the "online" event ticks again.
-    if (navigator.onLine === false) return;
+    if (navigator.onLine === false) {
+      badge(true);
+      return;
+    }
     if (document.querySelector(".htmx-request")) return;
     busy = true;
     var done = function () {
@@ -138,10 +191,30 @@
       flush().then(done, done);
       return;
     }
-    fetch(s.dataset.live + "version/", { cache: "no-store", credentials: "same-origin" })
-      .then(function (response) {
-        return response.ok ? response.text() : null;
-      })
+    fetch(s.dataset.live + "version/", {
+      cache: "no-store",
+      credentials: "same-origin",
+      headers: scriptHeaders(),
+    })
+      .then(
+        function (response) {
+          var url = response.headers.get("Bummerl-Sign-In");
+          if (url) {
+            if (url !== signedOut) askSignIn(url);
+            return null;
+          }
+          if (!response.ok) {
+            pollFailed();
+            return null;
+          }
+          pollCame();
+          return response.text();
+        },
+        function () {
+          pollFailed();
+          return null;
+        }
+      )
       .then(function (version) {
         var now = sheet();
         if (!version || !now || version === now.dataset.version) return;
@@ -152,7 +225,7 @@
         return fetch(pageUrl(), {
           cache: "no-store",
           credentials: "same-origin",
-          headers: { "HX-Request": "true" },
+          headers: scriptHeaders(),
         }).then(function (response) {
           if (!response.ok || response.status !== 200) return;
           return response.text().then(function (html) {
@@ -222,7 +295,9 @@
       return;
     }
     b.dataset.showing = "waiting";
-    say(n === 1 ? b.dataset.one : b.dataset.many.replace("{n}", n));
+    var one = signedOut ? b.dataset.oneSignedOut : b.dataset.one;
+    var many = signedOut ? b.dataset.manySignedOut : b.dataset.many;
+    say(n === 1 ? one : many.replace("{n}", n));
   }
 
   // ``fields``: [name, value] pairs of the form as it was sent.
@@ -288,10 +363,16 @@
       method: "POST",
       body: body,
       credentials: "same-origin",
-      headers: { "HX-Request": "true", "X-CSRFToken": csrf() },
+      headers: scriptHeaders({ "X-CSRFToken": csrf() }),
     }).then(
       function (response) {
         return response.text().then(function (html) {
+          var signIn = response.headers.get("Bummerl-Sign-In");
+          if (signIn) {
+            // Signed out: nothing was saved; everything stays kept, in order.
+            askSignIn(signIn);
+            return;
+          }
           if (!response.ok) {
             paused = true;
             var offline = document.getElementById("offline");
@@ -313,6 +394,16 @@
             lastVersion = null;
             keep(rest);
             swap(html, false);
+            return;
+          }
+          if (!response.headers.get("Bummerl-Recorded")) {
+            // Not the answer of a recorded deal (another page came back): it stays kept.
+            paused = true;
+            var failed = document.getElementById("offline");
+            if (failed) {
+              failed.textContent = failed.dataset.failed;
+              failed.hidden = false;
+            }
             return;
           }
           lastVersion = versionOf(html);
@@ -343,13 +434,13 @@
         event.stopPropagation();
         return;
       }
-      if (navigator.onLine !== false && (!waiting().length || paused)) return;
-      // Offline, or deals wait: this one goes behind them.
+      if (navigator.onLine !== false && !signedOut && (!waiting().length || paused)) return;
+      // Offline, signed out, or deals wait: this one goes behind them.
       event.preventDefault();
       event.stopPropagation();
       var data = new FormData(form, event.submitter || undefined);
       enqueue(form, pairs(data));
-      if (navigator.onLine !== false && !busy) {
+      if (navigator.onLine !== false && !signedOut && !busy) {
         busy = true;
         flush().then(
           function () {
@@ -371,6 +462,14 @@
       var form = event.detail.elt;
       if (!recordForm(form)) return;
       enqueue(form, pairs(event.detail.requestConfig.formData));
+    });
+    // A deal sent while signed out: the site saved nothing and says where to sign in.
+    body.addEventListener("htmx:responseError", function (event) {
+      var url = event.detail.xhr.getResponseHeader("Bummerl-Sign-In");
+      var form = event.detail.elt;
+      if (!url || !recordForm(form)) return;
+      enqueue(form, pairs(event.detail.requestConfig.formData));
+      askSignIn(url);
     });
     body.addEventListener("htmx:afterRequest", function (event) {
       if (event.detail.successful && event.detail.requestConfig.verb === "post") paused = false;

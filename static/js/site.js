@@ -27,11 +27,30 @@
       banner.textContent = text;
       banner.hidden = false;
     }
+    // Signed out (the session ended, or the page's form is too old): the answer names
+    // the sign-in address that comes back to this page. Nothing was saved; what the
+    // sheet kept on the phone (live.js) is sent once signed in.
+    function signIn(url) {
+      show(banner.dataset.signedOut + " ");
+      var link = document.createElement("a");
+      link.href = url;
+      link.textContent = banner.dataset.signIn;
+      banner.appendChild(link);
+    }
+    document.addEventListener("bummerl:sign-in", function (event) {
+      signIn(event.detail.url);
+    });
     document.body.addEventListener("htmx:sendError", function () {
       show(banner.dataset.offline);
     });
     document.body.addEventListener("htmx:responseError", function (event) {
-      var status = event.detail.xhr.status;
+      var xhr = event.detail.xhr;
+      var url = xhr.getResponseHeader("Bummerl-Sign-In");
+      if (url) {
+        signIn(url);
+        return;
+      }
+      var status = xhr.status;
       show(status === 403 || status === 404 ? banner.dataset.gone : banner.dataset.failed);
     });
     document.body.addEventListener("htmx:afterRequest", function (event) {
