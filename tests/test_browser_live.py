@@ -256,3 +256,110 @@ def test_a_double_tap_offline_keeps_one_deal(live_server, phone_context: Browser
     expect(page.locator("#live")).to_be_hidden(timeout=10000)
     expect_totals(page, 0, 4, 0)
     assert Deal.objects.filter(sheet=sheet).count() == 1
+
+
+def sign_in_on(page: Page, user) -> None:
+    """Fill in the sign-in page the browser is on."""
+    page.locator("input[name=username]").fill(user.username)
+    page.locator("input[name=password]").fill("pw-" + user.username)
+    page.locator("main form button").click()
+
+
+def test_deals_sent_after_the_session_ended_wait_for_the_sign_in_then_go_in_order(
+    live_server, phone_context: BrowserContext, sheet
+):
+    """The session ends while the phone is in a dead spot (or online): the site saves
+    nothing and says so; the deals stay on the phone, the page asks to sign in, and
+    once signed in they are recorded in the order they were typed."""
+    from django.contrib.sessions.models import Session
+
+    user = factories.user(sheet.club, "scorer")
+    path = reverse("sheet:page", kwargs={"pk": sheet.pk})
+    page = phone_context.new_page()
+    page.goto(f"{live_server.url}{reverse('login')}?next={path}")
+    sign_in_on(page, user)
+    expect(page).to_have_url(live_server.url + path)
+    waiting, offline = page.locator("#live"), page.locator("#offline")
+
+    dead_spot(phone_context, page, True)
+    tap(page, "contract", "bettler")  # Ben, the Rufer
+    won(page)
+    tap(page, "declarer", 2)
+    tap(page, "contract", "gang")
+    won(page)
+    expect(waiting).to_contain_text("2 Spiele warten auf die Verbindung")
+    Session.objects.all().delete()  # the session ends meanwhile
+    dead_spot(phone_context, page, False)
+    expect(offline).to_contain_text("Nicht gespeichert: die Anmeldung ist abgelaufen. Anmelden")
+    expect(waiting).to_have_text(
+        "2 Spiele warten auf diesem Handy; sie werden der Reihe nach gesendet, sobald du "
+        "wieder angemeldet bist."
+    )
+    assert Deal.objects.filter(sheet=sheet).count() == 0
+    # Online and signed out, the next deal goes behind them.
+    tap(page, "declarer", 1)
+    tap(page, "contract", "bettler")
+    won(page)
+    expect(waiting).to_contain_text("3 Spiele warten auf diesem Handy")
+    page.wait_for_timeout(2500)  # a poll is due every 2 s: it sends nothing of them
+    assert Deal.objects.filter(sheet=sheet).count() == 0
+
+    offline.locator("a").click()
+    sign_in_on(page, user)
+    expect(page).to_have_url(live_server.url + path)  # the sheet, not a POST-only URL
+    expect(waiting).to_be_hidden(timeout=10000)
+    expect_totals(page, 0, 8, 9)
+    kept = Deal.objects.filter(sheet=sheet).order_by("position")
+    assert [(d.inputs["contract"], d.inputs["declarer"]) for d in kept] == [
+        ("bettler", 1),
+        ("gang", 2),
+        ("bettler", 1),
+    ]
+
+
+def test_a_deal_tapped_online_after_the_session_ended_is_kept_not_lost(
+    live_server, phone_context: BrowserContext, sheet
+):
+    from django.contrib.sessions.models import Session
+
+    user = factories.user(sheet.club, "scorer")
+    path = reverse("sheet:page", kwargs={"pk": sheet.pk})
+    page = phone_context.new_page()
+    page.goto(f"{live_server.url}{reverse('login')}?next={path}")
+    sign_in_on(page, user)
+    Session.objects.all().delete()
+    tap(page, "contract", "bettler")
+    won(page)
+    expect(page.locator("#live")).to_contain_text("1 Spiel wartet auf diesem Handy")
+    expect(page.locator("#offline")).to_contain_text("die Anmeldung ist abgelaufen")
+    assert page.url == live_server.url + path  # no sign-in page inside the sheet
+    assert Deal.objects.filter(sheet=sheet).count() == 0
+    # Signed in again in another tab: the next poll that comes through sends it.
+    other = phone_context.new_page()
+    other.goto(f"{live_server.url}{reverse('login')}?next={path}")
+    sign_in_on(other, user)
+    other.close()
+    page.bring_to_front()  # back to the sheet's tab
+    expect(page.locator("#live")).to_be_hidden(timeout=10000)
+    expect(page.locator("#offline")).to_be_hidden()
+    expect_totals(page, 0, 4, 0)
+    assert Deal.objects.filter(sheet=sheet).count() == 1
+
+
+def test_the_sheet_says_when_its_polls_do_not_come_through(
+    live_server, phone_context: BrowserContext, sheet
+):
+    page = phone_context.new_page()
+    page.goto(entry_url(live_server, sheet))
+    badge = page.locator("#connection")
+    page.wait_for_timeout(2500)
+    expect(badge).to_be_hidden()
+    page.route("**/version/", lambda route: route.abort())
+    expect(badge).to_have_text("Keine Verbindung", timeout=7000)
+    page.unroute("**/version/")
+    expect(badge).to_be_hidden(timeout=5000)
+    # A phone that knows it is offline says so at once.
+    dead_spot(phone_context, page, True)
+    expect(badge).to_be_visible(timeout=3000)
+    dead_spot(phone_context, page, False)
+    expect(badge).to_be_hidden(timeout=5000)

@@ -87,7 +87,11 @@
     }
   }
 
+  // The CSRF token as the site's cookie has it now (a sign-in in another tab renews it),
+  // else as the page was rendered with it.
   function csrf() {
+    var cookie = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    if (cookie) return decodeURIComponent(cookie[1]);
     var input = document.querySelector("input[name=csrfmiddlewaretoken]");
     return input ? input.value : "";
   }
@@ -324,7 +328,7 @@
     });
     keep(list);
     var offline = document.getElementById("offline");
-    if (offline) offline.hidden = true;
+    if (offline && !signedOut) offline.hidden = true; // kept: not lost (signed out: still said)
     // The form is ready for the next deal, with a key of its own.
     form.reset();
     form.dataset.keptAt = String(Date.now());
@@ -484,6 +488,7 @@
     if (sheet() && sheet().dataset.live) {
       setInterval(tick, POLL_MS);
       window.addEventListener("online", tick);
+      document.addEventListener("visibilitychange", tick); // back to this tab: look now
     }
     var b = board();
     if (b && b.dataset.worker && "serviceWorker" in navigator) {
