@@ -20,6 +20,7 @@ import functools
 import hashlib
 import io
 import threading
+import time
 from itertools import repeat
 
 import segno
@@ -103,16 +104,19 @@ def render_lane(request) -> str | None:
 
 def _may_render(lane: str | None) -> bool:
     """Count one new PDF for ``lane``; False when it made ``PRINT_RENDERS`` already in
-    the current window of ``PRINT_WINDOW`` seconds."""
+    the ``PRINT_WINDOW`` seconds since its first one of the window. The count is kept
+    with the window's start; two processes counting at the same moment may both count
+    one (a limit, not a ledger)."""
     if lane is None:
         return True
-    cache, key = caches["printouts"], f"renders:{lane}"
-    cache.add(key, 0, timeout=settings.PRINT_WINDOW)
-    try:
-        made = cache.incr(key)
-    except ValueError:  # the window ended between the two calls
-        cache.set(key, made := 1, timeout=settings.PRINT_WINDOW)
-    return made <= settings.PRINT_RENDERS
+    cache, key, now = caches["printouts"], f"renders:{lane}", time.time()
+    start, made = cache.get(key) or (now, 0)
+    if now - start >= settings.PRINT_WINDOW:
+        start, made = now, 0
+    if made >= settings.PRINT_RENDERS:
+        return False
+    cache.set(key, (start, made + 1), timeout=max(1, int(start + settings.PRINT_WINDOW - now)))
+    return True
 
 
 def pdf_response(request, template: str, context: dict, filename: str) -> HttpResponse:

@@ -127,3 +127,21 @@ def test_members_print_without_a_count(made, settings, client):
     record(Client(), sheet)
     assert client.get(reverse("sheet:print_summary", kwargs={"pk": sheet.pk})).status_code == 200
     assert len(made) == 3
+
+
+def test_the_count_starts_again_when_the_window_is_over(made, settings, monkeypatch):
+    import time
+
+    settings.PRINT_RENDERS = 1
+    settings.PRINT_WINDOW = 600
+    clock = [time.time()]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    sheet = factories.sheet(factories.club())
+    phone = Client()
+    assert phone.get(link(sheet, "print_summary")).status_code == 200
+    assert phone.get(link(sheet, "print_blank")).status_code == 429
+    clock[0] += 599
+    assert phone.get(link(sheet, "print_blank")).status_code == 429
+    clock[0] += 2
+    assert phone.get(link(sheet, "print_blank")).status_code == 200
+    assert len(made) == 2
