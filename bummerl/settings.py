@@ -80,6 +80,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Every answer, static files and early refusals too, carries the site's CSP.
+    "bummerl.csp.ContentSecurityPolicyMiddleware",
     "bummerl.middleware.RequestChecksMiddleware",
     "bummerl.middleware.RefuseNulMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -295,6 +297,14 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 # there too (SecurityMiddleware matches these against the path without its first "/").
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy of every answer (bummerl.csp): the site's own scripts and styles
+# only, no inline script or style, no eval, images of its own or data:, no plugins, never
+# in a frame, forms and <base> to itself. The admin and PDFs work under it as well.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
 if not DEBUG:
     # Behind HTTPS (a club's server): secure cookies, HTTPS only, HSTS. The pub laptop
     # serves plain http on the local Wi-Fi: `make run` turns these off by environment.

@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from scoring import services
 from scoring.models import Deal
 from tests import factories
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 360, "height": 640}
@@ -103,17 +104,17 @@ def dead_spot(context: BrowserContext, page: Page, offline: bool) -> None:
     that knows it is offline sends nothing (Chromium's offline emulation now and then
     lets a request begun in the first moments through)."""
     context.set_offline(offline)
-    page.wait_for_function(f"navigator.onLine === {'false' if offline else 'true'}")
+    wait_until(page, f"navigator.onLine === {'false' if offline else 'true'}")
 
 
 def controlled(page: Page) -> None:
     """Wait until the service worker controls the page, then load it once more so that
     the worker keeps a copy of it."""
-    page.wait_for_function(
-        "navigator.serviceWorker && navigator.serviceWorker.controller", timeout=10000
+    wait_until(
+        page, "navigator.serviceWorker && !!navigator.serviceWorker.controller", timeout=10000
     )
     page.reload()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    wait_until(page, "navigator.serviceWorker.controller !== null")
 
 
 def test_the_sheet_page_opens_offline_once_it_was_loaded(

@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from scoring import services
 from scoring.models import Deal
 from tests import factories
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 360, "height": 640}
@@ -51,7 +52,7 @@ def expect_refusal_in_view(page: Page, selector: str, text: str | re.Pattern) ->
     """The refusal ``selector`` says ``text``, lies inside the phone's screen, and
     nothing (the sticky won/lost bar) covers its middle."""
     expect(page.locator(selector).first).to_contain_text(text)
-    page.wait_for_function(IN_VIEW_AND_UNCOVERED, arg=selector, timeout=5000)
+    wait_until(page, IN_VIEW_AND_UNCOVERED, arg=selector, timeout=5000)
     box = page.locator(selector).first.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"]
 

@@ -19,6 +19,8 @@ worked out by hand from RULES.md 3.2 and 3.3.
 
 from dataclasses import dataclass
 
+from tests.waiting import wait_until
+
 ANNA, BEN, CLARA, DORA = 0, 1, 2, 3
 NAMES = ("Anna", "Ben", "Clara")
 NAMES_4 = ("Anna", "Ben", "Clara", "Dora")
@@ -118,7 +120,8 @@ class Evening:
         thumb.kind = kind
         before = self.version()
         steps(thumb)
-        page.wait_for_function(
+        wait_until(
+            page,
             "v => { const i = document.querySelector('#sheet input[name=after]');"
             " return i && i.value !== v && !document.querySelector('.htmx-request'); }",
             arg=before,

@@ -58,3 +58,28 @@
     });
   });
 })();
+
+// What the pages once said in on…= attributes and javascript: links, which the site's
+// Content-Security-Policy does not run: a form with ``data-confirm`` asks before it is
+// sent, a select with ``data-autosubmit`` sends its form when changed, a link with
+// ``data-back`` goes back in the history (else it follows its address).
+(function () {
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
+  document.addEventListener("change", function (event) {
+    var field = event.target;
+    if (field.dataset && "autosubmit" in field.dataset && field.form) field.form.submit();
+  });
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-back]");
+    if (link && window.history.length > 1) {
+      event.preventDefault();
+      window.history.back();
+    }
+  });
+})();

@@ -30,13 +30,15 @@ self.addEventListener("activate", function (event) {
   );
 });
 
+// The kept copy keeps the page's Content-Security-Policy: a page made here carries only
+// the headers given to it.
 function keptCopy(response) {
+  var policy = response.headers.get("Content-Security-Policy");
   return response.text().then(function (html) {
     var marked = html.replace("<html ", "<html data-kept-copy ");
-    return new Response(marked, {
-      status: 200,
-      headers: { "Content-Type": "text/html; charset=utf-8" },
-    });
+    var headers = { "Content-Type": "text/html; charset=utf-8" };
+    if (policy) headers["Content-Security-Policy"] = policy;
+    return new Response(marked, { status: 200, headers: headers });
   });
 }
 

@@ -1,0 +1,41 @@
+"""The Content-Security-Policy of every answer of the site (``ContentSecurityPolicyMiddleware``).
+
+The site's pages run only its own scripts from its own static files: no inline script,
+no ``on…=`` attribute, no ``javascript:`` link, no ``style=`` attribute, no eval (htmx is
+told so by the ``htmx-config`` meta tag of ``base.html``: ``allowEval`` and
+``includeIndicatorStyles`` off; its indicator's rules are in ``site.css``). The QR codes
+on the pages are inline SVG, part of the page's markup; besides the site's own images
+only ``data:`` ones are allowed. So one strict policy (``settings.CONTENT_SECURITY_POLICY``)
+serves every answer, and the browser refuses a page shown in a frame elsewhere, a form
+sent elsewhere, a ``<base>`` pointing elsewhere, and any script or style that is not a
+file of the site.
+
+The same policy goes on PDFs, static files and the admin: Django's admin runs its
+scripts from static files too and sets styles through the DOM only (its autocomplete,
+calendar and selector widgets raise no violation), and Chrome's PDF viewer keeps only
+``frame-ancestors`` of a PDF's policy (``tests/test_browser_csp.py`` walks both). The
+printouts' own ``<style>`` and ``style=`` are read by WeasyPrint on the server, never by
+a browser.
+
+An answer that brings a policy of its own (a view that set the header) keeps it.
+"""
+
+from django.conf import settings
+
+HEADER = "Content-Security-Policy"
+
+
+class ContentSecurityPolicyMiddleware:
+    """Sets ``Content-Security-Policy`` to ``settings.CONTENT_SECURITY_POLICY`` on every
+    answer that has none. It stands above WhiteNoise, so static files carry it too (an
+    SVG opened on its own runs no script), and above every middleware that answers early
+    (a request refused at the door)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if HEADER not in response:
+            response[HEADER] = settings.CONTENT_SECURITY_POLICY
+        return response
