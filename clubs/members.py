@@ -226,9 +226,7 @@ def join(request, token):
     them): joining is a button (signed in) or the new account's form (anonymous). A link
     used, revoked, expired, or whose maker is no longer an owner of the club, says so
     (410)."""
-    invitation = (
-        Invitation.objects.select_related("club", "created_by").filter(token=token).first()
-    )
+    invitation = Invitation.objects.select_related("club", "created_by").filter(token=token).first()
     if invitation is None:
         raise Http404
     context = {"invitation": invitation, "club": invitation.club}

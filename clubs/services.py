@@ -199,9 +199,12 @@ def invitation_refusal(invitation: Invitation) -> RuleError | None:
     maker = invitation.created_by
     if maker is None:
         return RuleError("invitation", ISSUER_GONE["no_issuer"], state="no_issuer")
-    if maker.is_active and Membership.objects.filter(
-        club_id=invitation.club_id, user=maker, role=Role.OWNER
-    ).exists():
+    if (
+        maker.is_active
+        and Membership.objects.filter(
+            club_id=invitation.club_id, user=maker, role=Role.OWNER
+        ).exists()
+    ):
         return None
     return RuleError(
         "invitation",
