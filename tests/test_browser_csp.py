@@ -209,3 +209,20 @@ def test_the_offline_copy_of_a_sheet_keeps_the_policy(live_server, browser):
         assert any("script-src" in v for v in watched.violations())
     finally:
         context.close()
+
+
+def test_the_expired_page_goes_back_without_a_javascript_link(live_server, page: Page):
+    """A form sent with a CSRF token no longer valid: the page's Back button (``data-back``,
+    ``site.js``) goes back to the form's page."""
+    watched = Watched(page)
+    login = live_server.url + reverse("login")
+    page.goto(login)
+    page.context.clear_cookies()  # the form's token no longer matches any cookie
+    page.locator("input[name=username]").fill("nobody")
+    page.locator("input[name=password]").fill("wrong")
+    page.locator("main form button").click()
+    back = page.locator("main a[data-back]")
+    expect(back).to_be_visible()
+    back.click()
+    page.wait_for_url(login)
+    assert watched.violations() == []
