@@ -14,9 +14,9 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
-from django_tables2.export import TableExport
 
 from bummerl.printing import pdf_response
+from bummerl.spreadsheets import TableExport
 from clubs import audit
 from clubs.access import Access, access_for
 from clubs.errors import RuleError
