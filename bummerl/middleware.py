@@ -10,9 +10,10 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import resolve_url
 from django.utils import translation
-from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+
+from bummerl.htmx import vary_on_htmx
 
 
 class LanguageMiddleware:
@@ -163,7 +164,10 @@ class SignInMiddleware:
         target = urlsplit(response.get("Location", ""))
         if target.netloc or target.path != resolve_url(settings.LOGIN_URL):
             return response
-        htmx = request.headers.get("HX-Request") == "true"
+        # htmx restoring history after Back wants a whole page: the sign-in page is one.
+        htmx = request.headers.get("HX-Request") == "true" and not request.headers.get(
+            "HX-History-Restore-Request"
+        )
         if not htmx and request.method in ("GET", "HEAD"):
             return response
         url = redirect_to_login(page_behind(request) or "/").url
@@ -171,5 +175,4 @@ class SignInMiddleware:
             return HttpResponseRedirect(url)
         answer = HttpResponse(status=401)
         answer[SIGN_IN_HEADER] = url
-        patch_vary_headers(answer, ("HX-Request",))
-        return answer
+        return vary_on_htmx(answer)

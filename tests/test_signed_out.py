@@ -122,3 +122,10 @@ def test_every_form_that_needs_an_account_answers_a_signed_out_script_the_same(t
     assert (answer.status_code, answer["Bummerl-Sign-In"]) == (401, sign_in_at(desk))
     plain = Client().post(accept, {"report": 1}, headers={"Referer": f"http://testserver{desk}"})
     assert plain["Location"] == sign_in_at(desk)
+
+
+def test_htmx_restoring_history_signed_out_gets_the_whole_sign_in_page(table):
+    sheet, _user = table
+    page, _record = urls(sheet)
+    answer = Client().get(page, headers={**HX, "HX-History-Restore-Request": "true"})
+    assert (answer.status_code, answer["Location"]) == (302, sign_in_at(page))

@@ -225,5 +225,5 @@ def test_signing_in_is_asked_differently_by_htmx_and_says_so(world):
     url = reverse("sheet:page", kwargs={"pk": sheet.pk})
     by_htmx = Client().get(url, headers={"HX-Request": "true"})
     plain = Client().get(url)
-    assert (by_htmx.status_code, plain.status_code) == (204, 302)
+    assert (by_htmx.status_code, plain.status_code) == (401, 302)
     assert varies_on_htmx(by_htmx) and varies_on_htmx(plain)
