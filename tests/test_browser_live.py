@@ -46,6 +46,12 @@ def phone_context(browser: Browser):
     context.close()
 
 
+def recorded(sheet) -> list[tuple[str, int]]:
+    """The contract and declarer of each deal on ``sheet``, in the order of the sheet."""
+    deals = Deal.objects.filter(sheet=sheet).order_by("position")
+    return [(d.inputs["contract"], d.inputs["declarer"]) for d in deals]
+
+
 def entry_url(live_server, sheet) -> str:
     return live_server.url + reverse("entry:page", kwargs={"token": sheet.entry_token})
 
@@ -179,11 +185,7 @@ def test_deals_typed_offline_wait_on_the_phone_and_are_recorded_once_in_order(
     expect(waiting).to_be_hidden(timeout=10000)
     expect_totals(page, 0, 8, 9)
     kept = Deal.objects.filter(sheet=sheet).order_by("position")
-    assert [(d.inputs["contract"], d.inputs["declarer"]) for d in kept] == [
-        ("bettler", 1),
-        ("gang", 2),
-        ("bettler", 1),
-    ]
+    assert recorded(sheet) == [("bettler", 1), ("gang", 2), ("bettler", 1)]
     assert len({d.key for d in kept}) == 3
     # Nothing is sent twice: a reload online finds nothing waiting.
     page.reload()
@@ -310,12 +312,7 @@ def test_deals_sent_after_the_session_ended_wait_for_the_sign_in_then_go_in_orde
     expect(page).to_have_url(live_server.url + path)  # the sheet, not a POST-only URL
     expect(waiting).to_be_hidden(timeout=10000)
     expect_totals(page, 0, 8, 9)
-    kept = Deal.objects.filter(sheet=sheet).order_by("position")
-    assert [(d.inputs["contract"], d.inputs["declarer"]) for d in kept] == [
-        ("bettler", 1),
-        ("gang", 2),
-        ("bettler", 1),
-    ]
+    assert recorded(sheet) == [("bettler", 1), ("gang", 2), ("bettler", 1)]
 
 
 def test_a_deal_tapped_online_after_the_session_ended_is_kept_not_lost(
