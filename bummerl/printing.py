@@ -32,6 +32,8 @@ from django.utils.translation import gettext as _
 from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 
+from bummerl.links import phones_warning
+
 _fonts = threading.local()
 
 
@@ -123,7 +125,10 @@ def pdf_response(request, template: str, context: dict, filename: str) -> HttpRe
     """``template`` with ``context`` as an inline PDF named ``filename``: the kept PDF of
     the same HTML when there is one (see the module docstring), else made and kept.
     429 (plain text in the visitor's language, ``Retry-After``) when the visitor's lane
-    (``render_lane``) made too many new PDFs lately."""
+    (``render_lane``) made too many new PDFs lately. The template also gets
+    ``phones_unreachable`` (``bummerl.links.phones_warning``): the warning a printout
+    with QR codes prints on its first page, ``None`` when phones reach their address."""
+    context = {**context, "phones_unreachable": phones_warning(request)}
     html = render_to_string(template, context)
     key = "pdf:" + hashlib.sha256(html.encode()).hexdigest()
     cache = caches["printouts"]

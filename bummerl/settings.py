@@ -173,6 +173,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # phones_unreachable: links of the page that no phone reaches
+                "bummerl.links.phone_reach",
             ],
             "libraries": {"durations": "bummerl.durations"},
         },
