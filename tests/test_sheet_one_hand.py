@@ -149,6 +149,6 @@ def test_two_players_read_the_end_of_a_bummerl_as_points_left(client):
             {"key": factories.key(), "kind": "quick", "winner": 0, "points": points},
             headers={"HX-Request": "true"},
         )
-    assert "Runde 1 ist aus (0 · 7): Ben ist Schneider: 2 Bummerl." in banner(
+    assert "Bummerl 1 ist aus (0 · 7): Ben ist Schneider: 2 Bummerl." in banner(
         response.content.decode()
     )
