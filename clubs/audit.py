@@ -28,6 +28,7 @@ ACTIONS = {
     # tournaments
     "cards sold": gettext_lazy("Cards sold"),
     "card paid": gettext_lazy("Payment changed"),
+    "sale cancelled": gettext_lazy("Sale cancelled"),
     "card withdrawn": gettext_lazy("Card withdrawn"),
     "withdrawal undone": gettext_lazy("Withdrawal undone"),
     "cards lowered": gettext_lazy("Cards laid out lowered"),

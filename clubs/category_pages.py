@@ -12,7 +12,7 @@ from clubs import audit
 from clubs.access import access_for
 from clubs.categories import add_category, set_member
 from clubs.errors import RuleError
-from clubs.forms import rule_error_text
+from clubs.forms import CategoryPostForm, rule_error_text
 from clubs.models import Category, Player, Role
 
 
@@ -24,19 +24,23 @@ def categories(request, slug):
     error = None
     if request.method == "POST":
         actor = audit.by(request.user)
-        try:
-            if request.POST.get("category"):
-                category = Category.objects.filter(club=club, pk=request.POST["category"]).first()
-                if category is None:
-                    raise Http404
-                member = request.POST.get("member") != "0"
-                set_member(category, request.POST.get("name", ""), member, actor)
-            else:
-                add_category(club, request.POST.get("name", ""), actor)
-        except RuleError as failure:
-            error = rule_error_text(failure)
+        form = CategoryPostForm(request.POST, club=club)
+        form.is_valid()
+        if "category" in form.errors:
+            raise Http404  # a hidden field naming no category of this club (abc, 20 digits)
+        if "name" in form.errors:  # longer than a name
+            error = form.errors["name"][0]
         else:
-            return redirect("categories", slug=slug)
+            data = form.cleaned_data
+            try:
+                if data["category"] is not None:
+                    set_member(data["category"], data["name"], data["member"] != "0", actor)
+                else:
+                    add_category(club, data["name"], actor)
+            except RuleError as failure:
+                error = rule_error_text(failure)
+            else:
+                return redirect("categories", slug=slug)
         messages.error(request, error)
     listed = Category.objects.filter(club=club).prefetch_related(
         Prefetch("players", queryset=Player.objects.order_by("name_key", "name", "id"))

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 
 from clubs.errors import RuleError
-from clubs.models import Role
+from clubs.models import Category, Role
 
 
 def rule_error_text(error: RuleError) -> str:
@@ -64,8 +64,93 @@ def new_key() -> uuid.UUID:
     return uuid.uuid4()
 
 
+MAX_ID = 2**63 - 1
+"""The largest value of a 64-bit integer column (SQLite's INTEGER, PostgreSQL's
+bigint): no id or number a page sends is taken past it (SQLite cannot even compare a
+larger one). An id in an address has at most 18 digits (``bummerl.converters``)."""
+
+
+class IdField(forms.IntegerField):
+    """An id, or another whole number, that a page sends (a hidden field, a parameter of
+    the address): from ``min_value`` (1 unless given) to ``max_value`` (``MAX_ID``
+    unless given). What is not a whole number in that range (``abc``, ``²``, ``1.5``,
+    ``-1``, 20 digits) is refused with the IntegerField's errors."""
+
+    def __init__(self, *, min_value=1, max_value=MAX_ID, **kwargs):
+        super().__init__(min_value=min_value, max_value=max_value, **kwargs)
+
+
+def read_id(data, name: str, *, min_value: int = 1, max_value: int = MAX_ID) -> int | None:
+    """``data[name]`` (a QueryDict of GET or POST, or a dict) read by an ``IdField``
+    from ``min_value`` to ``max_value``: the number, or None when it is missing or
+    refused. Raises nothing."""
+    field = IdField(min_value=min_value, max_value=max_value, required=False)
+    try:
+        return field.clean(data.get(name))
+    except forms.ValidationError:
+        return None
+
+
+def read_ids(data, name: str, most: int) -> list[int] | None:
+    """Every value of ``name`` in the QueryDict ``data`` (``getlist``) that ``read_id``
+    reads, in order (values it refuses are left out); None when more than ``most``
+    values were sent (a page of the site never sends so many). Raises nothing."""
+    values = data.getlist(name)
+    if len(values) > most:
+        return None
+    found = (read_id({name: value}, name) for value in values)
+    return [value for value in found if value is not None]
+
+
+class LinesField(forms.CharField):
+    """A text of one entry per line (a points key, a prize list), as a textarea: at
+    most ``max_lines`` lines that are not blank and ``max_length`` characters, so that
+    the form's parser never reads more. Too many lines are refused first, naming the
+    limit and the count ("At most 1000 lines, this text has 20000."), then too many
+    characters, the same way; the cleaned value is the text (stripped)."""
+
+    default_error_messages = {
+        "max_lines": _("At most %(limit)s lines, this text has %(count)s."),
+        "max_length": _("At most %(limit_value)s characters, this text has %(show_value)s."),
+    }
+
+    def __init__(self, *, max_lines: int, max_length: int, **kwargs):
+        kwargs.setdefault("widget", forms.Textarea)
+        super().__init__(max_length=max_length, **kwargs)
+        self.max_lines = max_lines
+
+    def validate(self, value):
+        super().validate(value)
+        count = sum(1 for line in (value or "").splitlines() if line.strip())
+        if count > self.max_lines:
+            raise forms.ValidationError(
+                self.error_messages["max_lines"],
+                code="max_lines",
+                params={"limit": self.max_lines, "count": count},
+            )
+
+
 class PlayerForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80)
+
+
+class CategoryPostForm(forms.Form):
+    """A post of the categories page: the ``name`` of a new category, or, with
+    ``category`` (a hidden field: one of ``club``'s categories), the ``name`` of a
+    player to put in it or (``member`` "0") take out. Names have at most 80
+    characters."""
+
+    category = forms.ModelChoiceField(queryset=Category.objects.none(), required=False)
+    name = forms.CharField(
+        max_length=80,
+        required=False,
+        error_messages={"max_length": _("A name has at most 80 characters.")},
+    )
+    member = forms.CharField(required=False)
+
+    def __init__(self, *args, club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["category"].queryset = Category.objects.filter(club=club)
 
 
 class ClubForm(forms.Form):

@@ -12,7 +12,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from clubs.text import clean_name, german_key, name_fold
+from clubs.text import TYPED_MAX, clean_name, german_key, name_fold
 
 
 class Club(models.Model):
@@ -51,7 +51,10 @@ class Category(models.Model):
 
 class PlayerQuerySet(models.QuerySet):
     def search(self, text: str) -> "PlayerQuerySet":
-        """Players whose name contains ``text``, umlauts and case folded (Mül finds Müller)."""
+        """Players whose name contains ``text``, umlauts and case folded (Mül finds Müller);
+        none for a text longer than ``TYPED_MAX`` (no name is that long)."""
+        if len(text) > TYPED_MAX:
+            return self.none()
         return self.filter(name_key__contains=german_key(text))
 
 

@@ -18,12 +18,14 @@ from django.utils import timezone
 from clubs import audit
 from clubs.errors import RuleError, gettext_noop
 from clubs.models import Club, Player
-from clubs.text import clean_name, name_fold
+from clubs.text import TYPED_MAX, clean_name, name_fold
 
 NAME_LENGTH = 80
 
 
 def _checked(name: str) -> str:
+    if len(name) > TYPED_MAX:  # too long before it is cleaned: not read further
+        raise RuleError("name", gettext_noop("A name has at most 80 characters."))
     name = clean_name(name)
     if not name:
         raise RuleError("name", gettext_noop("Enter a name."))
@@ -33,7 +35,10 @@ def _checked(name: str) -> str:
 
 
 def known_player(club: Club, name: str) -> Player | None:
-    """The club's player whose name is ``name`` up to case and spacing, or None."""
+    """The club's player whose name is ``name`` up to case and spacing, or None (also
+    for a text longer than ``TYPED_MAX``, which is no name)."""
+    if len(name) > TYPED_MAX:
+        return None
     return Player.objects.filter(club=club, name_fold=name_fold(name)).first()
 
 

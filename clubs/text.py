@@ -28,6 +28,11 @@ from django.utils.translation import gettext as _
 
 ZWJ = "\u200d"
 
+TYPED_MAX = 1000
+"""The most characters of a name as typed (spaces and invisible characters included)
+that the site cleans or looks up: a longer text is refused as too long a name, or finds
+nobody, unread (cleaning a megabyte takes about a second)."""
+
 
 def _kept(text: str, i: int) -> bool:
     """Is ``text[i]`` (whitespace aside) a visible part of a name? Format (Cf) and

@@ -18,11 +18,11 @@ from bummerl.htmx import partial_or_page, vary_on_htmx
 from clubs import audit
 from clubs.access import Access, access_for, club_for, clubs_of
 from clubs.errors import RuleError
-from clubs.forms import PlayerForm, put_rule_error, rule_error_text
+from clubs.forms import PlayerForm, put_rule_error, read_id, rule_error_text
 from clubs.models import AuditEntry, Club, Player, Role
 from clubs.players import add_player, known_player, merge_plan, merge_players, rename_player
 from clubs.tables import PlayerTable, paginate
-from clubs.text import clean_name, warn_unprintable
+from clubs.text import TYPED_MAX, clean_name, warn_unprintable
 
 PLAYER_FIGURES: list[Callable[[Club, Player], dict]] = []
 """Functions ``(club, player) -> context`` whose values a player's page shows: the apps
@@ -221,16 +221,20 @@ def merge(request, slug, player_id):
     club = access.club
     keep = _player_of(club, player_id)
     source = request.POST if request.method == "POST" else request.GET
-    other_id = source.get("other", "")
+    other_id = read_id(source, "other")  # None for abc, ², 20 digits: read as not given
+    typed = source.get("name", "")
     gone = None
-    if other_id.isdigit():
-        gone = Player.objects.filter(club=club, pk=int(other_id)).first()
+    if other_id is not None:
+        gone = Player.objects.filter(club=club, pk=other_id).first()
         if gone is None:
-            done = _merged_into(club, int(other_id))
+            done = _merged_into(club, other_id)
             if done:
                 messages.info(request, done)
                 return redirect("player", slug=club.slug, player_id=keep.pk)
-    elif clean_name(source.get("name", "")):
+    elif len(typed) > TYPED_MAX:
+        error = _("A name has at most 80 characters.")
+        return _player_page(request, access, keep, merge_error=error, status=400)
+    elif clean_name(typed):
         gone = known_player(club, source["name"])
         if gone is None:
             error = _("No player of this club is called %(name)s.") % {

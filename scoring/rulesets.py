@@ -8,6 +8,7 @@ from clubs.errors import RuleError, gettext_noop, key_reused
 from clubs.models import Club
 from scoring import rules as core
 from scoring.models import RuleSet
+from scoring.rules.ruleset import check_contract_count
 
 
 def copy_rule_set(club: Club, source: RuleSet, key: uuid.UUID | None = None) -> RuleSet:
@@ -43,6 +44,7 @@ def update_rule_set(rule_set: RuleSet, data: dict) -> RuleSet:
     and sheets keep the copy they were opened with."""
     if rule_set.club_id is None:
         raise RuleError("rule_set", gettext_noop("Presets cannot be changed: copy one first."))
+    check_contract_count(len(data.get("catalog") or ()))
     rules = core.RuleSet.from_dict(data)
     with transaction.atomic():
         locked = RuleSet.objects.select_for_update().get(pk=rule_set.pk)

@@ -25,6 +25,7 @@ from scoring.rules import (
 )
 from scoring.rules.errors import gettext_noop
 from scoring.rules.presets import preset
+from scoring.rules.ruleset import check_contract_count
 from scoring.rules.sheet import Entry
 
 
@@ -53,6 +54,7 @@ def parse_rule_set(value: Any) -> RuleSet:
         if key not in allowed:
             raise RuleError("rule_set", gettext_noop("Unknown field %(key)s."), key=str(key)[:40])
     if whole:
+        check_contract_count(len(value["catalog"]))
         return RuleSet.from_dict(value)
     name = value.get("preset", "wiki")
     if not isinstance(name, str):
@@ -62,6 +64,8 @@ def parse_rule_set(value: Any) -> RuleSet:
     options = value.get("options") or {}
     if not isinstance(catalog, dict) or not isinstance(options, dict):
         raise RuleError("rule_set", gettext_noop("Options and catalogue changes are objects."))
+    known = {c.code for c in base.catalog}
+    check_contract_count(len(known) + sum(1 for code in catalog if code not in known))
     return base.with_changes(options=options, catalog=catalog)
 
 

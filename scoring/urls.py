@@ -10,8 +10,8 @@ from scoring.views import entry, live, printing, sheet, tables
 sheet_patterns = [
     path("", sheet.page, name="page"),
     path("record/", entry.record, name="record"),
-    path("deals/<int:deal_id>/void/", entry.void, name="void"),
-    path("deals/<int:deal_id>/correct/", entry.correct, name="correct"),
+    path("deals/<id:deal_id>/void/", entry.void, name="void"),
+    path("deals/<id:deal_id>/correct/", entry.correct, name="correct"),
     path("next/", sheet.next_partie, name="next_partie"),
     path("export.json", sheet.export, name="export"),
     path("link/", sheet.link, name="link"),
@@ -25,7 +25,7 @@ sheet_patterns = [
 club_patterns = [
     path("", tables.club, name="club"),
     path("rules/", tables.rule_sets, name="rule_sets"),
-    path("rules/<int:rule_set_id>/", tables.rule_set, name="rule_set"),
+    path("rules/<id:rule_set_id>/", tables.rule_set, name="rule_set"),
     path("tables/new/", tables.open_table, name="open_table"),
     path("tables/import/", tables.import_table, name="import_table"),
 ]
@@ -34,6 +34,6 @@ urlpatterns = [
     path("manifest.webmanifest", live.manifest, name="manifest"),
     path("sw.js", live.service_worker, name="service_worker"),
     path("c/<slug:slug>/", include(club_patterns)),
-    path("tables/<int:pk>/", include((sheet_patterns, "sheet"))),
+    path("tables/<id:pk>/", include((sheet_patterns, "sheet"))),
     path("e/<str:token>/", include((sheet_patterns, "entry"))),
 ]

@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from clubs.errors import RuleError
-from clubs.forms import rule_error_text
+from clubs.forms import LinesField, rule_error_text
 from seasons import ranking
 from seasons.models import Pick
 
@@ -27,8 +27,10 @@ class SettingsForm(forms.Form):
     min_games = forms.IntegerField(
         label=_("Minimum of games to be ranked"), min_value=0, max_value=10000
     )
-    points_key = forms.CharField(
+    points_key = LinesField(
         label=_("Points key"),
+        max_lines=ranking.KEY_MAX_LINES,
+        max_length=ranking.KEY_MAX_TEXT,
         widget=forms.Textarea(attrs={"rows": 8}),
         help_text=_("One line per place or range of places: 1: 25, 5-8: 10, 9-16: 5."),
     )

@@ -106,10 +106,19 @@ def points_for(places: tuple[int, int] | None, key: Sequence[KeyLine], participa
     return max(points, participation)
 
 
+KEY_MAX_LINES = 1000
+"""The most lines (places or ranges of places) a points key has: each line is checked
+against every line before it, so 20,000 lines took 8 s or more."""
+KEY_MAX_TEXT = 20_000
+"""The most characters of a points key as typed (1000 lines of ``1000-1024: 1000``)."""
+
+
 def parse_key(text: str) -> list[KeyLine]:
     """The points key as typed, one line per place or range: ``1: 25``, ``5-8: 10``
     (also ``5–8 = 10``). Places count from 1, points are whole numbers from 0; lines
-    must not overlap. Raises RuleError on ``points_key`` naming the line."""
+    must not overlap. Raises RuleError on ``points_key`` naming the line. The form
+    (``seasons.forms.SettingsForm``) refuses a key of more than ``KEY_MAX_LINES`` lines
+    or ``KEY_MAX_TEXT`` characters before it is parsed."""
     lines: list[KeyLine] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()

@@ -12,7 +12,7 @@ urlpatterns = [
     path("settings/", views.settings_save, name="settings"),
     path("all/", views.season_ranking, name="all_time"),
     path("all/print.pdf", views.season_print, name="all_time_print"),
-    path("<int:season_id>/", views.season_ranking, name="ranking"),
-    path("<int:season_id>/edit/", views.season_save, name="edit"),
-    path("<int:season_id>/print.pdf", views.season_print, name="print"),
+    path("<id:season_id>/", views.season_ranking, name="ranking"),
+    path("<id:season_id>/edit/", views.season_save, name="edit"),
+    path("<id:season_id>/print.pdf", views.season_print, name="print"),
 ]

@@ -226,7 +226,10 @@ def test_the_desk_shows_cards_paid_owed_and_cards_left_per_player(client, club):
     ]
     assert lines == [("Anna", 3, 1, 20, 0), ("Ömer", 2, 2, 0, 1), ("Zach", 1, 1, 0, 2)]
     html = response.content.decode()
-    assert "<p>6 Karten verkauft, 4 bezahlt (€ 40,00), 2 offen (€ 20,00).</p>" in html
+    assert (
+        "<p>6 Karten verkauft, 4 bezahlt (€ 40,00), 2 offen (€ 20,00). "
+        '<strong class="in-box">In der Kassa: € 40,00.</strong></p>'
+    ) in html
     assert '<tr class="unpaid"><td>Anna</td><td class="num">3</td><td class="num">1</td>' in html
     assert "€ 20,00 <form" in html
 

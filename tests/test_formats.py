@@ -149,22 +149,24 @@ def test_leben_has_no_draw_at_the_venue(db):
 def test_a_life_is_bought_until_the_round_set_and_only_once_per_tap(db):
     t = leben(factories.club(), players=4, lives=1, rebuy_until=2)
     anna = card(t, "P0")
-    buy_life(t, anna.pk, ACTOR, seen=0)
     with pytest.raises(RuleError) as error:
-        buy_life(t, anna.pk, ACTOR, seen=0)  # the same page tapped twice
-    assert "meanwhile" in str(error.value)
+        buy_life(t, anna.pk, ACTOR, seen=0)  # never above 1 life (RULES.md 5.10)
+    assert "at most 1" in str(error.value)
     first = draw_round(t, ACTOR, seed=2)
     for p in Pairing.objects.filter(round=first, kind="match"):
         win(p, p.left_id)
     out = next(line for line in board(t).lines if line.out_round == 1)
     buy_life(t, out.card.pk, ACTOR, seen=0)  # out in round 1: back in before round 2
+    with pytest.raises(RuleError) as error:
+        buy_life(t, out.card.pk, ACTOR, seen=0)  # the same page tapped twice
+    assert "meanwhile" in str(error.value)
     assert out.card.pk in formats.leben_standing(load_state(t)).alive
     second = draw_round(t, ACTOR, seed=3)
     for p in Pairing.objects.filter(round=second, kind="match"):
         win(p, p.left_id)
     with pytest.raises(RuleError) as error:
-        buy_life(t, anna.pk, ACTOR, seen=1)  # round 3 is past rebuy_until
-    assert error.value.field == "card"
+        buy_life(t, out.card.pk, ACTOR, seen=1)  # round 3 is past rebuy_until
+    assert error.value.field == "card" and "no longer" in str(error.value)
 
 
 # Punkteschnapsen -----------------------------------------------------------------------

@@ -7,14 +7,16 @@ from clubs.text import german_key
 from tournaments import bracket, draw, formats
 from tournaments.categories import category_lists
 from tournaments.models import Format, Pairing, Pull, Tournament
+from tournaments.prizes import cash, player_cash
 from tournaments.services.reading import load_state
 
 
-def export(tournament: Tournament) -> dict:
+def export(tournament: Tournament, payments: bool = True) -> dict:
     """The tournament as JSON (the format of the Preisschnapsen issue, README). Withdrawn
     cards are listed under ``withdrawn`` with ``withdrawn_round`` (0: before round 1); a
     match that a withdrawal decided has kind ``walkover``, no score, and ``withdrawn``
-    (the card numbers) (RULES.md 5.7)."""
+    (the card numbers) (RULES.md 5.7). With ``payments`` (the desk's export, not the
+    public one) ``cash`` holds the money: cards and lives bought (``_cash``)."""
     state = load_state(tournament)
     t = tournament
 
@@ -113,7 +115,49 @@ def export(tournament: Tournament) -> dict:
     }
     if not cards_format:  # Leben and points events: their standings (README)
         document.update(formats.export_part(state, ref))
+    if payments:
+        document["cash"] = _cash(state)
     return document
+
+
+def _amount(value) -> str:
+    """Euros as the export writes them: "5120.00"."""
+    return f"{Decimal(value):.2f}"
+
+
+def _cash(state) -> dict:
+    """The export's ``cash`` (README): the cash report's figures (``prizes.cash`` and
+    ``prizes.player_cash``, as ``printing.cash_context``) in euros as text with two
+    decimals; ``life_fee`` is None but in Leben (RULES.md 5.10), where every life bought
+    is paid when bought."""
+    t = state.tournament
+    cards = list(state.cards.values())
+    money = cash(t.entry_fee, cards, t.life_price)
+    leben = t.format == Format.LEBEN
+    return {
+        "entry_fee": _amount(money.entry_fee),
+        "cards_sold": money.sold,
+        "cards_paid": money.paid,
+        "cards_amount": _amount(money.sold_amount),
+        "cards_paid_amount": _amount(money.paid_amount),
+        "open_amount": _amount(money.open_amount),
+        "life_fee": _amount(money.life_fee) if leben else None,
+        "lives_bought": money.lives,
+        "lives_amount": _amount(money.lives_amount),
+        "total": _amount(money.total),
+        "in_box": _amount(money.in_box),
+        "players": [
+            {
+                "player": line.player.name,
+                "cards": [card.number for card in line.cards],
+                "cards_paid": line.paid,
+                "lives_bought": line.lives,
+                "paid_amount": _amount(line.paid_amount),
+                "owed": _amount(line.owed),
+            }
+            for line in player_cash(t.entry_fee, t.max_cards, cards, t.life_price)
+        ],
+    }
 
 
 # Ranking, categories, consolation and the auditable draw (RULES.md 5.8, 5.9, 5.11, 5.12)

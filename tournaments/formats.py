@@ -411,7 +411,11 @@ def export_part(state, ref) -> dict:
     t = state.tournament
     result = board(state)
     if t.format == Format.LEBEN:
-        settings = {"lives": t.lives, "rebuy_until": t.rebuy_until}
+        settings = {
+            "lives": t.lives,
+            "rebuy_until": t.rebuy_until,
+            "life_fee": f"{t.life_price:.2f}",  # the entry fee when none was set (5.10)
+        }
         standings = [
             {
                 "place": line.place,

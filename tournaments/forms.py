@@ -8,6 +8,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from clubs.forms import IdField, LinesField
 from clubs.models import Category
 from tournaments import formats, leben
 from tournaments.models import Format, ResultCheck
@@ -30,6 +31,24 @@ def local_datetime(day: datetime.date, time: datetime.time) -> datetime.datetime
 
 MAX_PRIZE_PLACE = 1024
 """Prize lists may go past place 8 (RULES.md 5.8): up to the most cards a night has."""
+
+MAX_PRIZE_TEXT = 100_000
+"""The most characters of a prize list as typed (``prizes_field``): a thousand lines of
+a hundred characters (a prize's description keeps 200)."""
+
+
+def prizes_field(label, placeholder: str, rows: int, **kwargs) -> LinesField:
+    """A prize list's textarea: at most ``MAX_PRIZE_PLACE`` lines (one per prize, as
+    there are places) and ``MAX_PRIZE_TEXT`` characters, refused with the limit named
+    before the list is parsed."""
+    return LinesField(
+        label=label,
+        required=False,
+        max_lines=MAX_PRIZE_PLACE,
+        max_length=MAX_PRIZE_TEXT,
+        widget=forms.Textarea(attrs={"rows": rows, "placeholder": placeholder}),
+        **kwargs,
+    )
 
 
 def parse_prizes(text: str) -> list[dict]:
@@ -100,11 +119,7 @@ class ConsolationForm(forms.Form):
         choices=[("cards", _("card out")), ("players", _("player out"))],
         initial="cards",
     )
-    prizes = forms.CharField(
-        label=_("Prizes"),
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "1: Flasche Wein"}),
-    )
+    prizes = prizes_field(_("Prizes"), "1: Flasche Wein", 3)
 
     def clean_prizes(self):
         return parse_prizes(self.cleaned_data.get("prizes") or "")
@@ -115,8 +130,8 @@ class StechenForm(forms.Form):
     ``seen``: the id of the order the page showed (0: none)."""
 
     key = forms.UUIDField(widget=forms.HiddenInput)
-    first = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
-    seen = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    first = IdField(widget=forms.HiddenInput, max_value=MAX_PRIZE_PLACE)
+    seen = IdField(widget=forms.HiddenInput, min_value=0)
     order = forms.CharField(label=_("Cards, the winner first"), max_length=4000)
 
     def clean_order(self):
@@ -158,12 +173,10 @@ class TournamentForm(forms.Form):
             "confirms it on his phone, or the desk accepts it."
         ),
     )
-    prizes = forms.CharField(
-        label=_("Prizes"),
-        required=False,
-        widget=forms.Textarea(
-            attrs={"rows": 8, "placeholder": "1: Geschenkkorb\n2: Schinken\n3: Wein"}
-        ),
+    prizes = prizes_field(
+        _("Prizes"),
+        "1: Geschenkkorb\n2: Schinken\n3: Wein",
+        8,
         help_text=_('One line per place: "1: Geschenkkorb".'),
     )
 
@@ -186,6 +199,14 @@ class TournamentForm(forms.Form):
     )
     rebuy_until = forms.IntegerField(
         label=_("A life may be bought until round"), min_value=1, max_value=99, required=False
+    )
+    life_fee = forms.DecimalField(
+        label=_("Life fee (€)"),
+        min_value=0,
+        max_digits=8,
+        decimal_places=2,
+        required=False,
+        help_text=_("What a life bought costs; empty: the entry fee."),
     )
     rounds_planned = forms.IntegerField(
         label=_("Rounds (points)"), min_value=1, max_value=formats.MAX_ROUNDS, required=False
@@ -232,7 +253,11 @@ class TournamentForm(forms.Form):
             return {"format": Format.CARDS, "cards": data["cards"]}
         fields = {"format": data["format"], "cards": data.get("players") or 1024}
         if data["format"] == Format.LEBEN:
-            fields.update(lives=data.get("lives") or 1, rebuy_until=data.get("rebuy_until"))
+            fields.update(
+                lives=data.get("lives") or 1,
+                rebuy_until=data.get("rebuy_until"),
+                life_fee=data.get("life_fee"),  # None: the entry fee (RULES.md 5.10)
+            )
         else:
             fields.update(
                 rounds_planned=data.get("rounds_planned"),
@@ -255,10 +280,10 @@ class TournamentForm(forms.Form):
         initial="shared",
         required=False,
     )
-    category_prizes = forms.CharField(
-        label=_("Category prizes"),
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 4, "placeholder": "Damen 1: Blumen\nJugend 1: Buch"}),
+    category_prizes = prizes_field(
+        _("Category prizes"),
+        "Damen 1: Blumen\nJugend 1: Buch",
+        4,
         help_text=_('One line per prize: "category place: prize", e.g. "Damen 1: Blumen".'),
     )
     category_with_overall = forms.BooleanField(
@@ -323,7 +348,7 @@ class TablesForm(forms.Form):
     """How many tables the night is played at; ``seen``: the number the page showed."""
 
     tables = forms.IntegerField(label=_("Tables"), min_value=0, max_value=512)
-    seen = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    seen = IdField(min_value=0, widget=forms.HiddenInput)
 
 
 class ResultForm(forms.Form):
@@ -331,7 +356,7 @@ class ResultForm(forms.Form):
     read by the view, which refuses a write from an older state."""
 
     key = forms.UUIDField(widget=forms.HiddenInput)
-    winner = forms.IntegerField(label=_("Winner"))
+    winner = IdField(label=_("Winner"), min_value=0)  # a card's id (0: none, a confirmation)
     score = forms.CharField(label=_("Bummerl"), max_length=5)
 
 
@@ -340,11 +365,11 @@ class PullForm(forms.Form):
     the page was rendered from (``services.add_pull`` refuses a pull from an older one)."""
 
     number = forms.IntegerField(label=_("Number pulled"), min_value=1, max_value=1024)
-    seen = forms.IntegerField(
+    seen = IdField(
         min_value=0,
         widget=forms.HiddenInput,
-        error_messages={
-            "required": _("This page was out of date: enter the pull again for the turn shown."),
-            "invalid": _("This page was out of date: enter the pull again for the turn shown."),
-        },
+        error_messages=dict.fromkeys(
+            ("required", "invalid", "min_value", "max_value"),
+            _("This page was out of date: enter the pull again for the turn shown."),
+        ),
     )

@@ -42,6 +42,16 @@ def describe_change(state):
                     "player": value["player"],
                     "paid": paid(value["paid"]),
                 }
+            if action == "sale cancelled":
+                if "player_removed" in value:
+                    return (
+                        _("The player left the club's players") if value["player_removed"] else None
+                    )
+                return _("Card %(n)s (%(name)s), %(paid)s") % {
+                    "n": value["card"],
+                    "name": value["player"],
+                    "paid": paid(value["paid"]),
+                }
             if action == "card paid":
                 text = f"{card(value['card'])}: {paid(value['paid'])}"
                 return text[:1].upper() + text[1:]

@@ -16,6 +16,7 @@ accepts it; two reports that differ are a *disagreement* for the desk.
 """
 
 import secrets
+from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
@@ -96,6 +97,14 @@ class Tournament(models.Model):
     rebuy_until = models.PositiveSmallIntegerField(
         _("a life may be bought until round"), null=True, blank=True
     )
+    life_fee = models.DecimalField(
+        _("life fee"),
+        max_digits=8,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_("the price of a life bought (empty: the entry fee)"),
+    )
     rounds_planned = models.PositiveSmallIntegerField(_("rounds"), null=True, blank=True)
     avoid_repeat = models.BooleanField(_("avoid the last opponent"), default=False)
     team_size = models.PositiveSmallIntegerField(_("players per team"), null=True, blank=True)
@@ -140,6 +149,12 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def life_price(self) -> Decimal:
+        """The euros a life bought costs (RULES.md 5.10 ``rebuy``): ``life_fee``, or the
+        entry fee when it is empty."""
+        return Decimal(self.entry_fee if self.life_fee is None else self.life_fee)
 
 
 class CardQuerySet(models.QuerySet):

@@ -451,12 +451,14 @@ class PrizeWon:
 
 
 def cash_context(t: Tournament, state: TournamentState | None = None) -> dict:
-    """The cash report (the desk's and the PDF's): the takings (cards paid at the entry
-    fee), what is unpaid and by whom, the money per player, the prizes handed out so far
-    with who won them (a prize is as typed: goods or money)."""
+    """The cash report (the desk's and the PDF's): ``cash``, the takings (cards paid at
+    the entry fee and, in Leben, the lives bought at the life fee, RULES.md 5.10: what
+    is in the box), what is unpaid and by whom (``unpaid``), the money per player
+    (``players``), the prizes handed out so far with who won them (``prizes``; a prize is
+    as typed, goods or money: no amount of money is taken out of the box for it)."""
     state = state or load_state(t)
     cards = list(state.cards.values())
-    players = player_cash(t.entry_fee, t.max_cards, cards)
+    players = player_cash(t.entry_fee, t.max_cards, cards, t.life_price)
     owes = {line.player.pk: line.owed for line in players}
     prizes = [
         PrizeWon(a.place, a.description, state.cards[a.card], owes[a.player])
@@ -464,7 +466,7 @@ def cash_context(t: Tournament, state: TournamentState | None = None) -> dict:
     ]
     return {
         "tournament": t,
-        "cash": cash(t.entry_fee, cards),
+        "cash": cash(t.entry_fee, cards, t.life_price),
         "players": players,
         "unpaid": [line for line in players if line.unpaid],
         "prizes": prizes,

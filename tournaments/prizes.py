@@ -6,7 +6,8 @@ place held by someone else, and every place after it moves up by one; past the p
 decided one by one it passes into the range the next cards share (9-16 …), in card order.
 ``Place`` names the placement matches; ``cash`` and ``still_in`` give the desk's and
 the live bracket's figures: money taken and open, and the players still in;
-``player_cash`` the money per player (cards, paid, owed, cards left under the limit).
+``player_cash`` the money per player (cards, paid, owed, cards left under the limit,
+lives bought).
 """
 
 from collections.abc import Iterable, Sequence
@@ -104,12 +105,17 @@ def award(
 
 @dataclass(frozen=True)
 class Cash:
-    """The cards' money at the desk: ``sold`` cards, ``paid`` of them, at ``entry_fee``
-    euros a card; ``open`` cards not paid yet; the amounts in euros."""
+    """The money at the desk: ``sold`` cards, ``paid`` of them, at ``entry_fee`` euros a
+    card; ``open`` cards not paid yet; ``lives`` bought (Leben, RULES.md 5.10) at
+    ``life_fee`` euros each, paid when bought. The amounts in euros, to the cent:
+    ``in_box`` (what was taken: cards paid and lives) = ``total`` (everything sold) −
+    ``open_amount``."""
 
     sold: int
     paid: int
     entry_fee: Decimal
+    lives: int = 0
+    life_fee: Decimal = Decimal(0)
 
     @property
     def open(self) -> int:
@@ -117,7 +123,7 @@ class Cash:
 
     @property
     def paid_amount(self) -> Decimal:
-        """The takings: euros paid so far."""
+        """Euros paid for cards so far."""
         return self.paid * self.entry_fee
 
     @property
@@ -130,33 +136,63 @@ class Cash:
         """Euros still to be paid for the cards sold."""
         return self.open * self.entry_fee
 
+    @property
+    def lives_amount(self) -> Decimal:
+        """Euros of the lives bought (all paid)."""
+        return self.lives * self.life_fee
 
-def cash(entry_fee: Decimal, cards: Iterable) -> Cash:
-    """``Cash`` of the cards sold (anything with ``paid``), withdrawn ones included:
-    their money was taken (RULES.md 5.7)."""
-    paid = [card.paid for card in cards]
-    return Cash(sold=len(paid), paid=sum(1 for p in paid if p), entry_fee=entry_fee)
+    @property
+    def in_box(self) -> Decimal:
+        """The takings in the box: cards paid and lives bought."""
+        return self.paid_amount + self.lives_amount
+
+    @property
+    def total(self) -> Decimal:
+        """Everything sold: every card at the entry fee and every life at the life fee."""
+        return self.sold_amount + self.lives_amount
+
+
+def cash(entry_fee: Decimal, cards: Iterable, life_fee: Decimal = Decimal(0)) -> Cash:
+    """``Cash`` of the cards sold (anything with ``paid`` and ``rebuys``, the lives its
+    player bought), withdrawn ones included: their money was taken (RULES.md 5.7); the
+    lives bought at ``life_fee`` each (``Tournament.life_price``)."""
+    cards = list(cards)
+    return Cash(
+        sold=len(cards),
+        paid=sum(1 for card in cards if card.paid),
+        entry_fee=Decimal(entry_fee),
+        lives=sum(getattr(card, "rebuys", 0) for card in cards),
+        life_fee=Decimal(life_fee),
+    )
 
 
 @dataclass(frozen=True)
 class PlayerCash:
     """A player's money at the desk: his ``cards`` (by number), the ``unpaid`` ones among
     them, at ``entry_fee`` euros a card, and ``left``, the cards he may still buy under
-    the most per player (RULES.md 5.1)."""
+    the most per player (RULES.md 5.1); ``lives`` he bought (Leben, 5.10) at
+    ``life_fee`` each, paid when bought."""
 
     player: object
     cards: tuple
     unpaid: tuple
     entry_fee: Decimal
     left: int
+    lives: int = 0
+    life_fee: Decimal = Decimal(0)
 
     @property
     def paid(self) -> int:
         return len(self.cards) - len(self.unpaid)
 
     @property
+    def lives_amount(self) -> Decimal:
+        return self.lives * self.life_fee
+
+    @property
     def paid_amount(self) -> Decimal:
-        return self.paid * self.entry_fee
+        """Euros he paid: his paid cards and his lives."""
+        return self.paid * self.entry_fee + self.lives_amount
 
     @property
     def unpaid_numbers(self) -> str:
@@ -165,15 +201,18 @@ class PlayerCash:
 
     @property
     def owed(self) -> Decimal:
-        """Euros he still owes: his unpaid cards at the fee."""
+        """Euros he still owes: his unpaid cards at the fee (lives are paid when bought)."""
         return len(self.unpaid) * self.entry_fee
 
 
-def player_cash(entry_fee: Decimal, max_cards: int, cards: Iterable) -> list[PlayerCash]:
+def player_cash(
+    entry_fee: Decimal, max_cards: int, cards: Iterable, life_fee: Decimal = Decimal(0)
+) -> list[PlayerCash]:
     """``PlayerCash`` of every holder of ``cards`` (anything with ``number``, ``paid``,
-    ``player_id`` and ``player``; withdrawn cards included, their money was taken),
-    sorted by name in German order (``player.name_key``). ``left`` is never below 0 (a
-    merge may leave a player above the limit)."""
+    ``player_id``, ``player`` and ``rebuys``; withdrawn cards included, their money was
+    taken), sorted by name in German order (``player.name_key``). ``left`` is never
+    below 0 (a merge may leave a player above the limit); ``lives`` bought at
+    ``life_fee`` each."""
     held: dict[int, list] = {}
     for card in cards:
         held.setdefault(card.player_id, []).append(card)
@@ -185,8 +224,10 @@ def player_cash(entry_fee: Decimal, max_cards: int, cards: Iterable) -> list[Pla
                 player=own[0].player,
                 cards=tuple(own),
                 unpaid=tuple(card for card in own if not card.paid),
-                entry_fee=entry_fee,
+                entry_fee=Decimal(entry_fee),
                 left=max(0, max_cards - len(own)),
+                lives=sum(getattr(card, "rebuys", 0) for card in own),
+                life_fee=Decimal(life_fee),
             )
         )
     return sorted(lines, key=lambda line: (line.player.name_key, line.player.pk))

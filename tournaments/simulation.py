@@ -106,8 +106,8 @@ def simulate_format(
 ) -> Tournament:
     """A Leben (RULES.md 5.10) or points event (RULES.md 6) by chance, through the same
     services as the desk: one entry per player, teams of ``team_size`` in entry order
-    (points), a life bought at random by some players before round ``rebuy_until``
-    (Leben); every round drawn digitally and every match decided at random, to the end;
+    (points), a life bought at random by some players with fewer than ``lives`` left
+    before round ``rebuy_until`` (Leben, at the entry fee); every round drawn digitally and every match decided at random, to the end;
     or stop with round ``stop_after`` drawn and three of its matches still open."""
     from tournaments import formats
     from tournaments.services.formats import buy_life, set_team
@@ -147,7 +147,11 @@ def simulate_format(
             return tournament
         if format == "leben" and rebuy_until and board.next_round <= rebuy_until:
             for line in board.lines:
-                if line.out_round in (None, board.next_round - 1) and rng.random() < 0.1:
+                if (
+                    line.out_round in (None, board.next_round - 1)
+                    and rng.random() < 0.1
+                    and line.lives_left < lives  # never above the lives (RULES.md 5.10)
+                ):
                     buy_life(tournament, line.card.pk, actor, line.card.rebuys)
         draw_round(tournament, actor, seed=rng.getrandbits(32))
         drawn += 1

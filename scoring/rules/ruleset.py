@@ -61,6 +61,24 @@ class Leads(StrEnum):
 NORMAL = "normal"
 """Code of the normal game, whose value is 1, 2 or 3 by the losers' showing."""
 
+MAX_CONTRACTS = 100
+"""The most contracts of a rule set taken in from outside (an import, the rule-set
+form; the presets have 9 to 16): every sheet of it lists them on each entry form."""
+
+
+def check_contract_count(count: int) -> None:
+    """RuleError on ``catalog`` when a rule set taken in would have more than
+    ``MAX_CONTRACTS`` contracts (``count``); checked before the catalogue is read.
+    Rule sets stored already are read whatever their size."""
+    if count > MAX_CONTRACTS:
+        raise RuleError(
+            "catalog",
+            gettext_noop("A rule set has at most %(most)s contracts, this one %(count)s."),
+            most=MAX_CONTRACTS,
+            count=count,
+        )
+
+
 DEFAULT_OPTIONS: dict[str, Any] = {
     "announcements_need_trick": True,
     "closing_counts_at": "close",

@@ -25,7 +25,7 @@ from bummerl.htmx import vary_on_htmx, wants_partial
 from bummerl.links import absolute_url
 from clubs import audit
 from clubs.errors import RuleError
-from clubs.forms import rule_error_text
+from clubs.forms import read_id, rule_error_text
 from scoring import fragments, services
 from scoring.access import SignInRequired, refreshed, sheet_for, sign_in
 from scoring.display import (
@@ -325,10 +325,10 @@ def page(request, access):
     user, the access with the players, the deals' aggregate); else read, rendered
     and kept."""
     show_all = request.GET.get("all") == "1"
-    saved_id = request.GET.get("saved")
+    saved_id = read_id(request.GET, "saved")  # the deal just saved (None: none, or garbled)
     sheet = access.sheet
     stats = keep = None
-    if not saved_id and fragments.may_have(sheet) and not messages.get_messages(request):
+    if saved_id is None and fragments.may_have(sheet) and not messages.get_messages(request):
         stats = services.sheet_stats(sheet, struck_by=True)
         keep = fragments.key(request, access, stats)
         html = fragments.get(keep)
@@ -342,10 +342,8 @@ def page(request, access):
     if stats is not None and not _as_read(scored, stats):
         keep = None  # written or renamed meanwhile: the body shown is not that of the key
     saved = None
-    if saved_id and saved_id.isdigit():
-        saved = next(
-            (d for d in scored.deals if d.pk == int(saved_id) and d.voided_at is None), None
-        )
+    if saved_id is not None:
+        saved = next((d for d in scored.deals if d.pk == saved_id and d.voided_at is None), None)
     return render_sheet(request, access, scored, saved=saved, show_all=show_all, keep=keep)
 
 

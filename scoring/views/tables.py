@@ -17,11 +17,11 @@ from bummerl.htmx import partial_or_page
 from clubs import audit
 from clubs.access import access_for, club_for
 from clubs.errors import RuleError
-from clubs.forms import put_rule_error, rule_error_text
+from clubs.forms import put_rule_error, read_id, rule_error_text
 from clubs.models import Player, Role
 from clubs.players import add_player, known_player
 from clubs.tables import paginate
-from clubs.text import clean_name, german_key, warn_unprintable
+from clubs.text import TYPED_MAX, clean_name, german_key, warn_unprintable
 from scoring import rules as core
 from scoring import services
 from scoring.forms import ImportForm, OpenSheetForm, RuleSetForm
@@ -33,8 +33,8 @@ from scoring.transfer import import_document
 
 
 def _season(request) -> int | None:
-    value = request.GET.get("season", "")
-    return int(value) if value.isdigit() and 2000 <= int(value) <= 2100 else None
+    """The year of ``?season=`` (2000 to 2100); None without one or for another value."""
+    return read_id(request.GET, "season", min_value=2000, max_value=2100)
 
 
 @login_required
@@ -92,7 +92,10 @@ def _seat_new_player(request, club, data: dict) -> tuple[dict, str, str]:
     Returns ``(data, error, notice)``: the form values with the seat filled, the
     refusal for the name field ("" when none) and the sentence that says where the
     player sits ("" when refused)."""
-    name = clean_name(request.POST.get("new_player", ""))
+    typed = request.POST.get("new_player", "")
+    if len(typed) > TYPED_MAX:
+        return data, _("A name has at most 80 characters."), ""
+    name = clean_name(typed)
     if not name:
         return data, _("Type the new player's name."), ""
     try:
@@ -135,16 +138,17 @@ def open_table(request, slug):
     club = club_for(request, slug, Role.SCORER)
     initial = {}
     for i in (1, 2, 3, 4):
-        value = request.GET.get(f"p{i}", "")
-        if value.isdigit():
-            initial[f"player_{i}"] = int(value)
+        player_id = read_id(request.GET, f"p{i}")
+        if player_id is not None:
+            initial[f"player_{i}"] = player_id
     if request.GET.get("variant"):
         initial["variant"] = request.GET["variant"]
-    if request.GET.get("rules", "").isdigit():
-        initial["rule_set"] = int(request.GET["rules"])
+    rule_set_id = read_id(request.GET, "rules")
+    if rule_set_id is not None:
+        initial["rule_set"] = rule_set_id
     context = {"club": club, "new_player": "", "new_player_error": "", "new_player_notice": ""}
     adding = request.method == "POST" and (
-        request.POST.get("add") or clean_name(request.POST.get("new_player", ""))
+        request.POST.get("add") or clean_name(request.POST.get("new_player", "")[:TYPED_MAX])
     )
     if adding:
         data = {name: request.POST.get(name, "") for name in OPEN_FIELDS}
@@ -239,8 +243,8 @@ def rule_sets(request, slug):
     if request.method == "POST":
         if not access.can_manage:
             raise PermissionDenied
-        source_id = request.POST.get("copy", "")
-        source = available.filter(pk=source_id).first() if source_id.isdigit() else None
+        source_id = read_id(request.POST, "copy")
+        source = available.filter(pk=source_id).first() if source_id is not None else None
         if source is None:
             raise Http404
         try:

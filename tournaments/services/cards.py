@@ -1,13 +1,16 @@
-"""Writers of the cards: create a tournament, sell cards, mark them paid, lower the
-cards laid out, withdraw a card and take a withdrawal back (RULES.md 5.1, 5.7)."""
+"""Writers of the cards: create a tournament, sell cards, cancel a sale, mark them paid,
+lower the cards laid out, withdraw a card and take a withdrawal back (RULES.md 5.1,
+5.7)."""
 
+import datetime
 import uuid
 
 from django.db import models, transaction
+from django.db.models.deletion import ProtectedError, RestrictedError
 from django.utils import timezone
 
 from clubs import audit
-from clubs.models import Club
+from clubs.models import Club, Player
 from clubs.players import player_named
 from clubs.text import name_fold
 from scoring.rules.errors import RuleError, gettext_noop
@@ -105,7 +108,6 @@ def sell_cards(
                 held=held,
                 max=t.max_cards,
             )
-        sold = Card.objects.filter(tournament=t).count()  # card numbers go on after all sold
         in_play = count_in_play(t)  # a card withdrawn before round 1 frees its place (5.7)
         if in_play + count > t.cards:
             raise RuleError(
@@ -114,10 +116,13 @@ def sell_cards(
                 left=t.cards - in_play,
                 cards=t.cards,
             )
+        numbers = free_numbers(
+            Card.objects.filter(tournament=t).values_list("number", flat=True), count
+        )
         cards = Card.objects.bulk_create(
             Card(
                 tournament=t,
-                number=sold + i + 1,
+                number=numbers[i],
                 player=player,
                 paid=paid,
                 sold_by_id=actor.user_id,
@@ -135,6 +140,77 @@ def sell_cards(
             after={"player": player.name, "cards": [c.number for c in cards], "paid": paid},
         )
         return cards
+
+
+def free_numbers(taken, count: int) -> list[int]:
+    """The ``count`` lowest card numbers from 1 on that no card of the night holds
+    (``taken``): a cancelled sale's number goes to the next sale (RULES.md 5.1). Only a
+    card withdrawn before round 1 keeps its number and frees its place, so a sale into
+    that place takes the number after the last one held."""
+    held = set(taken)
+    numbers, number = [], 0
+    while len(numbers) < count:
+        number += 1
+        if number not in held:
+            numbers.append(number)
+    return numbers
+
+
+SALE_DRAWN = gettext_noop(
+    "Card %(card)s is drawn already: its sale can no longer be cancelled. Withdraw it instead."
+)
+
+
+def cancel_sale(tournament: Tournament, card_id: int, actor: Actor) -> Card:
+    """Cancel the sale of card ``card_id`` (a typo, a refund) until its card is drawn
+    (RULES.md 5.1): the card is gone, its number goes to the next sale, it leaves the
+    takings and every page of the night; the tournament's history keeps it ("sale
+    cancelled": card, player, paid). A player whom this sale added to the club and who
+    holds nothing else leaves the club's players too (the history says so). Returns the
+    card as it was. RuleError on ``card``: not of this tournament, or drawn already
+    (a draw of round 1 made or being typed in, or an undone draw that drew it)."""
+    with transaction.atomic():
+        t = locked(tournament)
+        card = Card.objects.filter(tournament=t, pk=card_id).select_related("player").first()
+        if card is None:
+            raise RuleError("card", gettext_noop("There is no such card in this tournament."))
+        if Round.objects.live().filter(tournament=t).exists():
+            raise RuleError("card", SALE_DRAWN, card=card.number)
+        try:
+            with transaction.atomic():
+                Card.objects.filter(pk=card.pk).delete()
+        except (ProtectedError, RestrictedError):  # in a draw since undone: it stays
+            raise RuleError("card", SALE_DRAWN, card=card.number) from None
+        player = card.player
+        removed = _remove_if_added_by(player, card)
+        audit.record(
+            t.club_id,
+            "tournament",
+            t.pk,
+            "sale cancelled",
+            actor=actor,
+            before={"card": card.number, "player": player.name, "paid": card.paid},
+            after={"player_removed": removed},
+        )
+        return card
+
+
+def _remove_if_added_by(player: Player, card: Card) -> bool:
+    """Remove ``player`` from the club when the sale of ``card`` added him (he came into
+    the club in the minute before it) and nothing else of the site holds him (no card,
+    seat, category or result: the database refuses the removal otherwise). True when
+    he was removed."""
+    if player.created_at < card.sold_at - datetime.timedelta(minutes=1):
+        return False
+    if Card.objects.filter(player=player).exists():
+        return False
+    try:
+        with transaction.atomic():
+            player.categories.clear()
+            Player.objects.filter(pk=player.pk).delete()
+    except (ProtectedError, RestrictedError):
+        return False
+    return True
 
 
 def set_paid(card: Card, actor: Actor | None = None, *, paid: bool) -> None:

@@ -19,12 +19,15 @@ def check_settings(fields: dict) -> dict:
     """The settings of a new tournament of ``fields["format"]``, checked and completed:
     Leben and points events have one entry per player (``max_cards`` 1) and ``cards`` is
     the most entries (2 to 1024). RuleError on ``lives`` (1 to 3), ``rebuy_until`` (a
-    round from 1), ``rounds_planned`` (points: 1 to 30), ``team_size`` (2 to 4) and the
-    match settings (``_check_match``). Other formats keep the card night's match (a
-    Partie, a Schneider counting one)."""
+    round from 1), ``life_fee`` (Leben: None for the entry fee, else 0 or more euros),
+    ``rounds_planned`` (points: 1 to 30), ``team_size`` (2 to 4) and the match settings
+    (``_check_match``). Other formats keep the card night's match (a Partie, a Schneider
+    counting one) and have no life fee."""
     kind = fields.get("format", Format.CARDS)
     if kind != Format.POINTS:  # the card night's match (RULES.md 5.3)
         fields = {**fields, "match_games": None, "schneider_counts": 1, "bye_bummerl": None}
+    if kind != Format.LEBEN:
+        fields = {**fields, "life_fee": None}
     if kind == Format.CARDS:
         return fields
     fields = {**fields, "max_cards": 1}
@@ -35,6 +38,8 @@ def check_settings(fields: dict) -> dict:
             raise RuleError("lives", gettext_noop("A player has 1 to 3 lives."))
         if fields.get("rebuy_until") is not None and fields["rebuy_until"] < 1:
             raise RuleError("rebuy_until", gettext_noop("Lives are bought until round 1 or later."))
+        if fields.get("life_fee") is not None and fields["life_fee"] < 0:
+            raise RuleError("life_fee", gettext_noop("A life costs 0 euros or more."))
     if kind == Format.POINTS:
         if not 1 <= (fields.get("rounds_planned") or 0) <= formats.MAX_ROUNDS:
             raise RuleError("rounds_planned", gettext_noop("A points event has 1 to 30 rounds."))
@@ -132,11 +137,18 @@ def draw_format_round(t: Tournament, plan: formats.DrawPlan, seed: int, actor: A
 
 
 def buy_life(tournament: Tournament, card_id: int, actor: Actor, seen: int) -> Card:
-    """Buy one more life for a Leben player (RULES.md 5.10 ``rebuy``): while the next
-    round to draw is at most ``rebuy_until`` and no round is open; a player who is out
-    may buy back in only before the next draw (he never misses a round). ``seen``: the
-    lives bought the page showed; a second tap of the same page is refused on ``card``
-    (one life bought, not two)."""
+    """Buy one more life for the Leben player of card ``card_id`` (RULES.md 5.10
+    ``rebuy``): while the next round to draw is at most ``rebuy_until`` and no round is
+    open; a player who is out may buy back in only before the next draw (he never misses
+    a round). Never above ``lives`` lives: a player who has that many left now (lives
+    bought earlier and lost do not count) is refused. The life costs
+    ``Tournament.life_price`` and is paid when bought: the desk's tap is the money
+    handed over (there is no unpaid life); the cash counts ``Card.rebuys`` at that price.
+    ``seen``: the lives bought the page showed; a second tap of the same page is refused
+    (one life bought, not two). Returns the card, ``rebuys`` counted up and
+    ``lives_left`` (his lives now) set; the history
+    keeps the purchase with its price. RuleError on ``card`` for every refusal, nothing
+    changed."""
     with transaction.atomic():
         t = locked(tournament)
         state = load_state(t)
@@ -149,6 +161,12 @@ def buy_life(tournament: Tournament, card_id: int, actor: Actor, seen: int) -> C
                 gettext_noop("%(name)s has bought %(n)s lives meanwhile: nothing was bought."),
                 name=card.player.name,
                 n=card.rebuys,
+            )
+        if card.withdrawn_round is not None:
+            raise RuleError(
+                "card",
+                gettext_noop("%(name)s is withdrawn: a life would not bring him back."),
+                name=card.player.name,
             )
         number = len(state.rounds) + 1
         if t.rebuy_until is None or number > t.rebuy_until:
@@ -168,8 +186,20 @@ def buy_life(tournament: Tournament, card_id: int, actor: Actor, seen: int) -> C
             )
         if board.finished:
             raise RuleError("card", gettext_noop("The tournament is decided."))
+        if line.lives_left + 1 > t.lives:
+            raise RuleError(
+                "card",
+                gettext_noop(
+                    "%(name)s has %(left)s lives left, at most %(most)s are allowed: "
+                    "nothing was bought."
+                ),
+                name=card.player.name,
+                left=line.lives_left,
+                most=t.lives,
+            )
         Card.objects.filter(pk=card.pk).update(rebuys=card.rebuys + 1)
         card.rebuys += 1
+        card.lives_left = line.lives_left + 1
         audit.record(
             t.club_id,
             "tournament",
@@ -177,7 +207,12 @@ def buy_life(tournament: Tournament, card_id: int, actor: Actor, seen: int) -> C
             "life bought",
             actor=actor,
             before={"player": card.player.name, "lives": t.lives + card.rebuys - 1},
-            after={"player": card.player.name, "lives": t.lives + card.rebuys},
+            after={
+                "player": card.player.name,
+                "lives": t.lives + card.rebuys,
+                "lives_left": line.lives_left + 1,
+                "price": f"{t.life_price:.2f}",
+            },
         )
         return card
 

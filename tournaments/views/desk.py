@@ -6,26 +6,27 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from bummerl.printing import pdf_response
 from clubs.access import access_for
-from clubs.forms import put_rule_error, rule_error_text
+from clubs.forms import put_rule_error, read_ids, rule_error_text
 from clubs.models import Role
 from clubs.text import clean_name, warn_unprintable
 from scoring.rules import RuleError
 from tournaments import draw, printing
 from tournaments.forms import SellForm, TablesForm, TournamentForm
-from tournaments.models import Format, ResultCheck, Tournament
+from tournaments.models import Card, Format, ResultCheck, Tournament
+from tournaments.money import euro
 from tournaments.prizes import still_in
 from tournaments.rows import Row, rows
 from tournaments.services.cards import (
+    cancel_sale,
     create_tournament,
     lower_cards,
     pay_cards,
@@ -35,7 +36,7 @@ from tournaments.services.cards import (
     undo_withdrawal,
     withdraw_card,
 )
-from tournaments.services.reading import load_state, lower_offer, waiting_reports
+from tournaments.services.reading import CARD_COUNTS, load_state, lower_offer, waiting_reports
 from tournaments.views import formats
 from tournaments.views.common import actor, confirm, confirmed, tournament_for
 from tournaments.views.ranking import audit_context
@@ -143,6 +144,8 @@ def _desk_context(request, tournament, access, state, sell_form=None, tables_for
         "open_matches": state.round_states[-1].open_matches if state.round_states else 0,
         "next_round": len(state.rounds) + 1,
         "in_progress": state.in_progress,
+        # A sale is cancelled until its card is drawn (RULES.md 5.1).
+        "cancellable": not state.rounds and state.in_progress is None,
         "draw_refusal": refusal,
         "lower_to": lower_to,
         "bracket_url": reverse("bracket", kwargs={"token": tournament.public_token}),
@@ -210,8 +213,8 @@ def mark_paid(request, slug, tournament_id, card_id):
             _("Card %(number)s of %(name)s: not paid?")
             % {"number": card.number, "name": card.player.name},
             [
-                _("The card is then listed as not paid and € %(fee)s as open in the cash.")
-                % {"fee": number_format(t.entry_fee, 2)}
+                _("The card is then listed as not paid and %(fee)s as open in the cash.")
+                % {"fee": euro(t.entry_fee)}
             ],
             _("Yes, not paid"),
             desk,
@@ -220,6 +223,41 @@ def mark_paid(request, slug, tournament_id, card_id):
     if request.method == "POST":
         set_paid(card, actor(request), paid=paid)
     return redirect(desk)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def cancel(request, slug, tournament_id, card_id):
+    """Cancel a card's sale until it is drawn (RULES.md 5.1): a page that says what will
+    happen, and its confirmation (organisers). A second send finds the card gone and
+    goes back to the desk, saying so."""
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    desk = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#cards"
+    card = Card.objects.filter(tournament=t, pk=card_id).select_related("player").first()
+    if card is None:
+        if request.method == "POST":
+            messages.info(request, _("This sale is cancelled already."))
+            return redirect(desk)
+        raise Http404
+    error = None
+    if request.method == "POST":
+        try:
+            cancel_sale(t, card_id, actor(request, access))
+        except RuleError as failure:
+            error = rule_error_text(failure)
+        else:
+            messages.success(
+                request,
+                _("The sale of card %(card)s (%(name)s) is cancelled.")
+                % {"card": card.number, "name": card.player.name},
+            )
+            return redirect(desk)
+    return render(
+        request,
+        "tournaments/cancel_sale.html",
+        {"club": t.club, "tournament": t, "card": card, "error": error},
+        status=400 if error else 200,
+    )
 
 
 @login_required
@@ -292,9 +330,12 @@ def lower(request, slug, tournament_id):
 @require_POST
 def pay_player(request, slug, tournament_id):
     """Mark the cards the desk showed unpaid for one player paid in one tap (``card``:
-    their ids); sent twice, it records once (``pay_cards``)."""
+    their ids; a value that is no id is passed over); sent twice, it records once
+    (``pay_cards``). More ids than a night has cards: 400, nothing paid."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
-    ids = [int(v) for v in request.POST.getlist("card") if v.isdigit()]
+    ids = read_ids(request.POST, "card", most=max(CARD_COUNTS))
+    if ids is None:
+        return HttpResponseBadRequest("more cards than a night has")
     numbers = pay_cards(t, ids, actor(request))
     if numbers:
         messages.success(

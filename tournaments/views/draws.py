@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from bummerl.printing import pdf_response
-from clubs.forms import put_rule_error, rule_error_text
+from clubs.forms import put_rule_error, read_id, rule_error_text
 from clubs.models import Player, Role
 from scoring.rules import RuleError
 from tournaments import printing
@@ -30,8 +30,7 @@ from tournaments.views.common import actor, confirm, confirmed, tournament_for
 @require_POST
 def draw_next(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
-    shown = request.POST.get("round", "")
-    expected = int(shown) if shown.isdigit() else None  # the round the desk offered
+    expected = read_id(request.POST, "round")  # the round the desk offered (None: not said)
     try:
         if request.POST.get("mode") == "physical":
             start_physical_draw(t, actor(request), expected)
@@ -151,8 +150,8 @@ def undo_pull(request, slug, tournament_id, round_id):
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     back = reverse("physical_draw", kwargs={"slug": slug, "tournament_id": t.pk})
     desk = reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk})
-    asked = request.POST.get("pull", "")
-    if not confirmed(request) or not asked.isdigit():
+    asked = read_id(request.POST, "pull")  # the pull the confirmation named
+    if not confirmed(request) or asked is None:
         state = load_state(t)
         round_ = state.current
         if round_ is None or round_.pk != round_id or round_.seed is not None:
@@ -190,7 +189,7 @@ def undo_pull(request, slug, tournament_id, round_id):
             [("pull", last.pk)],  # the pull asked about: a second tap undoes no other
         )
     try:
-        undo_last_pull(t, round_id, actor(request), pull=int(asked))
+        undo_last_pull(t, round_id, actor(request), pull=asked)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
         return redirect(back)

@@ -14,22 +14,27 @@ from django.views.decorators.http import require_POST, require_safe
 
 from bummerl.htmx import partial_or_page
 from bummerl.printing import pdf_response
-from clubs.forms import rule_error_text
+from clubs.forms import read_id, rule_error_text
 from clubs.models import Role
 from scoring.rules import RuleError
 from tournaments import formats
 from tournaments.forms import SellForm
 from tournaments.models import Format, Tournament
-from tournaments.prizes import cash
+from tournaments.money import euro
+from tournaments.printing import cash_context
 from tournaments.services import formats as writers
 from tournaments.services.reading import load_state
 from tournaments.views.common import actor, tournament_for
 from tournaments.views.ranking import draw_audit
 
+CASH_KEYS = ("cash", "players", "unpaid")
+"""The keys of ``printing.cash_context`` the desk of a Leben or points event shows."""
+
 
 def desk_context(tournament, access, state, sell_form=None, checks=()) -> dict:
     """The desk page's context for a Leben or points event: the keys of the card night's
-    desk, filled from the standings board (``formats.board``), plus ``board``."""
+    desk, filled from the standings board (``formats.board``), plus ``board``;
+    ``can_rebuy`` and ``life_price`` for the board's *+1 life*."""
     board = formats.board(state)
     cards = sorted(state.cards.values(), key=lambda c: c.number)
     entries = [c for c in cards if c.withdrawn_round is None]
@@ -44,7 +49,8 @@ def desk_context(tournament, access, state, sell_form=None, checks=()) -> dict:
         "tournament": tournament,
         "state": state,
         "cards": cards,
-        "cash": cash(tournament.entry_fee, cards),
+        # The Kassa as the card night's: cards and lives bought (RULES.md 5.10)
+        **{k: v for k, v in cash_context(tournament, state).items() if k in CASH_KEYS},
         "in_play": alive,
         "playing": formats.withdrawable(state, board),  # may be withdrawn (RULES.md 5.7)
         "checks": list(checks),
@@ -55,18 +61,21 @@ def desk_context(tournament, access, state, sell_form=None, checks=()) -> dict:
         "open_matches": board.open_matches,
         "next_round": len(state.rounds) + 1,
         "in_progress": None,
+        "cancellable": not state.rounds,  # a sale until its entry is drawn (RULES.md 5.1)
         "draw_refusal": refusal,
         "lower_to": None,
         "awards": state.awards(),
         "bracket_url": reverse("bracket", kwargs={"token": tournament.public_token}),
         "board": board,
         "can_rebuy": _rebuy_open(tournament, state, board),
+        "life_price": tournament.life_price,
         **draw_audit(state),
     }
 
 
 def _rebuy_open(t, state, board) -> bool:
-    """Whether the desk offers *Leben kaufen* now (``buy_life`` decides for each)."""
+    """Whether the desk offers *Leben kaufen* now (``buy_life`` decides for each; the
+    board offers it only to a player with fewer than ``lives`` lives left)."""
     return (
         t.format == Format.LEBEN
         and t.rebuy_until is not None
@@ -82,18 +91,18 @@ def buy_life(request, slug, tournament_id, card_id):
     """Buy one more life for a Leben player (organisers); ``seen``: the lives bought the
     desk showed, so a second tap buys nothing."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
-    seen = request.POST.get("seen", "")
+    seen = read_id(request.POST, "seen", min_value=0)
     try:
         # A missing or garbled ``seen`` is refused as an out-of-date page.
-        shown = int(seen) if seen.isascii() and seen.isdigit() else -1
+        shown = -1 if seen is None else seen
         card = writers.buy_life(t, card_id, actor(request, access), shown)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     else:
         messages.success(
             request,
-            _("%(name)s bought a life (%(n)s lives).")
-            % {"name": card.player.name, "n": t.lives + card.rebuys},
+            _("%(name)s bought a life for %(price)s, paid: %(n)s lives left.")
+            % {"name": card.player.name, "n": card.lives_left, "price": euro(t.life_price)},
         )
     return redirect(reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#board")
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from bummerl.htmx import partial_or_page
 from bummerl.links import absolute_url
 from bummerl.printing import qr_svg
-from clubs.forms import rule_error_text
+from clubs.forms import read_id, rule_error_text
 from scoring.rules import RuleError
 from tournaments import links
 from tournaments.forms import ResultForm
@@ -184,10 +184,10 @@ def _side_post(request, pairing: Pairing, side: str) -> tuple[str | None, object
     try:
         if request.POST.get("confirm") == "1":
             form = ResultForm({"key": request.POST.get("key"), "winner": 0, "score": "-"})
-            report = request.POST.get("report", "")
-            if not form.is_valid() or not report.isdigit():
+            report = read_id(request.POST, "report")  # the report the page showed
+            if not form.is_valid() or report is None:
                 return _("This form is out of date: reload the page."), None
-            return None, confirm_report(pairing, side, int(report), form.cleaned_data["key"])
+            return None, confirm_report(pairing, side, report, form.cleaned_data["key"])
         form = ResultForm(request.POST)
         if not form.is_valid():
             return _("Choose the winner and the score."), None

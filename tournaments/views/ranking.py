@@ -181,6 +181,8 @@ def public_export(request, token):
     """The export for anyone with the public link: what the verification replays (no
     private link, no payment is in it)."""
     t = _public(token)
-    response = JsonResponse(export(t), json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response = JsonResponse(
+        export(t, payments=False), json_dumps_params={"ensure_ascii": False, "indent": 1}
+    )
     response["Content-Disposition"] = f'attachment; filename="preisschnapsen-{t.pk}.json"'
     return response

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from bummerl.links import absolute_url
 from bummerl.printing import qr_svg
-from clubs.forms import rule_error_text
+from clubs.forms import read_id, rule_error_text
 from clubs.models import Role
 from scoring.rules import RuleError
 from scoring.rules.errors import gettext_noop
@@ -94,16 +94,16 @@ def accept(request, slug, tournament_id, pairing_id):
     carries the report it showed (``report``) and a one-time key."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     pairing = _pairing(t, pairing_id)
-    report = request.POST.get("report", "")
+    report = read_id(request.POST, "report")  # the report the desk showed
     try:
         key = uuid.UUID(request.POST.get("key", ""))
     except ValueError:
         key = None
-    if key is None or not report.isdigit():
+    if key is None or report is None:
         messages.error(request, rule_error_text(RuleError("key", OUT_OF_DATE)))
     else:
         try:
-            accept_report(pairing, int(report), key, actor(request, access))
+            accept_report(pairing, report, key, actor(request, access))
         except RuleError as error:
             messages.error(request, rule_error_text(error))
     return redirect(

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from clubs.forms import rule_error_text
+from clubs.forms import read_id, rule_error_text
 from clubs.models import Role
 from scoring.rules import RuleError
 from scoring.rules.errors import gettext_noop
@@ -76,13 +76,14 @@ def _round_response(request, t, access, number, stale: Stale | None = None):
 
 def _seen(request):
     """The state a result form was rendered from: the live result's id, None for "no
-    result"; NOT_CHECKED is never taken from a form (a form without it is refused)."""
-    value = request.POST.get("seen", "")
-    if value == "none":
+    result"; NOT_CHECKED is never taken from a form (a form without it is refused, as is
+    one whose value is no id: abc, 20 digits)."""
+    if request.POST.get("seen", "") == "none":
         return None
-    if value.isdigit():
-        return int(value)
-    raise RuleError("seen", gettext_noop("This form is out of date: reload the page."))
+    seen = read_id(request.POST, "seen")
+    if seen is None:
+        raise RuleError("seen", gettext_noop("This form is out of date: reload the page."))
+    return seen
 
 
 def save_result(request, pairing, actor, may_correct: bool) -> tuple[str | None, Stale | None]:
