@@ -193,10 +193,10 @@ def test_preisschnapsen_night_on_a_phone(live_server, page: Page, browser: Brows
     expect(rows.filter(has_text=ANNA)).to_have_count(3)
     expect(rows.locator("td.num")).to_have_text([str(n) for n in range(1, SOLD + 1)])
 
-    # Cash: 12 sold, 11 paid (€ 110.00), 1 open (€ 10.00).
+    # Cash: 12 sold, 11 paid (€ 110.00), 1 open (€ 10.00); in the box € 110.00.
     cash = page.locator("h2#cash + p")
     expect(cash).to_have_text(re.compile(r"12\D+11\D+110[.,]00\D+1\D+10[.,]00"))
-    assert numbers(cash.inner_text()) == ["12", "11", "110.00", "1", "10.00"]
+    assert numbers(cash.inner_text()) == ["12", "11", "110.00", "1", "10.00", "110.00"]
 
     # --- Round 1, drawn digitally: 8 pairings; the 16 - 12 = 4 right-pot leftovers are byes.
     pairings = night.draw(1)
