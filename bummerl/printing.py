@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 
+from bummerl.clientip import limit_address
 from bummerl.links import phones_warning
 
 _fonts = threading.local()
@@ -99,8 +100,6 @@ def render_lane(request) -> str | None:
         return "link:" + hashlib.sha256(token.encode()).hexdigest()[:32]
     if request.user.is_authenticated:
         return None
-    from bummerl.clientip import limit_address  # an IPv6 visitor by his /64
-
     return f"address:{limit_address(request)}"
 
 
