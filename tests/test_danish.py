@@ -64,6 +64,25 @@ def test_equal_without_a_direct_result_share_the_rank_in_tie_order():
     assert [(x.entry, x.rank) for x in lines] == [(3, 1), (1, 1), (4, 3), (2, 3)]
 
 
+def test_the_direct_result_counts_only_when_each_tied_player_met_each_other():
+    # 1 beat 2 and lost to 6; 2 and 6 never met: 1, 2 and 6 stand level on 2 points,
+    # Bummerl difference 0, and share place 3 (RULES.md 6), though 1 and 6 each took two
+    # Bummerl from the others and 2 none.
+    rounds = [
+        Played(1, (Game(3, 5, 1, 2), Game(4, 6, 2, 0), Game(1, 2, 2, 0))),
+        Played(2, (Game(1, 6, 0, 2), Game(5, 4, 2, 1), Game(2, 3, 2, 0))),
+    ]
+    lines = standing([1, 2, 3, 4, 5, 6], rounds, 2)
+    assert [(x.entry, x.points, x.bummerl_diff, x.rank) for x in lines] == [
+        (5, 4, 2, 1),
+        (4, 3, 1, 2),
+        (1, 2, 0, 3),
+        (2, 2, 0, 3),
+        (6, 2, 0, 3),
+        (3, 1, -3, 6),
+    ]
+
+
 def test_later_rounds_pair_first_v_second_third_v_fourth():
     pairs, bye = pair_round([7, 3, 5, 1], {}, 0, first=False)
     assert (pairs, bye) == ([(7, 3), (5, 1)], None)

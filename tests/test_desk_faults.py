@@ -12,6 +12,7 @@ from clubs.models import AuditEntry
 from scoring.rules import RuleError
 from tests import factories
 from tests.test_tournaments import ACTOR, new_tournament, sell
+from tournaments import ledger
 from tournaments.export import export
 from tournaments.models import Card, Pairing, Pull, Round
 from tournaments.services.cards import lower_cards, sell_cards
@@ -171,7 +172,9 @@ def test_the_simulate_command_plays_a_lowered_night(db, cards, players):
     ]
     sold = sum(len(p["cards"]) for p in night["players"])
     assert [(r["place"], r["to"]) for r in night["ranking"]] == [(p, p) for p in range(1, sold + 1)]
-    assert [p["place"] for p in night["prizes"]] == list(range(1, sold + 1))
+    given = [p["place"] for p in night["prizes"] if p["open"] == ""]
+    assert given == list(range(1, sold + 1))
+    assert all(p["open"] == "nobody" for p in night["prizes"][sold:])  # no card left
 
 
 # --- RULES.md 5.5, 5.8: an 8-card night with a bye in round 1 --------------------------------
@@ -493,12 +496,15 @@ def test_every_card_is_ranked_and_one_prize_each_reaches_into_the_shared_range(d
     awards = state.awards()
     assert [a.place for a in awards] == [1, 2, 3, 4, 5]
     assert {a.player for a in awards} == {c.player_id for c in state.cards.values()}
-    names = {a.player: state.cards[a.card].player.name for a in awards}
-    for a in awards:
-        if a.finished == 9:  # passed past place 8: the first card in 9-10 of a new player
-            taken = {names[b.player] for b in awards if b.place < a.place}
-            first = next(r for r in shared if r["player"] not in taken)
-            assert state.cards[a.card].number == first["card"]
+    # Prize 5 passed past place 8 into 9-10, where one card of a player without a prize
+    # is: it is his whatever the order in the range; prizes 6 to 8 have nobody left.
+    fifth = awards[4]
+    assert fifth.finished == 9
+    in_range = {
+        c.player_id for c in state.cards.values() if c.number in {r["card"] for r in shared}
+    }
+    assert {fifth.player} == in_range - {a.player for a in awards[:4]}
+    assert [x.open for x in state.prize_lines[5:]] == [ledger.NOBODY] * 3
 
 
 @pytest.mark.parametrize(

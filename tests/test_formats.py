@@ -22,6 +22,7 @@ from tournaments.services.draws import draw_round, start_physical_draw, undo_dra
 from tournaments.services.formats import buy_life, set_team
 from tournaments.services.reading import load_state
 from tournaments.services.results import correct_result, record_result, void_result
+from tournaments.services.ties import draw_lots
 from tournaments.simulation import play_open_matches, simulate_format
 
 pytestmark = pytest.mark.django_db
@@ -102,13 +103,20 @@ def test_leben_places_in_reverse_order_of_going_out_and_the_final_of_the_last_tw
     document = export(t)
     assert document["format"] == "leben"
     assert [(r["place"], r["to"]) for r in document["ranking"]] == [(1, 1), (2, 2), (3, 4), (3, 4)]
-    # 3-4 shared: prizes 3 and 4 go to its cards in card-number order, as for cards (5.8)
-    shared = sorted(lines[c].card.number for c in (a.right_id, b.right_id))
-    assert [(p["place"], p["card"]) for p in document["prizes"]][2:] == [
-        (3, shared[0]),
-        (4, shared[1]),
+    # 3-4 shared: prizes 3 and 4 wait for a Stechen or lot, never by card number (5.8)
+    assert [(p["place"], p["card"], p["open"], p["range"]) for p in document["prizes"]][2:4] == [
+        (3, None, "shared", [3, 4]),
+        (4, None, "shared", [3, 4]),
     ]
-    assert [p["place"] for p in document["prizes"]] == [1, 2, 3, 4]
+    assert {p["open"] for p in document["prizes"][4:]} == {"nobody"}  # four players
+    (lot,) = draw_lots(t, ACTOR)
+    numbers = {c.pk: c.number for c in t.card_set.all()}
+    document = export(t)
+    assert [(p["place"], p["card"], p["open"]) for p in document["prizes"]][2:4] == [
+        (3, numbers[lot.order[0]], ""),
+        (4, numbers[lot.order[1]], ""),
+    ]
+    assert [p["place"] for p in document["prizes"] if p["card"]] == [1, 2, 3, 4]
 
 
 def test_leben_no_next_round_while_a_match_is_open_and_undo_keeps_the_history(db):

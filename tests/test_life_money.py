@@ -111,6 +111,10 @@ def test_a_life_bought_costs_the_life_fee_and_shows_on_the_kassa_the_pdf_and_the
         "lives_amount": "7.50",
         "total": "47.50",
         "in_box": "47.50",
+        "prize_money": [],  # its prizes are goods
+        "prize_money_total": "0.00",
+        "house": "47.50",
+        "cancelled_sales": [],
     }
     standing = next(line for line in document["standings"] if line["player"] == name)
     assert (standing["lives"], standing["lives_left"], standing["lives_bought"]) == (3, 2, 1)

@@ -1,5 +1,5 @@
-"""The whole ranking, the lots, the category prize lists and the draw's commitment
-(RULES.md 5.8, 5.9, 5.12), pure Python: exact values and hypothesis properties."""
+"""The whole ranking, the lots and the draw's commitment (RULES.md 5.8, 5.12), pure
+Python: exact values and hypothesis properties."""
 
 import hashlib
 import json
@@ -8,8 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments import draw, ranking, verify
-from tournaments.prizes import award
-from tournaments.ranking import Ranked
 
 # A 16-card night: places 1-8 decided one by one, cards 9..16 out in the round of 16.
 PLACES = {p: p for p in range(1, 9)}  # place -> card (card p holds place p)
@@ -36,15 +34,6 @@ def test_an_order_that_is_not_the_ranges_cards_leaves_it_shared():
     for wrong in ([9, 10], [9, 9, 10, 11, 12, 13, 14, 15], [*range(9, 16), 3]):
         ranked = ranking.card_ranking(PLACES, SHARED, OWNERS, {9: wrong})
         assert {(r.first, r.last) for r in ranked[8:]} == {(9, 16)}
-
-
-def test_a_player_is_ranked_by_his_best_card():
-    owners = OWNERS | {3: 777, 12: 777, 15: 999, 16: 999}
-    places = ranking.player_places(PLACES, SHARED, owners)
-    assert places[777] == (3, 3)
-    assert places[999] == (9, 16)
-    assert list(places)[:3] == [101, 102, 777]  # down the ranking
-    assert len(places) == 14  # 16 cards of 14 players
 
 
 def test_lots_replay_from_their_seed_to_the_same_order():
@@ -91,44 +80,6 @@ def test_every_card_and_player_has_a_place_and_the_ranges_fill_every_place(night
     covered = sorted(p for r in ranked for p in range(r.first, r.last + 1) if r.first == r.last)
     covered += sorted({p for r in ranked if r.first != r.last for p in range(r.first, r.last + 1)})
     assert sorted(covered) == list(range(1, len(owners) + 1))
-    best = ranking.player_places(places, shared, owners, orders)
-    assert set(best) == set(owners.values())
-    for player, (first, last) in best.items():
-        mine = [(r.first, r.last) for r in ranked if r.player == player]
-        assert (first, last) == min(mine)
-
-
-def test_prizes_past_eight_go_down_a_shared_range_in_its_order():
-    places = {p: (p, 100 + p) for p in range(1, 9)}
-    shared = [(9, c, 100 + c) for c in (11, 9, 16)]  # in card-number order as listed
-    prizes = [(1, "Korb"), (9, "Kaffee"), (10, "Wein"), (12, "Nichts")]
-    got = [(a.place, a.card, a.finished) for a in award(places, prizes, False, shared)]
-    assert got == [(1, 1, 1), (9, 11, 9), (10, 9, 9)]
-
-
-def _ranked(*players: int) -> list[Ranked]:
-    return [Ranked(i + 1, i + 1, 10 + i, p) for i, p in enumerate(players)]
-
-
-def test_a_category_list_goes_down_the_ranking_skipping_overall_winners():
-    ranked = _ranked(1, 2, 3, 4, 5, 6)
-    women = {2, 4, 5, 6}
-    prizes = [(1, "Blumen"), (2, "Buch")]
-    got = ranking.category_awards(ranked, prizes, women, {1, 2}, with_overall=False)
-    assert [(p.place, p.player, p.first) for p in got] == [(1, 4, 4), (2, 5, 5)]
-    got = ranking.category_awards(ranked, prizes, women, {1, 2}, with_overall=True)
-    assert [(p.place, p.player) for p in got] == [(1, 2), (2, 4)]
-
-
-def test_a_player_takes_a_category_prize_once_by_his_best_card():
-    ranked = [Ranked(1, 1, 10, 7), Ranked(2, 2, 11, 7), Ranked(3, 3, 12, 8)]
-    got = ranking.category_awards(ranked, [(1, "A"), (2, "B")], {7, 8}, set(), True)
-    assert [(p.place, p.player, p.card) for p in got] == [(1, 7, 10), (2, 8, 12)]
-
-
-def test_a_category_prize_whose_player_is_not_known_yet_is_left_out():
-    got = ranking.category_awards(_ranked(1, 2), [(1, "A"), (3, "C")], {1, 2}, set(), True)
-    assert [p.place for p in got] == [1]
 
 
 def test_the_commitment_is_the_sha256_of_the_documented_text():
@@ -210,36 +161,3 @@ def test_a_lot_with_another_order_than_its_seed_gives_is_found():
         False,
         ["the order differs from the lots drawn with its seed"],
     )
-
-
-@st.composite
-def category_cases(draw_):
-    players = draw_(st.lists(st.integers(1, 30), min_size=1, max_size=40))
-    ranked = [Ranked(i + 1, i + 1, 100 + i, p) for i, p in enumerate(players)]
-    members = set(draw_(st.lists(st.integers(1, 30), max_size=20)))
-    winners = set(draw_(st.lists(st.integers(1, 30), max_size=8)))
-    places = draw_(st.lists(st.integers(1, 12), max_size=8, unique=True))
-    return ranked, [(p, f"P{p}") for p in places], members, winners, draw_(st.booleans())
-
-
-@settings(max_examples=300)
-@given(category_cases())
-def test_a_category_list_gives_its_prizes_down_the_ranking_once_per_eligible_player(case):
-    ranked, prizes, members, winners, with_overall = case
-    got = ranking.category_awards(ranked, prizes, members, winners, with_overall)
-    eligible = []
-    for r in ranked:
-        if r.player in {e.player for e in eligible} or any(
-            x.player == r.player for x in ranked[: ranked.index(r)]
-        ):
-            continue
-        if r.player in members and (with_overall or r.player not in winners):
-            eligible.append(r)
-    assert [(p.place, p.player) for p in got] == [
-        (place, eligible[place - 1].player)
-        for place, _d in sorted(prizes)
-        if place <= len(eligible)
-    ]
-    assert len({p.player for p in got}) == len(got)
-    assert all(p.player in members for p in got)
-    assert with_overall or not any(p.player in winners for p in got)

@@ -162,7 +162,7 @@ def test_anyone_with_the_public_link_checks_the_draws_and_gets_the_export(client
 
 def shared_range(t, first):
     state = load_state(t)
-    return [c for f, _last, c in state.shared() if f == first], state
+    return [c for f, _last, c in state.placed()[1] if f == first], state
 
 
 def test_lots_order_every_shared_range_once_and_replay_from_the_export(client):
@@ -220,7 +220,7 @@ def test_a_stechen_orders_its_range_and_a_correction_keeps_the_first(client):
     assert ", ".join(map(str, numbers)) in refused.content.decode()
 
 
-def test_prizes_past_place_eight_go_to_a_shared_range_in_card_order(db):
+def test_prizes_past_place_eight_wait_for_the_shared_range_and_the_desk_offers_to_decide(client):
     club = factories.club()
     t = simulate(club, cards=16, players=16, max_cards=1, seed=8)
     t.prizes = [
@@ -229,10 +229,25 @@ def test_prizes_past_place_eight_go_to_a_shared_range_in_card_order(db):
         {"place": 10, "description": "Tee"},
     ]
     t.save(update_fields=["prizes"])
+    assert t.ranking_ties == "shared"
     cards, state = shared_range(t, 9)
+    lines = {x.place: (x.card, x.open, x.range) for x in state.prize_lines}
+    assert lines[9] == lines[10] == (None, "shared", (9, 16))  # never by card number
+    organiser(client, club)
+    desk = client.get(url("tournament", t)).content.decode()
+    assert "Preise 9, 10 fallen in die geteilten Plätze 9–16" in desk
+    assert url("tournament_ranking", t) + "#range-9" in desk
+    page = client.get(url("tournament_ranking", t)).content.decode()
+    assert 'id="range-9"' in page and "offen: Plätze 9–16 sind geteilt" in page
+    numbers = [state.cards[c].number for c in cards]
+    order = list(reversed(numbers))
+    post = {"key": str(uuid.uuid4()), "first": 9, "seen": 0, "order": ", ".join(map(str, order))}
+    assert client.post(url("stechen", t), post).status_code == 302
+    state = load_state(t)
+    by_number = {c.number: c.pk for c in state.cards.values()}
     awards = {a.place: (a.card, a.finished) for a in state.awards()}
-    assert awards[9] == (cards[0], 9) and awards[10] == (cards[1], 9)
-    assert [state.cards[c].number for c in cards] == sorted(state.cards[c].number for c in cards)
+    assert awards[9] == (by_number[order[0]], 9) and awards[10] == (by_number[order[1]], 10)
+    assert "fallen in die geteilten" not in client.get(url("tournament", t)).content.decode()
 
 
 def test_the_tournament_form_takes_prizes_up_to_the_cards_laid_out(client):
@@ -302,11 +317,13 @@ def test_organisers_keep_the_clubs_categories_and_members_only_read_them(client)
 def category_night(with_overall: bool):
     club = factories.club()
     t = simulate(club, cards=16, players=16, max_cards=1, seed=8)
+    t.prizes = t.prizes[:4]  # places 5 and 6 win no overall prize
+    t.save(update_fields=["prizes"])
     damen = Category.objects.create(club=club, name="Damen")
     state = load_state(t)
     places = state.player_places()
     champion = next(p for p, (first, _last) in places.items() if first == 1)
-    out = [p for p, (first, _last) in places.items() if first == 9][:2]  # card-number order
+    out = [p for p, (first, _last) in places.items() if first in (5, 6)]
     for player in (champion, *out):
         Player.objects.get(pk=player).categories.add(damen)
     t.category_prizes = [

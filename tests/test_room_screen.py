@@ -5,6 +5,7 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
+from tournaments.categories import overall_prizes
 from tournaments.screen import PER_PAGE, screen_pages
 from tournaments.services.reading import load_state
 from tournaments.simulation import simulate
@@ -30,10 +31,11 @@ def test_a_finished_night_shows_the_final_then_the_placement_matches_then_the_pr
     t.prizes = [{"place": 1, "description": "Schinken"}]
     t.save(update_fields=["prizes"])
     state = load_state(t)
-    awards = [(a, state.cards[a.card]) for a in state.awards()]
-    pages = screen_pages(state, awards)
+    pages = screen_pages(state, overall_prizes(state))
     assert [len(p.rows) for p in pages] == [1, 5, 0]
-    assert pages[0].large and pages[-1].awards
+    assert pages[0].large and [p.card.player.name for p in pages[-1].prizes] == [
+        state.cards[state.prize_lines[0].card].player.name
+    ]
 
 
 @pytest.mark.parametrize("cards", [16, 128])

@@ -284,21 +284,124 @@ def places(rounds: list[RoundState], placement: list[Match]) -> dict[int, int]:
     return out
 
 
-def shared_places(
-    rounds: list[RoundState], number: Mapping[int, int] | None = None
-) -> list[tuple[int, int, int]]:
-    """(first place, last place, card) for the cards that went out before the rounds that
-    feed the placement matches (RULES.md 5.8, ``ranking_ties`` shared): the losers of a
-    round with pots of p numbers (p >= 8) share places p+1 to p+losers, e.g. 9-16 for the
-    round of the last 16. Best range first; within a range by card ``number`` (card ->
-    number, the sale order; the card id without it), the order in which a prize passed
-    down under one prize per player reaches them. A round counts once the round after
-    it is drawn (its results can no longer change)."""
-    out: list[tuple[int, int, int]] = []
-    for state in sorted(rounds, key=lambda r: r.pot_size):
-        if state.pot_size <= QUARTER_FINAL or _settled(rounds, state.pot_size) is None:
+@dataclass(frozen=True)
+class Group:
+    """Cards ranked together (RULES.md 5.5, 5.7, 5.8): places ``first`` to ``last``;
+    ``cards`` best first when ``ordered`` (each card a place of its own: ``first``,
+    ``first + 1``, …), else sharing the range, by card number."""
+
+    first: int
+    last: int
+    cards: tuple[int, ...]
+    ordered: bool
+
+
+def finished(rounds: list[RoundState], sold: list[int], withdrawn: Mapping[int, int]) -> bool:
+    """No round is left to play: the latest round is decided and no further one can be
+    drawn (the final is played, or fewer than two cards are left, RULES.md 5.7)."""
+    if not rounds or not rounds[-1].matches or not rounds[-1].decided:
+        return False
+    return next_pot_size(rounds, 0, len(cards_in_play(rounds, sold, withdrawn))) is None
+
+
+def ranking_groups(
+    rounds: list[RoundState],
+    placement: list[Match],
+    sold: list[int],
+    withdrawn: Mapping[int, int] | None = None,
+    number: Mapping[int, int] | None = None,
+) -> list[Group]:
+    """Every card whose place is settled, in groups best first (RULES.md 5.5, 5.7, 5.8).
+
+    ``rounds`` are the drawn rounds, ``placement`` the placement matches, ``sold`` every
+    card sold (withdrawn ones included), ``withdrawn`` card -> round, ``number`` card ->
+    number (the order within a shared range; the card id without it).
+
+    The places are counted from the bottom, so that every card sold gets exactly one
+    place and the places have no gap, whatever the byes and withdrawals: the last place is
+    the number of cards sold. Round by round from the first, the cards withdrawn that did
+    not finish that round (withdrawn before it was drawn, or whose match became a
+    walkover) take the places at the bottom, then the round's other losers the places
+    above them (RULES.md 5.7: a withdrawn card ranks after the cards out in the first
+    round it did not finish). The losers of a round of 8 cards or more share their range;
+    the losers of the quarter-final, the semi-final and the final are put in order by the
+    placement matches (``places``; a lone loser needs none) and are not placed while
+    these are still to play. A round counts once the round after it is drawn (its
+    results can no longer change) or the night is ``finished``; the winner, or the one
+    card left, is then first. A card withdrawn before round 1 ranks after round 1's
+    losers.
+    """
+    gone = withdrawn or {}
+    numbers = number or {}
+    done = finished(rounds, sold, gone)
+    out_in: dict[int, int] = {}  # card -> index of the round it went out in
+    seen: dict[int, int] = {}  # card -> index of the last round it was drawn in
+    for i, state in enumerate(rounds):
+        for match in state.matches:
+            for card in (match.left, match.right):
+                if card is not None:
+                    seen[card] = i
+        for card in state.losers():
+            out_in[card] = i
+    for card in gone:
+        if card not in out_in:
+            # Withdrawn after winning (or before round 1): out in the next round.
+            out_in[card] = seen[card] + 1 if card in seen else 0
+    placed_at = {card: place for place, card in places(rounds, placement).items()}
+    coming = {c for m in placement if not m.decided for c in (m.left, m.right)}
+    coming |= {c for _label, cards in placement_due(rounds, placement) for c in cards}
+
+    def in_order(cards) -> list[int]:
+        return sorted(cards, key=lambda c: (numbers.get(c, c), c))
+
+    groups: list[Group] = []
+    bottom = len(sold)  # the worst place not given yet
+
+    def add(cards: list[int], ordered: bool) -> None:
+        nonlocal bottom
+        if cards:
+            first = bottom - len(cards) + 1
+            groups.append(Group(first, bottom, tuple(cards), ordered or len(cards) == 1))
+            bottom = first - 1
+
+    for i, state in enumerate(rounds):
+        if i + 1 >= len(rounds) and not done:
+            break  # the latest round is not settled yet
+        leaving = [c for c, at in out_in.items() if at == i]
+        if state.pot_size > QUARTER_FINAL:
+            add(in_order(c for c in leaving if c in gone), False)
+            add(in_order(c for c in leaving if c not in gone), False)
             continue
-        losers = sorted(state.losers(), key=lambda c: (number or {}).get(c, c))
-        first, last = state.pot_size + 1, state.pot_size + len(losers)
-        out.extend((first, last, card) for card in losers)
-    return out
+        # The last rounds: the placement matches order the losers, withdrawn ones too.
+        ranked = sorted((c for c in leaving if c in placed_at), key=placed_at.__getitem__)
+        others = [c for c in leaving if c not in placed_at]
+        add(in_order(c for c in others if c in gone), False)
+        rest = [c for c in others if c not in gone]
+        if len(rest) + len(ranked) == 1:
+            add(rest + ranked, True)
+        elif rest and coming & set(rest):
+            bottom -= len(rest) + len(ranked)  # their placement matches are still to play
+        else:
+            # No match is to come for the rest (the final was never drawn): they share.
+            add(in_order(rest), False)
+            add(ranked, True)
+    if done:
+        placed = {c for g in groups for c in g.cards}
+        left = [c for c in sold if c not in placed and out_in.get(c, len(rounds)) >= len(rounds)]
+        add(in_order(c for c in left if c in gone), False)
+        add(in_order(c for c in left if c not in gone), False)
+    groups.reverse()
+    return groups
+
+
+def placed(groups: list[Group]) -> tuple[dict[int, int], list[tuple[int, int, int]]]:
+    """``groups`` as ``ranking.card_ranking`` takes them: (place -> card for the cards
+    with a place of their own, (first, last, card) for the cards sharing a range)."""
+    places: dict[int, int] = {}
+    shared: list[tuple[int, int, int]] = []
+    for group in groups:
+        if group.ordered:
+            places.update((group.first + i, card) for i, card in enumerate(group.cards))
+        else:
+            shared.extend((group.first, group.last, card) for card in group.cards)
+    return places, shared

@@ -12,8 +12,9 @@ Words used here:
 - *bye* (*Freilos*): with an odd count one entry does not play; it scores a won match
   of ``bye_bummerl`` to 0 (the setting's bye score; by default ``bye_default``).
 - *standing*: points, then Bummerl difference, then game-points difference, then the
-  result between the tied entries (the points they took from each other), then a
-  shared rank (RULES.md 5.8 ``shared``), listed in the caller's tie order.
+  result between the tied entries (the points they took from each other; only when
+  each of them met each other), then a shared rank (RULES.md 5.8 ``shared``), listed
+  in the caller's tie order.
 
 Where RULES.md is silent, this module decides:
 
@@ -158,11 +159,14 @@ def standing(entries: Sequence[int], rounds: Iterable[Played], bye_bummerl: int)
         group = ordered[i:j]
         members = {x.entry for x in group}
         # The points each took from the others of the group: over his own opponents,
-        # so a large group costs its matches, not its size squared.
+        # so a large group costs its matches, not its size squared. Only when each of
+        # them met each other (RULES.md 6); else they stay level here.
         direct = {
             x.entry: sum(p for o, p in between.get(x.entry, {}).items() if o in members)
             for x in group
         }
+        if not _all_met(group, members, between):
+            direct = dict.fromkeys(members, 0)
         group.sort(key=lambda x: (-direct[x.entry], tie_order[x.entry]))
         for k, line in enumerate(group):
             same = k > 0 and direct[line.entry] == direct[group[k - 1].entry]
@@ -170,6 +174,14 @@ def standing(entries: Sequence[int], rounds: Iterable[Played], bye_bummerl: int)
         result.extend(group)
         i = j
     return result
+
+
+def _all_met(group: list[Line], members: set[int], between: dict[int, dict[int, int]]) -> bool:
+    """Whether each entry of ``group`` met each other one (a game between them)."""
+    need = len(group) - 1
+    if any(len(between.get(x.entry, {})) < need for x in group):
+        return False  # cheap: a large group never all met (one game per round)
+    return all(sum(o in members for o in between.get(x.entry, {})) == need for x in group)
 
 
 def pair_round(

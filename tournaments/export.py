@@ -3,9 +3,10 @@ the management command prints; the twin of a score sheet's ``scoring.sheetjson``
 
 from decimal import Decimal
 
+from clubs.audit import history
 from clubs.text import german_key
 from tournaments import bracket, draw, formats
-from tournaments.categories import category_lists
+from tournaments.categories import category_lists, listed, money_split
 from tournaments.models import Format, Pairing, Pull, Tournament
 from tournaments.prizes import cash, player_cash
 from tournaments.services.reading import load_state
@@ -103,21 +104,27 @@ def export(tournament: Tournament, payments: bool = True) -> dict:
         "placement": [pairing_dict(p) for p in state.placement],
         "ranking": [{"place": r.first, "to": r.last, **ref(r.card)} for r in state.ranking()],
         **(_ranking_extras(state, ref) if cards_format else _ties(state)),
-        "prizes": [
-            {
-                "place": a.place,
-                "description": a.description,
-                "card": state.cards[a.card].number,
-                "player": state.cards[a.card].player.name,
-            }
-            for a in state.awards()
-        ],
+        "prizes": [_prize(line, ref) for line in listed(state, state.prize_lines)],
     }
     if not cards_format:  # Leben and points events: their standings (README)
         document.update(formats.export_part(state, ref))
     if payments:
         document["cash"] = _cash(state)
     return document
+
+
+def _prize(line, ref) -> dict:
+    """A prize line of the export (``categories.ListedPrize``): ``place``,
+    ``description``, ``card`` and ``player`` (``null`` while it has no holder), ``open``
+    (``""`` given, ``playing``, ``shared`` or ``nobody``: ``ledger``) and ``range`` (the
+    shared places it waits for, ``[first, last]``, else ``null``)."""
+    return {
+        "place": line.place,
+        "description": line.description,
+        **(ref(line.card.pk) if line.card else {"card": None, "player": None}),
+        "open": line.open,
+        "range": list(line.range) if line.range else None,
+    }
 
 
 def _amount(value) -> str:
@@ -129,10 +136,12 @@ def _cash(state) -> dict:
     """The export's ``cash`` (README): the cash report's figures (``prizes.cash`` and
     ``prizes.player_cash``, as ``printing.cash_context``) in euros as text with two
     decimals; ``life_fee`` is None but in Leben (RULES.md 5.10), where every life bought
-    is paid when bought."""
+    is paid when bought; the split of the takings into ``prize_money`` and the
+    ``house``'s share (RULES.md 5.5) and the ``cancelled_sales`` (5.1, from the history)."""
     t = state.tournament
     cards = list(state.cards.values())
     money = cash(t.entry_fee, cards, t.life_price)
+    split = money_split(t, money.in_box)
     leben = t.format == Format.LEBEN
     return {
         "entry_fee": _amount(money.entry_fee),
@@ -146,6 +155,25 @@ def _cash(state) -> dict:
         "lives_amount": _amount(money.lives_amount),
         "total": _amount(money.total),
         "in_box": _amount(money.in_box),
+        "prize_money": [
+            {
+                "list": p.label,
+                "place": p.place,
+                "description": p.description,
+                "kind": p.kind,
+                "value": str(p.value),
+                "amount": _amount(p.amount),
+            }
+            for p in split.payouts
+        ],
+        "prize_money_total": _amount(split.prize_money),
+        "house": _amount(split.house),
+        "cancelled_sales": [
+            {"card": e.before["card"], "player": e.before["player"], "paid": e.before["paid"]}
+            for e in history("tournament", t.pk)
+            .filter(action="sale cancelled")
+            .order_by("at", "id")
+        ],
         "players": [
             {
                 "player": line.player.name,
@@ -242,12 +270,7 @@ def _ranking_extras(state, ref) -> dict:
         ],
         **_ties(state),
         "category_prizes": [
-            {
-                "category": lst.category.name,
-                "place": line.place,
-                "description": line.description,
-                **(ref(line.card.pk) if line.card else {"card": None, "player": None}),
-            }
+            {"category": lst.category.name, **_prize(line, ref)}
             for lst in lists
             for line in lst.lines
         ],

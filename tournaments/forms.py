@@ -6,12 +6,14 @@ import zoneinfo
 
 from django import forms
 from django.conf import settings
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from clubs.forms import IdField, LinesField
 from clubs.models import Category
 from tournaments import formats, leben
 from tournaments.models import Format, ResultCheck
+from tournaments.prizes import PERCENT_KIND, prize_money
 from tournaments.services.reading import CARD_COUNTS
 
 VIENNA = zoneinfo.ZoneInfo(settings.TIME_ZONE)
@@ -332,6 +334,17 @@ class TournamentForm(forms.Form):
                     )
                 )
                 self.add_error("time", message)
+        shares = [
+            money[1]
+            for p in [*(data.get("prizes") or []), *(data.get("category_prizes") or [])]
+            if (money := prize_money(p["description"])) and money[0] == PERCENT_KIND
+        ]
+        if sum(shares) > 100:
+            self.add_error(
+                "prizes",
+                _("The prizes share out %(percent)s %% of the takings: at most 100 %%.")
+                % {"percent": number_format(sum(shares))},
+            )
         if data.get("format") == Format.POINTS and not data.get("rounds_planned"):
             self.add_error("rounds_planned", _("A points event needs its number of rounds."))
         return data

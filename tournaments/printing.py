@@ -4,6 +4,7 @@ where each player plays. Each function returns a template context for
 ``bummerl.printing``; the desk shows the cash report and the lists from the same."""
 
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from urllib.parse import quote
 
 from django.urls import reverse
@@ -13,22 +14,11 @@ from django.utils.translation import gettext as _
 from bummerl.printing import qr_png, text_width
 from clubs.models import Player
 from tournaments import sheet_grid
-from tournaments.categories import category_lists
+from tournaments.categories import category_lists, listed, money_split
 from tournaments.models import Card, Pull, ResultCheck, Round, Tournament
 from tournaments.prizes import Place, cash, player_cash
 from tournaments.rows import BlankRow, Column, Row, SheetRow, bracket_columns, round_name, rows
 from tournaments.services.reading import TournamentState, load_state, physical_session
-
-
-@dataclass(frozen=True)
-class PrizeLine:
-    """A line of the printed prize list: prize ``place``, its ``description`` and the
-    ``card`` that won it (None while not known)."""
-
-    place: int
-    description: str
-    card: Card | None
-
 
 # The bracket sheet: A4 landscape pages, in millimetres inside the page margins. The
 # small boxes' text is one block of lines on a grid per page, each box's lines at its
@@ -104,11 +94,15 @@ def box_label(label: int | Place) -> str:
 def box_text(row: Row | BlankRow) -> str:
     """Two lines: the match number (``box_label``) and the left card, then the right
     card (or the bye); the winner's line ends with the score ("#12 Anna 2:1"), or says
-    the card went on without a match. A box still to come has the number and room to
+    the card went on without a match; a withdrawn card's line says so in the last
+    pairing it was drawn in. A box still to come has the number and room to
     write."""
     if isinstance(row, BlankRow):
         return f"{box_label(row.label)}\n\u00a0"
     lines = [_card(row.left), _("bye (Freilos)") if row.kind == "bye" else _card(row.right)]
+    for i, card in enumerate((row.left, row.right)):
+        if card is not None and card.pk in row.withdrawn:
+            lines[i] += " · " + _("withdrawn")  # RULES.md 5.7: the line does not just end
     if row.winner is not None:
         won = 0 if row.left is not None and row.winner.pk == row.left.pk else 1
         if row.result is not None:
@@ -431,42 +425,57 @@ def match_sheets_context(t: Tournament, round_: Round, build_url) -> dict:
 
 def prizes_context(t: Tournament) -> dict:
     state = load_state(t)
-    awarded = {a.place: state.cards[a.card] for a in state.awards()}
-    prizes = [
-        PrizeLine(int(p["place"]), p["description"], awarded.get(int(p["place"])))
-        for p in sorted(t.prizes, key=lambda p: int(p["place"]))
+    split = money_split(t, cash(t.entry_fee, state.cards.values(), t.life_price).in_box)
+    money = {(p.label, p.place): p.amount for p in split.payouts}
+
+    def priced(label, lines):
+        return [replace(line, money=money.get((label, line.place))) for line in lines]
+
+    lists = [
+        replace(lst, lines=priced(lst.category.name, lst.lines)) for lst in category_lists(state)
     ]
-    return {"tournament": t, "prizes": prizes, "category_lists": category_lists(state)}
+    prizes = priced("", listed(state, state.prize_lines))  # every prize, given or open
+    return {"tournament": t, "prizes": prizes, "category_lists": lists, "split": split}
 
 
 @dataclass(frozen=True)
 class PrizeWon:
-    """A prize handed out (``prizes.Award``) with its ``card`` and the money its holder
+    """A prize handed out (``ledger.PrizeLine``) with its ``card`` and the money its holder
     still ``owes`` (euros, 0: all paid)."""
 
     place: int
     description: str
     card: Card
     owes: object
+    money: object = None
 
 
 def cash_context(t: Tournament, state: TournamentState | None = None) -> dict:
     """The cash report (the desk's and the PDF's): ``cash``, the takings (cards paid at
     the entry fee and, in Leben, the lives bought at the life fee, RULES.md 5.10: what
     is in the box), what is unpaid and by whom (``unpaid``), the money per player
-    (``players``), the prizes handed out so far with who won them (``prizes``; a prize is
-    as typed, goods or money: no amount of money is taken out of the box for it)."""
+    (``players``), the prizes handed out so far with who won them (``prizes``, with the
+    ``money`` each pays), the ``split`` of the takings into money prizes and the house's
+    share (RULES.md 5.5), ``paid_out`` (the money prizes handed out so far) and
+    ``left_in_box`` (what the box holds after them)."""
     state = state or load_state(t)
     cards = list(state.cards.values())
     players = player_cash(t.entry_fee, t.max_cards, cards, t.life_price)
     owes = {line.player.pk: line.owed for line in players}
+    money = cash(t.entry_fee, cards, t.life_price)
+    split = money_split(t, money.in_box)
+    paying = {p.place: p.amount for p in split.payouts if not p.label}
     prizes = [
-        PrizeWon(a.place, a.description, state.cards[a.card], owes[a.player])
+        PrizeWon(a.place, a.description, state.cards[a.card], owes[a.player], paying.get(a.place))
         for a in state.awards()
     ]
+    paid_out = sum((p.money for p in prizes if p.money is not None), Decimal(0))
     return {
         "tournament": t,
-        "cash": cash(t.entry_fee, cards, t.life_price),
+        "cash": money,
+        "split": split,
+        "paid_out": paid_out,
+        "left_in_box": money.in_box - paid_out,
         "players": players,
         "unpaid": [line for line in players if line.unpaid],
         "prizes": prizes,

@@ -1,19 +1,29 @@
-"""Places and prizes of a Preisschnapsen (RULES.md 5.5), pure Python.
-
-``places`` maps a place (1..8) to the card that holds it; ``award`` hands out the
-prize list. With one prize per player, a player's lower prize passes to the next
-place held by someone else, and every place after it moves up by one; past the places
-decided one by one it passes into the range the next cards share (9-16 …), in card order.
-``Place`` names the placement matches; ``cash`` and ``still_in`` give the desk's and
-the live bracket's figures: money taken and open, and the players still in;
+"""The placement matches and the money of a Preisschnapsen (RULES.md 5.5, 5.10), pure
+Python. ``Place`` names the placement matches; ``cash`` and ``still_in`` give the
+desk's and the live bracket's figures: money taken and open, and the players still in;
 ``player_cash`` the money per player (cards, paid, owed, cards left under the limit,
-lives bought).
+lives bought); ``split`` the prizes in money, a split of the takings (RULES.md 5.5).
+Who wins which prize is the ledger's (``tournaments.ledger``).
+
+Where RULES.md is silent, decided here: a prize is money when its description starts
+with a share of the takings ("40 %", "12,5 % und ein Pokal") or an amount ("€ 50",
+"50 €", "50 Euro"); the takings it is a share of are what is in the box (cards paid and
+lives bought, ``Cash.in_box``); the house keeps what the money prizes leave, its share
+and the remainders of rounding down together.
 """
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
 from enum import StrEnum
+
+PERCENT = re.compile(r"^\s*(\d{1,3}(?:[.,]\d{1,2})?)\s*(?:%|Prozent\b)", re.IGNORECASE)
+AMOUNT = re.compile(
+    r"^\s*(?:€\s*(\d{1,7}(?:[.,]\d{1,2})?)|(\d{1,7}(?:[.,]\d{1,2})?)\s*(?:€|EUR\b|Euro\b))",
+    re.IGNORECASE,
+)
+PERCENT_KIND, AMOUNT_KIND = "percent", "amount"
 
 
 class Place(StrEnum):
@@ -36,71 +46,6 @@ class Place(StrEnum):
     def first(self) -> int:
         """The best place the match decides: 3, 5, 7, 5."""
         return int(self.value.split("-")[0])
-
-
-@dataclass(frozen=True)
-class Award:
-    """Prize ``place`` (its description) goes to ``card`` of ``player``, who finished
-    ``finished`` (the same as ``place`` unless prizes moved up)."""
-
-    place: int
-    description: str
-    card: int
-    player: int
-    finished: int
-
-
-def award(
-    places: dict[int, tuple[int, int]],
-    prizes: list[tuple[int, str]],
-    one_per_player: bool,
-    shared: Sequence[tuple[int, int, int]] = (),
-) -> list[Award]:
-    """Prizes in place order (RULES.md 5.5). ``places``: place -> (card, player) as far as
-    known; ``prizes``: (place, description); ``shared``: (first place, card, player) of
-    the cards that share a place range beyond the decided places (RULES.md 5.8), in the
-    order a prize passed down reaches them (``bracket.shared_places``). A prize whose
-    holder is not known yet is left out; with one prize per player a prize passes down
-    past place 8 into a shared range once every place before it is known (``finished``
-    is then the range's first place). Without one prize per player a prize inside a
-    shared range goes to the range's card at that position (RULES.md 5.8: ``ranking``
-    explains why), ``finished`` the range's first place."""
-    if not one_per_player:
-        at = {place: (held, place) for place, held in places.items()}
-        taken: dict[int, int] = {}
-        for first, card, player in shared:
-            at.setdefault(first + taken.get(first, 0), ((card, player), first))
-            taken[first] = taken.get(first, 0) + 1
-        return [
-            Award(place, description, *at[place][0], at[place][1])
-            for place, description in sorted(prizes)
-            if place in at
-        ]
-    # The chain of moved-up prizes is known only as far as the places are known from 1 on.
-    known = []
-    while len(known) + 1 in places:
-        known.append((len(known) + 1, places[len(known) + 1]))
-    ranges: dict[int, list[tuple[int, tuple[int, int]]]] = {}
-    for first, card, player in shared:
-        ranges.setdefault(first, []).append((first, (card, player)))
-    while len(known) + 1 in ranges:
-        known.extend(ranges[len(known) + 1])
-    awards: list[Award] = []
-    winners: set[int] = set()
-    cursor = 0
-    for place, description in sorted(prizes):
-        # A prize goes to its own place, or, when that player already won one, to the
-        # next place held by someone else; a gap in the prize list moves nothing.
-        cursor = max(cursor, place - 1)
-        while cursor < len(known) and known[cursor][1][1] in winners:
-            cursor += 1
-        if cursor >= len(known):
-            break
-        finished, (card, player) = known[cursor]
-        awards.append(Award(place, description, card, player, finished))
-        winners.add(player)
-        cursor += 1
-    return awards
 
 
 @dataclass(frozen=True)
@@ -252,3 +197,73 @@ def still_in(cards: Iterable) -> list[StillIn]:
         (StillIn(held[0].player, len(held)) for held in holdings.values()),
         key=lambda item: (-item.cards, item.player.name_key),
     )
+
+
+def prize_money(description: str) -> tuple[str, Decimal] | None:
+    """What a prize's ``description`` pays in money: (``"percent"``, 40) for a share of
+    the takings ("40 %", "12,5 % und Pokal"), (``"amount"``, 50) for euros ("€ 50",
+    "50 €", "50 Euro"), None for goods ("Geschenkkorb"). A comma or a point before the
+    decimals."""
+    found = PERCENT.match(description)
+    if found:
+        return PERCENT_KIND, Decimal(found.group(1).replace(",", "."))
+    found = AMOUNT.match(description)
+    if found:
+        return AMOUNT_KIND, Decimal((found.group(1) or found.group(2)).replace(",", "."))
+    return None
+
+
+@dataclass(frozen=True)
+class Payout:
+    """A prize in money: prize ``place`` of the list ``label`` ("" overall, else the
+    category's name) with its ``description``; ``kind`` and ``value`` as typed
+    (``prize_money``); ``amount``: the euros it pays (a share rounded down to whole
+    euros, RULES.md 5.5)."""
+
+    label: str
+    place: int
+    description: str
+    kind: str
+    value: Decimal
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class Split:
+    """The takings split (RULES.md 5.5): ``takings`` in euros, the ``payouts`` (money
+    prizes, in list order), ``prize_money`` their sum and ``house`` what stays with the
+    house: takings − prize money (negative when fixed amounts pass the takings)."""
+
+    takings: Decimal
+    payouts: tuple[Payout, ...]
+
+    @property
+    def prize_money(self) -> Decimal:
+        return sum((p.amount for p in self.payouts), Decimal(0))
+
+    @property
+    def house(self) -> Decimal:
+        return self.takings - self.prize_money
+
+    @property
+    def short(self) -> bool:
+        """The money prizes pass the takings (fixed amounts on a small night)."""
+        return self.house < 0
+
+
+def split(takings: Decimal, prizes: Iterable[tuple[str, int, str]]) -> Split:
+    """The money prizes of ``prizes`` ((label, place, description) of the overall list,
+    label "", and of each category list) out of ``takings`` euros: a share is
+    ``takings × percent / 100`` rounded down to whole euros, an amount is paid as typed."""
+    takings = Decimal(takings)
+    payouts = []
+    for label, place, description in prizes:
+        money = prize_money(description)
+        if money is None:
+            continue
+        kind, value = money
+        amount = value
+        if kind == PERCENT_KIND:
+            amount = (takings * value / 100).quantize(Decimal(1), rounding=ROUND_DOWN)
+        payouts.append(Payout(label, place, description, kind, value, amount))
+    return Split(takings, tuple(payouts))

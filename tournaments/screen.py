@@ -1,6 +1,6 @@
 """The room screen: the live bracket for a 1920×1080 screen read from 5 m away, as
 pages that take turns (``static/js/screen.js``): the current round, split into pages
-of at most ``PER_PAGE`` matches, then the placement matches, then the prizes won. A
+of at most ``PER_PAGE`` matches, then the placement matches, then the prize list. A
 Leben or points event (RULES.md 5.10, 6) shows its standings in pages of
 ``STANDING_PER_PAGE`` lines after its current round.
 
@@ -27,15 +27,15 @@ STANDING_PER_PAGE = 16
 @dataclass(frozen=True)
 class ScreenPage:
     """One page of the room screen: ``title`` (the round's name), ``part`` (1-based) of
-    ``parts`` pages of that round, the ``rows`` (``rows.Row``), the ``awards`` (pairs
-    of ``prizes.Award`` and card) or the ``standing`` (``formats.BoardLine``s), and
+    ``parts`` pages of that round, the ``rows`` (``rows.Row``), the ``prizes``
+    (``categories.ListedPrize``) or the ``standing`` (``formats.BoardLine``s), and
     ``large``."""
 
     title: str
     rows: tuple[Row, ...] = ()
     part: int = 1
     parts: int = 1
-    awards: tuple = ()
+    prizes: tuple = ()
     standing: tuple = ()
 
     @property
@@ -52,18 +52,18 @@ def _split(column: Column) -> list[ScreenPage]:
     ]
 
 
-def screen_pages(state, awards) -> list[ScreenPage]:
+def screen_pages(state, prizes) -> list[ScreenPage]:
     """The pages of ``state`` (``load_state``) in the order they are shown: the latest
-    drawn round, the placement matches, the prizes won (``awards``: pairs of award and
-    card). Empty before round 1 is drawn."""
+    drawn round, the placement matches, the prize list (``prizes``:
+    ``categories.overall_prizes``). Empty before round 1 is drawn."""
     columns = bracket_columns(state)
     main = [c for c in columns if c.number is not None]
     pages = _split(main[-1]) if main else []
     pages += [p for c in columns if c.number is None for p in _split(c)]
     if state.tournament.format != Format.CARDS:
         pages += _standing_pages(state)
-    if awards:
-        pages.append(ScreenPage(_prizes_title(), awards=tuple(awards)))
+    if prizes:
+        pages.append(ScreenPage(_prizes_title(), prizes=tuple(prizes)))
     return pages
 
 

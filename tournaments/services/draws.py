@@ -478,12 +478,34 @@ def _refuse_if_decided(state: TournamentState, round_: Round) -> None:
         )
 
 
+def _refuse_if_consolation(t: Tournament, current: Round) -> None:
+    """RuleError on ``round`` when a consolation was opened for the losers of the round
+    before ``current`` (RULES.md 5.11): undoing this draw would open that round's results
+    to corrections, and the consolation's field was taken from them."""
+    dependent = (
+        t.consolations.filter(consolation_rounds__gte=current.number - 1)
+        .order_by("consolation_rounds")
+        .first()
+    )
+    if dependent is not None:
+        raise RuleError(
+            "round",
+            gettext_noop(
+                "The consolation %(name)s was opened for the losers of rounds 1 to "
+                "%(rounds)s: this draw can no longer be undone."
+            ),
+            name=dependent.name,
+            rounds=dependent.consolation_rounds,
+        )
+
+
 def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
     """Undo the latest draw while none of its matches has a result; it stays in the
     history, marked undone. RuleError says which results must be voided first. The score
     sheets of its matches take no more deals (they say the draw was undone). A card
     withdrawn during the undone round counts as withdrawn in the round before (it is not
-    drawn again, RULES.md 5.7)."""
+    drawn again, RULES.md 5.7). Refused once a consolation was opened for the losers of
+    the round before (``_refuse_if_consolation``)."""
     with transaction.atomic():
         lock_sheets_first(Pairing.objects.filter(round_id=round_id))
         t = locked(tournament)
@@ -492,6 +514,7 @@ def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
         if current is None or current.pk != round_id:
             raise RuleError("round", gettext_noop("Only the latest draw can be undone."))
         _refuse_if_decided(state, current)
+        _refuse_if_consolation(t, current)
         now = timezone.now()
         Round.objects.filter(pk=current.pk).update(undone_at=now, undone_by_id=actor.user_id)
         Pairing.objects.filter(round=current, stage=Stage.PLACEMENT).update(voided_at=now)

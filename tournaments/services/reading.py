@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.rules.errors import RuleError, gettext_noop
-from tournaments import bracket, danish, draw, formats, ranking
+from tournaments import bracket, danish, draw, formats, ledger, ranking
 from tournaments.models import (
     Card,
     Format,
@@ -28,7 +28,6 @@ from tournaments.models import (
     TieBreak,
     Tournament,
 )
-from tournaments.prizes import award
 
 CARD_COUNTS = tuple(2**k for k in range(3, 11))
 """Cards a tournament may lay out: a power of two, 8 to 1024 (RULES.md 5.1)."""
@@ -98,53 +97,78 @@ class TournamentState:
         )
 
     def places(self) -> dict[int, int]:
+        """Place -> card for the places the final and the placement matches decide
+        (``bracket.places``), as the bracket pages label them."""
         return bracket.places(self.round_states, self.placement_states)
 
-    def awards(self):
-        """The overall prizes (RULES.md 5.5), handed down the ranking (5.8); a Leben or
-        points event hands them out once it is over (5.10, 6)."""
-        if self.tournament.format != Format.CARDS and not formats.board(self).finished:
-            return []
+    @cached_property
+    def prize_lines(self) -> list[ledger.PrizeLine]:
+        """The overall prize list, every prize given or open with its reason
+        (``ledger.overall``, RULES.md 5.5, 5.7, 5.8): down the ranking, withdrawn cards
+        win nothing; a Leben or points event gives its prizes once it is over (5.10, 6)."""
+        t = self.tournament
+        prizes = [(int(p["place"]), p["description"]) for p in t.prizes]
         ranked = self.ranking()
-        places = {r.first: (r.card, r.player) for r in ranked if r.first == r.last}
-        shared = [(r.first, r.card, r.player) for r in ranked if r.first != r.last]
-        prizes = [(int(p["place"]), p["description"]) for p in self.tournament.prizes]
-        return award(places, prizes, self.tournament.one_prize_per_player, shared)
+        if t.format == Format.CARDS:
+            complete = len(ranked) == len(self.cards)
+        else:
+            complete = formats.board(self).finished
+            ranked = ranked if complete else []
+        return ledger.overall(ranked, prizes, t.one_prize_per_player, self.withdrawn, complete)
+
+    def awards(self) -> list[ledger.PrizeLine]:
+        """The overall prizes given so far (``prize_lines`` without the open ones)."""
+        return [line for line in self.prize_lines if line.given]
 
     @cached_property
     def tie_breaks(self) -> list[TieBreak]:
-        """The live orders of shared ranges (RULES.md 5.8); read only when the
-        tournament orders its ties (one query then)."""
-        if self.tournament.ranking_ties == ranking.SHARED:
-            return []
+        """The live orders of shared ranges (RULES.md 5.8), one query. With
+        ``ranking_ties`` shared, a range is ordered only to decide a prize inside it
+        (``ties.deciding``)."""
         return list(TieBreak.objects.live().filter(tournament=self.tournament))
 
-    def ranking(self) -> list[ranking.Ranked]:
-        """Every placed card, best first (``ranking.card_ranking``); with ``ranking_ties``
-        stechen or lot, a range with a recorded order gives each card its own place."""
+    @cached_property
+    def _ranking(self) -> list[ranking.Ranked]:
         owners = {pk: c.player_id for pk, c in self.cards.items()}
         orders = {tb.first: tb.order for tb in self.tie_breaks}
         return ranking.card_ranking(*self.placed(), owners, orders)
 
+    def ranking(self) -> list[ranking.Ranked]:
+        """Every placed card, best first (``ranking.card_ranking``); a range with a
+        recorded Stechen or lot gives each card its own place."""
+        return self._ranking
+
     def player_places(self) -> dict[int, tuple[int, int]]:
-        """Player id -> (first, last) place of his best card (RULES.md 5.8)."""
-        owners = {pk: c.player_id for pk, c in self.cards.items()}
-        orders = {tb.first: tb.order for tb in self.tie_breaks}
-        return ranking.player_places(*self.placed(), owners, orders)
+        """Player id -> (first, last) place of his best card (RULES.md 5.8), for the
+        players whose every card is placed, best first."""
+        unplaced = ledger.unplaced_players(
+            {pk: c.player_id for pk, c in self.cards.items()}, self.ranking()
+        )
+        out: dict[int, tuple[int, int]] = {}
+        for ranked in self.ranking():
+            if ranked.player not in unplaced:
+                out.setdefault(ranked.player, (ranked.first, ranked.last))
+        return out
+
+    @cached_property
+    def groups(self) -> list[bracket.Group]:
+        """A card night's settled place groups, best first (``bracket.ranking_groups``)."""
+        numbers = {pk: c.number for pk, c in self.cards.items()}
+        return bracket.ranking_groups(
+            self.complete_rounds(),
+            self.placement_states,
+            sorted(self.cards),
+            self.withdrawn,
+            numbers,
+        )
 
     def placed(self) -> tuple[dict[int, int], list[tuple[int, int, int]]]:
         """``(places, shared)`` as ``ranking.card_ranking`` takes them, before any
-        Stechen or lots: a card night's from its bracket (``places``, ``shared``); a
-        Leben or points event's from its standings (``formats.settled``)."""
-        if self.tournament.format == Format.CARDS:
-            return self.places(), self.shared()
-        return formats.settled(self)
-
-    def shared(self) -> list[tuple[int, int, int]]:
-        """(first place, last place, card) of the cards out before the placement rounds
-        (RULES.md 5.8), in card-number order within a range."""
-        numbers = {pk: c.number for pk, c in self.cards.items()}
-        return bracket.shared_places(self.round_states, numbers)
+        Stechen or lots: a card night's from its bracket (``groups``), a Leben or points
+        event's from its standings (``formats.settled``)."""
+        if self.tournament.format != Format.CARDS:
+            return formats.settled(self)
+        return bracket.placed(self.groups)
 
     def next_pot_size(self) -> int | None:
         in_play = len(self.in_play()) if self.rounds else None
@@ -188,13 +212,33 @@ class TournamentState:
                     "right": self.cards.get(p.right_id),
                     "result": result,
                     "winner": self.cards.get(winner) if winner else None,
-                    "withdrawn": match.withdrawn,
+                    "withdrawn": match.withdrawn | self._gone_after(p),
                     "seen": result.pk if result else "none",
                     "conflict": _conflict(p, result, self.cards),
                     "table": tables.get(p.pk),
                 }
             )
         return rows
+
+    @cached_property
+    def _last_pairing(self) -> dict[int, int]:
+        """Card id -> the pairing id it was drawn in last (rounds in order, then the
+        placement matches)."""
+        last: dict[int, int] = {}
+        for p in [*(p for r in self.rounds for p in self.pairings[r.pk]), *self.placement]:
+            for card in (p.left_id, p.right_id):
+                if card is not None:
+                    last[card] = p.pk
+        return last
+
+    def _gone_after(self, pairing: Pairing) -> frozenset[int]:
+        """The withdrawn cards whose last pairing this is (RULES.md 5.7): the bracket
+        marks them there, so that a line does not end without a word."""
+        return frozenset(
+            c
+            for c in (pairing.left_id, pairing.right_id)
+            if c in self.withdrawn and self._last_pairing.get(c) == pairing.pk
+        )
 
 
 def _conflict(pairing: Pairing, result: Result | None, cards: dict[int, Card]) -> dict | None:

@@ -1,10 +1,13 @@
 """Writers of the order within shared place ranges (RULES.md 5.8, ``ranking_ties``):
 record the outcome of a *Stechen*, or draw lots for every range still shared.
 
-A range is the cards that went out in the same round (``bracket.shared_places``), or
+A range is the cards that went out in the same round (``bracket.ranking_groups``), or
 the players a Leben or points event leaves sharing places (``formats.settled``); its
 order is kept as a ``TieBreak``. Entering a Stechen again voids the order that stood
-(it stays in the history); a range ordered by lot keeps its lots.
+(it stays in the history); a range ordered by lot keeps its lots. With ``ranking_ties``
+shared, a range is put in order only where a prize falls inside it (``deciding``), by
+Stechen or by lot, as the organiser chooses; a range of withdrawn cards alone is never
+put in order (none of them wins a prize, RULES.md 5.7).
 """
 
 import secrets
@@ -34,16 +37,34 @@ class Range:
 
 
 def ranges(state: TournamentState) -> list[Range]:
-    """The shared ranges of two or more cards, best first, with their live orders."""
+    """The shared ranges of two or more cards that may be put in order, best first, with
+    their live orders: every range when the tournament orders its ties by Stechen or by
+    lot, else those with a prize inside (``deciding``); never one of withdrawn cards
+    alone."""
     grouped: dict[int, tuple[int, list[int]]] = {}
     for first, last, card in state.placed()[1]:
         grouped.setdefault(first, (last, []))[1].append(card)
     orders = {tb.first: tb for tb in state.tie_breaks}
+    wanted = None if state.tournament.ranking_ties != ranking.SHARED else deciding(state)
+    gone = state.withdrawn
     return [
         Range(first, last, tuple(cards), orders.get(first))
         for first, (last, cards) in sorted(grouped.items())
         if len(cards) > 1
+        and any(c not in gone for c in cards)
+        and (wanted is None or first in wanted)
     ]
+
+
+def deciding(state: TournamentState) -> set[int]:
+    """The first places of the shared ranges that hold a prize, overall or of a
+    category, still open because the range is shared (RULES.md 5.8), or whose order a
+    Stechen or lot gave for that reason."""
+    from tournaments.categories import undecided
+
+    return {first for (first, _last), _prizes in undecided(state)} | {
+        tb.first for tb in state.tie_breaks
+    }
 
 
 def _range(state: TournamentState, first: int) -> Range:
@@ -66,7 +87,7 @@ def record_stechen(
     """Record the order a Stechen gave the range starting at place ``first``:
     ``numbers``, the card numbers best first, each card of the range once.
 
-    RuleError on ``tournament`` (ties are not played off there), ``first`` (no such
+    RuleError on ``tournament`` (its ties go by lot), ``first`` (no such
     range), ``order`` (a card missing, repeated or not of the range), ``key`` (used for
     something else) and ``seen`` (the id of the order the page showed, 0 for none:
     another was entered meanwhile). The same key again returns the order it recorded."""
@@ -77,7 +98,7 @@ def record_stechen(
             if earlier.tournament_id != t.pk or earlier.first != first:
                 raise key_reused()
             return earlier
-        if t.ranking_ties != ranking.STECHEN:
+        if t.ranking_ties == ranking.LOT:
             raise RuleError(
                 "tournament",
                 gettext_noop("This tournament does not play off equal places (Stechen)."),
@@ -136,10 +157,11 @@ def draw_lots(tournament: Tournament, actor: Actor) -> list[TieBreak]:
     """Draw lots for every range still shared (RULES.md 5.8 ``lot``): each range its
     own seed; ``ranking.lot_order`` shuffles its card numbers (replayable from the
     export). A range with lots keeps them; a second tap finds nothing to draw.
-    RuleError on ``tournament`` unless it orders ties by lot."""
+    RuleError on ``tournament`` when it orders ties by Stechen. With ``ranking_ties``
+    shared, only the ranges with a prize inside are drawn (``ranges``)."""
     with transaction.atomic():
         t = locked(tournament)
-        if t.ranking_ties != ranking.LOT:
+        if t.ranking_ties == ranking.STECHEN:
             raise RuleError(
                 "tournament", gettext_noop("This tournament does not draw lots for equal places.")
             )

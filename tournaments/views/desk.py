@@ -20,6 +20,7 @@ from clubs.models import Role
 from clubs.text import clean_name, warn_unprintable
 from scoring.rules import RuleError
 from tournaments import draw, printing
+from tournaments.categories import undecided
 from tournaments.forms import SellForm, TablesForm, TournamentForm
 from tournaments.models import Card, Format, ResultCheck, Tournament
 from tournaments.money import euro
@@ -134,6 +135,7 @@ def _desk_context(request, tournament, access, state, sell_form=None, tables_for
         "tables_form": tables_form,
         "playing": playing,
         "checks": _checks(state),
+        "undecided": undecided(state),  # prizes waiting in shared ranges (RULES.md 5.8)
         "waiting": waiting_reports(state),
         "result_checks": ResultCheck.choices,
         "new_key": uuid.uuid4,

@@ -18,6 +18,7 @@ from clubs.forms import read_id, rule_error_text
 from clubs.models import Role
 from scoring.rules import RuleError
 from tournaments import formats
+from tournaments.categories import overall_prizes, undecided
 from tournaments.forms import SellForm
 from tournaments.models import Format, Tournament
 from tournaments.money import euro
@@ -27,7 +28,7 @@ from tournaments.services.reading import load_state
 from tournaments.views.common import actor, tournament_for
 from tournaments.views.ranking import draw_audit
 
-CASH_KEYS = ("cash", "players", "unpaid")
+CASH_KEYS = ("cash", "players", "unpaid", "split", "paid_out", "left_in_box")
 """The keys of ``printing.cash_context`` the desk of a Leben or points event shows."""
 
 
@@ -54,6 +55,7 @@ def desk_context(tournament, access, state, sell_form=None, checks=()) -> dict:
         "in_play": alive,
         "playing": formats.withdrawable(state, board),  # may be withdrawn (RULES.md 5.7)
         "checks": list(checks),
+        "undecided": undecided(state),  # prizes waiting in shared ranges (RULES.md 5.8)
         "players_in": len(alive),
         "sell_form": sell_form or SellForm(initial={"key": uuid.uuid4()}),
         "access": access,
@@ -64,7 +66,6 @@ def desk_context(tournament, access, state, sell_form=None, checks=()) -> dict:
         "cancellable": not state.rounds,  # a sale until its entry is drawn (RULES.md 5.1)
         "draw_refusal": refusal,
         "lower_to": None,
-        "awards": state.awards(),
         "bracket_url": reverse("bracket", kwargs={"token": tournament.public_token}),
         "board": board,
         "can_rebuy": _rebuy_open(tournament, state, board),
@@ -120,13 +121,13 @@ def set_team(request, slug, tournament_id, card_id):
 
 
 def board_context(t: Tournament) -> dict:
-    """The public standings board (no private data): the board and the prizes won."""
+    """The public standings board (no private data): the board and the prize list."""
     state = load_state(t)
     board = formats.board(state)
     return {
         "tournament": t,
         "board": board,
-        "awards": [(a, state.cards[a.card]) for a in state.awards()],
+        "prizes": overall_prizes(state),
         "rounds": len(state.rounds),
         **draw_audit(state),
     }

@@ -18,6 +18,7 @@ from bummerl.printing import qr_svg
 from clubs.forms import read_id, rule_error_text
 from scoring.rules import RuleError
 from tournaments import links
+from tournaments.categories import overall_prizes
 from tournaments.forms import ResultForm
 from tournaments.models import Format, Pairing, Report, Result, Side, Tournament
 from tournaments.prizes import still_in
@@ -76,7 +77,7 @@ def _bracket_context(t: Tournament) -> dict:
         "columns": bracket_columns(state),
         "still_in": players if len(players) <= 200 else [],
         "still_in_count": len(players),
-        "awards": [(a, state.cards[a.card]) for a in state.awards()],
+        "prizes": overall_prizes(state),
         "withdrawn": sorted(
             (c for c in state.cards.values() if c.withdrawn_round is not None),
             key=lambda c: c.number,
@@ -105,11 +106,10 @@ def room_screen(request, token):
     if t is None:
         raise Http404
     state = load_state(t)
-    awards = [(a, state.cards[a.card]) for a in state.awards()]
     public = absolute_url(request, reverse("bracket", kwargs={"token": t.public_token}))
     context = {
         "tournament": t,
-        "pages": screen_pages(state, awards),
+        "pages": screen_pages(state, overall_prizes(state)),
         "qr": qr_svg(public),
         "public": public,
         "next_commitment": draw_audit(state)["next_commitment"],  # RULES.md 5.12

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from clubs.forms import put_rule_error, rule_error_text
 from clubs.models import Role
 from scoring.rules import RuleError
-from tournaments.categories import category_lists
+from tournaments.categories import category_lists, overall_prizes
 from tournaments.export import export
 from tournaments.forms import ConsolationForm, StechenForm
 from tournaments.models import Tournament
@@ -51,6 +51,7 @@ def _ranking_context(request, t, access, state, stechen_form=None) -> dict:
         "shared": shared,
         "unordered": [s for s in shared if not s["order"]],
         "categories": category_lists(state),
+        "prizes": overall_prizes(state),
         "stechen_form": stechen_form,
         "key": uuid.uuid4(),
     }
