@@ -36,15 +36,90 @@ def enter(pairing, winner, score):
     return record_result(pairing, winner, score, uuid.uuid4(), ACTOR)
 
 
-def test_a_match_of_two_bummerl_may_end_one_all_and_each_scores_one_point(db):
+def test_a_match_of_two_bummerl_may_end_one_all_a_draw_and_each_scores_one_point(db):
     t = points(match_games=2)
     first, second = Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)).order_by("number")
-    enter(first, first.left_id, "1:1")
+    result = enter(first, None, "1:1")
+    assert result.winner_id is None  # a draw: no winner recorded (RULES.md 6)
     enter(second, second.right_id, "2:0")
     got = lines(t)
     assert (got[first.left_id].points, got[first.left_id].bummerl_diff) == (1, 0)
     assert (got[first.right_id].points, got[first.right_id].bummerl_diff) == (1, 0)
     assert (got[second.right_id].points, got[second.left_id].points) == (2, 0)
+    state = load_state(t)
+    assert state.matches[first.pk].decided and state.matches[first.pk].advancing is None
+    assert formats.board(state).next_round == 2  # the round is decided: draw the next
+    (listed,) = [p for p in export(t)["rounds"][0]["pairings"] if p["number"] == first.number]
+    assert (listed["winner_card"], listed["score"]) == (None, "1:1")
+
+
+def test_a_draw_has_no_winner_and_a_win_is_not_a_draw(db):
+    t = points(match_games=2)
+    pairing = Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)).first()
+    with pytest.raises(RuleError) as error:
+        enter(pairing, pairing.left_id, "1:1")
+    assert str(error.value) == "winner: 1:1 is a draw: nobody wins it. Tap “Draw”."
+    with pytest.raises(RuleError) as error:
+        enter(pairing, None, "2:0")
+    assert str(error.value) == "winner: Only 1:1 is a draw: choose the winner of 2:0."
+    partie = points()
+    pairing = Pairing.objects.filter(round=draw_round(partie, ACTOR, seed=1)).first()
+    with pytest.raises(RuleError) as error:
+        enter(pairing, None, "2:1")
+    assert str(error.value) == "winner: Choose the winner of the match."
+    assert not Result.objects.exists()
+
+
+def test_the_round_page_the_match_link_and_the_players_links_take_a_draw(client):
+    t = points(match_games=2)
+    first, second = Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)).order_by("number")
+    club = t.club
+    client.force_login(factories.user(club, "organiser"))
+    page_url = reverse("round", kwargs={"slug": club.slug, "tournament_id": t.pk, "number": 1})
+    page = client.get(page_url).content.decode()
+    assert page.count('name="winner" value="0">Unentschieden</button>') == 2
+    action = reverse(
+        "result", kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": first.pk}
+    )
+    post = {"key": str(uuid.uuid4()), "seen": "none", "winner": "0", "score": "1:1"}
+    client.post(action, post)
+    result = Result.objects.get(pairing=first)
+    assert (result.winner_id, result.score) == (None, "1:1")
+    page = client.get(page_url).content.decode()
+    assert "Unentschieden 1:1" in page
+    wrong = {"key": str(uuid.uuid4()), "seen": "none", "winner": "0", "score": "2:0"}
+    refused = client.post(action, wrong, follow=True).content.decode()
+    assert "Nur 1:1 ist unentschieden: wähle den Gewinner von 2:0." in refused
+    # The match link of the other match, as a phone at the table has it.
+    client.logout()
+    link = reverse("match_link", kwargs={"token": second.token})
+    assert 'value="0">Unentschieden</button>' in client.get(link).content.decode()
+    client.post(link, {"key": str(uuid.uuid4()), "seen": "none", "winner": "0", "score": "1:1"})
+    assert Result.objects.get(pairing=second).winner_id is None
+    # A Partie has no draw button.
+    partie = points()
+    pairing = Pairing.objects.filter(round=draw_round(partie, ACTOR, seed=1)).first()
+    assert (
+        "Unentschieden</button>"
+        not in client.get(reverse("match_link", kwargs={"token": pairing.token})).content.decode()
+    )
+
+
+def test_players_report_and_confirm_a_draw_with_their_links(client):
+    t = points(match_games=2, result_check="confirm")
+    pairing = Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)).first()
+    left = reverse("side_link", kwargs={"token": pairing.left_token})
+    right = reverse("side_link", kwargs={"token": pairing.right_token})
+    client.post(left, {"key": str(uuid.uuid4()), "winner": "0", "score": "1:1"})
+    mine = client.get(left).content.decode()
+    assert "Du hast ein Unentschieden gemeldet, 1:1" in mine
+    theirs = client.get(right).content.decode()
+    assert "gemeldet: ein Unentschieden, 1:1." in theirs
+    assert "Bestätigen: ein Unentschieden, 1:1" in theirs
+    report = pairing.reports.get()
+    client.post(right, {"key": str(uuid.uuid4()), "confirm": "1", "report": report.pk})
+    result = Result.objects.get(pairing=pairing)
+    assert (result.winner_id, result.score) == (None, "1:1")
 
 
 def test_a_match_of_two_bummerl_refuses_a_partie_score(db):

@@ -43,7 +43,8 @@ QUARTER_FINAL, SEMI_FINAL, FINAL = 4, 2, 1
 class Match:
     """A pairing with its result so far. ``kind`` is match, bye or walkover (as drawn);
     ``winner`` is the winning card of a decided match (None while open); ``withdrawn``
-    the cards of this pairing that were withdrawn before it was played (RULES.md 5.7)."""
+    the cards of this pairing that were withdrawn before it was played (RULES.md 5.7);
+    ``level``: decided as a draw, no winner (a points match, RULES.md 6)."""
 
     number: int
     kind: str
@@ -52,11 +53,14 @@ class Match:
     winner: int | None = None
     label: str = ""
     withdrawn: frozenset[int] = frozenset()
+    level: bool = False
 
     @property
     def walkover(self) -> bool:
         """A drawn match that a withdrawal turned into a walkover (no result, no score)."""
-        return self.kind == "match" and self.winner is None and bool(self.withdrawn)
+        return (
+            self.kind == "match" and self.winner is None and not self.level and bool(self.withdrawn)
+        )
 
     @property
     def shown_kind(self) -> str:
@@ -65,7 +69,7 @@ class Match:
 
     @property
     def decided(self) -> bool:
-        return self.kind != "match" or self.winner is not None or self.walkover
+        return self.kind != "match" or self.winner is not None or self.level or self.walkover
 
     @property
     def advancing(self) -> int | None:
@@ -85,6 +89,8 @@ class Match:
         """The cards given up: the match loser, the walkover's right-hand card, the
         withdrawn cards of a match without result (RULES.md 5.7)."""
         both = tuple(c for c in (self.left, self.right) if c is not None)
+        if self.level:
+            return ()
         if self.kind == "match":
             if self.winner is not None:
                 return tuple(c for c in both if c != self.winner)

@@ -73,6 +73,13 @@ def match_scores(partie_to: int, games: int | None = None, schneider_counts: int
     return tuple(f"{w}:{lost}" for w, lost in sorted(found))
 
 
+def level(score: str) -> bool:
+    """Whether a match score ("1:1", "2:1") is level: a draw, with no winner (RULES.md 6;
+    only a match of an even number of Bummerl can end so)."""
+    won, _sep, lost = score.partition(":")
+    return won == lost
+
+
 def bye_default(partie_to: int, games: int | None = None) -> int:
     """The Bummerl a bye scores unless set: those of a match won 2:0 (a Partie to 2),
     3:0 (to 3, or a match of 3 Bummerl)."""

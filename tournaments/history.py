@@ -99,6 +99,8 @@ def describe_change(state):
                 return _("Round %(n)s") % {"n": value["round"]}
             if {"pairing", "round", "winner_card", "score"} <= set(value):
                 where = match(value["round"], value["pairing"])
+                if value["winner_card"] is None:  # a draw (RULES.md 6)
+                    return f"{where}: " + _("a draw, %(score)s") % {"score": value["score"]}
                 wins = _("%(card)s wins %(score)s") % {
                     "card": card(value["winner_card"]),
                     "score": value["score"],

@@ -381,7 +381,10 @@ class ResultQuerySet(models.QuerySet):
 
 class Result(models.Model):
     pairing = models.ForeignKey(Pairing, on_delete=models.PROTECT, related_name="results")
-    winner = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="+")
+    # None: a draw (a level score of a points match of even Bummerl, RULES.md 6)
+    winner = models.ForeignKey(
+        Card, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
     score = models.CharField(_("score"), max_length=5, help_text="Bummerl won: 2:0, 2:1, 3:2 …")
     key = models.UUIDField(unique=True)
     recorded_at = models.DateTimeField(auto_now_add=True)
@@ -441,7 +444,10 @@ class Report(models.Model):
 
     pairing = models.ForeignKey(Pairing, on_delete=models.PROTECT, related_name="reports")
     side = models.CharField(max_length=5, choices=Side.choices)
-    winner = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="+")
+    # None: a draw reported (RULES.md 6)
+    winner = models.ForeignKey(
+        Card, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
     score = models.CharField(_("score"), max_length=5)
     key = models.UUIDField(unique=True)
     reported_at = models.DateTimeField(auto_now_add=True)

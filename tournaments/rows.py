@@ -16,7 +16,7 @@ from django.utils.translation import gettext_noop
 
 from tournaments.models import Card, Pairing, Result, Stage
 from tournaments.prizes import Place
-from tournaments.services.reading import ENTERED, describe_result
+from tournaments.services.reading import ENTERED, describe_result, winner_name
 
 _NAMED_ROUNDS = {
     1: gettext_noop("Final"),
@@ -159,13 +159,16 @@ class Row:
     def _described(self, texts) -> str:
         if self.result is None:
             return ""
-        return describe_result(self.result, {self.winner.pk: self.winner}, texts)
+        cards = {self.winner.pk: self.winner} if self.winner else None
+        return describe_result(self.result, cards, texts)
 
     @property
     def score(self) -> str:
-        """The result read with the winner's name ("Anna 2:1"); "" while open."""
-        if self.result is None or self.winner is None:
+        """The result read with the winner's name ("Anna 2:1", "Draw 1:1"); "" while open."""
+        if self.result is None:
             return ""
+        if self.winner is None:
+            return score_text(winner_name(None), self.result.score)
         return score_text(self.winner.player.name, self.result.score)
 
 

@@ -39,6 +39,12 @@ SCORES = {2: ("2:0", "2:1"), 3: ("3:0", "3:1", "3:2")}
 """Bummerl scores a match can end with, by the Bummerl needed to win (RULES.md 5.3)."""
 
 
+def draw_scores(t: Tournament) -> tuple[str, ...]:
+    """The scores of ``match_scores`` that are a draw, no winner (a points match of even
+    Bummerl ending level, "1:1", RULES.md 6); none for a Partie."""
+    return tuple(s for s in match_scores(t) if danish.level(s))
+
+
 def match_scores(t: Tournament) -> tuple[str, ...]:
     """The scores a match of ``t`` can end with: ``SCORES`` of its Partie, or for a points
     event those of its match setting and Schneider (RULES.md 6, ``danish.match_scores``)."""
@@ -252,7 +258,7 @@ def _conflict(pairing: Pairing, result: Result | None, cards: dict[int, Card]) -
     card = cards[pairing.sheet_winner_id]
     return {
         "sheet": f"{card.player.name} {pairing.sheet_score}",
-        "result": f"{cards[result.winner_id].player.name} {result.score}" if result else "",
+        "result": f"{winner_name(result.winner_id, cards)} {result.score}" if result else "",
     }
 
 
@@ -301,20 +307,28 @@ def result_source(result: Result) -> str:
 
 
 def result_params(result: Result, cards: dict[int, Card] | None = None) -> dict:
-    """The placeholders of ``RESULT_STANDS`` and ``MEANWHILE``: winner (player name),
-    score, by (the user's name), time (local HH:MM)."""
-    card = (
-        cards[result.winner_id]
-        if cards
-        else Card.objects.select_related("player").get(pk=result.winner_id)
-    )
+    """The placeholders of ``RESULT_STANDS`` and ``MEANWHILE``: winner (player name, or
+    "Draw" for a draw, RULES.md 6), score, by (the user's name), time (local HH:MM)."""
     user = result.recorded_by if result.recorded_by_id else None
     return {
-        "winner": card.player.name,
+        "winner": winner_name(result.winner_id, cards),
         "score": result.score,
         "by": (user.get_full_name() or user.get_username()) if user else "",
         "time": timezone.localtime(result.recorded_at).strftime("%H:%M"),
     }
+
+
+DRAW = gettext_noop("Draw")
+"""A points match ended level (1:1): no winner (RULES.md 6)."""
+
+
+def winner_name(card_id: int | None, cards: dict[int, Card] | None = None) -> str:
+    """The name of the player of the winning card ``card_id`` (read from ``cards`` or
+    the database), or "Draw" (translated) when there is none."""
+    if card_id is None:
+        return gettext(DRAW)
+    card = cards[card_id] if cards else Card.objects.select_related("player").get(pk=card_id)
+    return card.player.name
 
 
 def describe_result(result: Result, cards: dict[int, Card] | None = None, texts=None) -> str:
@@ -364,6 +378,7 @@ def _match(
         result.winner_id if result else None,
         pairing.label,
         out,
+        level=result is not None and result.winner_id is None,
     )
 
 
@@ -517,7 +532,7 @@ def waiting_reports(state: TournamentState) -> list[Waiting]:
     for row in rows(state, pairings):
         mine = sorted(reports[row.pairing.pk], key=lambda r: r.side != Side.LEFT)
         for report in mine:
-            report.winner = state.cards[report.winner_id]
+            report.winner = state.cards.get(report.winner_id)  # None: a draw
         disagree = len({(r.winner_id, r.score) for r in mine}) > 1
         waiting.append(Waiting(number_of[row.pairing.pk], row, tuple(mine), disagree))
     waiting.sort(key=lambda w: not w.disagree)

@@ -23,6 +23,7 @@ from tournaments.services.reading import (
     refuse_walkover,
     result_params,
     result_source,
+    winner_name,
 )
 from tournaments.services.results import (
     check_entry,
@@ -52,7 +53,7 @@ class StaleReport(RuleError):
                 "report",
                 REPORT_CHANGED,
                 name=holder.player.name,
-                winner=report.winner.player.name,
+                winner=winner_name(report.winner_id),
                 score=report.score,
             )
 
@@ -68,7 +69,7 @@ def _audit_report(report: Report) -> dict:
         "pairing": pairing.label or pairing.number,
         "round": pairing.round.number if main else None,
         "side": report.side,
-        "winner_card": report.winner.number,
+        "winner_card": report.winner.number if report.winner_id else None,
         "score": report.score,
     }
 
@@ -125,7 +126,7 @@ def report_result(
                 pairing=pairing, side=side, winner_id=winner, score=score, key=key
             )
             report.pairing = pairing
-            report.winner = Card.objects.select_related("player").get(pk=winner)
+            report.winner = Card.objects.select_related("player").get(pk=winner) if winner else None
             audit.record(
                 t.club_id,
                 "tournament",

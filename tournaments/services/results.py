@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from clubs import audit
 from scoring.rules.errors import RuleError, gettext_noop
+from tournaments.danish import level
 from tournaments.models import (
     Format,
     Kind,
@@ -73,7 +74,7 @@ def _audit_result(result: Result | None) -> dict | None:
     return {
         "pairing": pairing.label or pairing.number,
         "round": pairing.round.number if pairing.round_id and pairing.stage == Stage.MAIN else None,
-        "winner_card": result.winner.number,
+        "winner_card": result.winner.number if result.winner_id else None,
         "score": result.score,
     }
 
@@ -163,17 +164,17 @@ REPORT_ONLY = gettext_noop(
 )
 
 
-def check_entry(t: Tournament, pairing: Pairing, winner: int, score: str) -> None:
-    """A result ``winner`` (card id) ``score`` can be entered for ``pairing`` (read with its
-    round): a live match, one of its cards, a score of ``match_scores`` (RULES.md 5.3, 6)."""
+def check_entry(t: Tournament, pairing: Pairing, winner: int | None, score: str) -> None:
+    """A result ``winner`` (card id, None for a draw) ``score`` can be entered for
+    ``pairing`` (read with its round): a live match, one of its cards, a score of
+    ``match_scores`` (RULES.md 5.3, 6); a level score ("1:1", a points match of even
+    Bummerl) is a draw and has no winner, every other score has one."""
     if pairing.voided_at is not None or (
         pairing.round is not None and pairing.round.undone_at is not None
     ):
         raise RuleError("pairing", gettext_noop("This pairing was undone."))
     if pairing.kind != Kind.MATCH:
         raise RuleError("pairing", gettext_noop("A bye or walkover has no result."))
-    if winner not in (pairing.left_id, pairing.right_id):
-        raise RuleError("winner", gettext_noop("The winner must be one of the two cards."))
     scores = match_scores(t)
     if score not in scores:
         if t.format == Format.POINTS and t.match_games:
@@ -189,6 +190,25 @@ def check_entry(t: Tournament, pairing: Pairing, winner: int, score: str) -> Non
             n=t.match_bummerl,
             scores=" / ".join(scores),
         )
+
+    if level(score) and winner is not None:
+        raise RuleError(
+            "winner",
+            gettext_noop("%(score)s is a draw: nobody wins it. Tap “Draw”."),
+            score=score,
+        )
+    if winner is None and not level(score):
+        draws = [s for s in scores if level(s)]
+        if draws:
+            raise RuleError(
+                "winner",
+                gettext_noop("Only %(draws)s is a draw: choose the winner of %(score)s."),
+                draws=" / ".join(draws),
+                score=score,
+            )
+        raise RuleError("winner", gettext_noop("Choose the winner of the match."))
+    if winner is not None and winner not in (pairing.left_id, pairing.right_id):
+        raise RuleError("winner", gettext_noop("The winner must be one of the two cards."))
 
 
 def _write_result(

@@ -24,7 +24,7 @@ from tournaments.models import Format, Pairing, Report, Result, Side, Tournament
 from tournaments.prizes import still_in
 from tournaments.rows import bracket_columns
 from tournaments.screen import screen_pages
-from tournaments.services.reading import load_state, match_scores
+from tournaments.services.reading import draw_scores, load_state, match_scores
 from tournaments.services.reports import confirm_report, other, report_result
 from tournaments.services.sheets import Actor, open_match_sheet
 from tournaments.views import formats
@@ -61,6 +61,7 @@ def match_link(request, token):
             "thanks": result is not None and str(result.key) == request.GET.get("sent"),
             "checked": pairing.tournament.result_check == "confirm",
             "scores": match_scores(pairing.tournament),
+            "draws": draw_scores(pairing.tournament),  # RULES.md 6: a level score
             "key": uuid.uuid4(),
         },
         status=409 if error and result is not None else 200,
@@ -192,7 +193,8 @@ def _side_post(request, pairing: Pairing, side: str) -> tuple[str | None, object
         if not form.is_valid():
             return _("Choose the winner and the score."), None
         data = form.cleaned_data
-        return None, report_result(pairing, side, data["winner"], data["score"], data["key"])
+        winner = data["winner"] or None  # 0: the "Draw" button (RULES.md 6)
+        return None, report_result(pairing, side, winner, data["score"], data["key"])
     except RuleError as error:
         return rule_error_text(error), None
 
@@ -217,7 +219,7 @@ def side_link(request, token):
         r.side: r for r in Report.objects.open().filter(pairing=pairing) if row.result is None
     }
     for report in reports.values():
-        report.winner = state.cards[report.winner_id]
+        report.winner = state.cards.get(report.winner_id)  # None: a draw
     me, them = (row.left, row.right) if side == Side.LEFT else (row.right, row.left)
     mine, theirs = reports.get(side), reports.get(other(side))
     return render(
@@ -237,6 +239,7 @@ def side_link(request, token):
             "error": error,
             "sent": request.GET.get("sent", ""),
             "scores": match_scores(pairing.tournament),
+            "draws": draw_scores(pairing.tournament),  # RULES.md 6: a level score
             "key": uuid.uuid4(),
         },
         status=409 if error else 200,

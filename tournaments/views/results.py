@@ -17,7 +17,7 @@ from scoring.rules.errors import gettext_noop
 from tournaments.forms import ResultForm
 from tournaments.models import Pairing, Stage
 from tournaments.rows import Offer, Row, Stale
-from tournaments.services.reading import StaleResult, load_state, match_scores
+from tournaments.services.reading import StaleResult, draw_scores, load_state, match_scores
 from tournaments.services.results import correct_result, record_result, void_result
 from tournaments.views.common import actor, pairing_rows, tournament_for
 
@@ -65,6 +65,7 @@ def _round_response(request, t, access, number, stale: Stale | None = None):
             "only_open": only_open,
             "player": player,
             "scores": match_scores(t),
+            "draws": draw_scores(t),  # RULES.md 6: a level score
             "access": access,
             "is_latest": round_ == state.current,
             "new_key": uuid.uuid4,
@@ -102,7 +103,8 @@ def save_result(request, pairing, actor, may_correct: bool) -> tuple[str | None,
         data = form.cleaned_data
         correct = may_correct and seen is not None and request.POST.get("correct") == "1"
         write = correct_result if correct else record_result
-        write(pairing, data["winner"], data["score"], data["key"], actor, seen=seen)
+        # Winner 0: the "Draw" button of a points match of even Bummerl (RULES.md 6).
+        write(pairing, data["winner"] or None, data["score"], data["key"], actor, seen=seen)
     except StaleResult as error:
         offer = None
         if may_correct and error.live is not None and request.POST.get("void") != "1":
