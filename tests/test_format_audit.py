@@ -231,7 +231,7 @@ def test_the_standings_board_shows_the_commitment_of_the_next_draw(client):
 def test_the_room_screen_shows_the_commitment_before_a_draw_and_not_while_a_round_runs(client):
     t = factories.tournament(factories.club(), cards=16, sold=12)
     url = reverse("room_screen", kwargs={"token": t.public_token})
-    number, sealed = pending_commitment(load_state(t))
+    number, sealed, _name = pending_commitment(load_state(t))
     html = client.get(url, headers={"HX-Request": "true"}).content.decode()
     assert number == 1 and 'id="commitment"' in html and sealed in html  # polled too
     draw_round(t, ACTOR)
@@ -412,6 +412,6 @@ def test_the_desk_of_a_points_event_draws_with_its_commitment_and_withdraws_afte
 
 def test_the_room_screen_of_a_leben_event_shows_its_commitment(client):
     t = leben(6)
-    _number, sealed = pending_commitment(load_state(t))
+    _number, sealed, _name = pending_commitment(load_state(t))
     url = reverse("room_screen", kwargs={"token": t.public_token})
     assert sealed in client.get(url).content.decode()

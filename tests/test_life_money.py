@@ -166,7 +166,7 @@ def test_a_life_past_the_most_lives_is_refused_and_nothing_changes(client, club)
     with pytest.raises(RuleError) as error:
         buy_life(t, anna.pk, ACTOR, seen=0)
     assert str(error.value) == (
-        "card: P0 has 2 lives left, at most 2 are allowed: nothing was bought."
+        "card: P0 has the most lives allowed left (2 of 2): nothing was bought."
     )
     assert Card.objects.get(pk=anna.pk).rebuys == 0
     assert not AuditEntry.objects.filter(scope="tournament", action="life bought").exists()
@@ -178,7 +178,7 @@ def test_a_life_past_the_most_lives_is_refused_and_nothing_changes(client, club)
     buy_life(t, loser.pk, ACTOR, seen=0)
     with pytest.raises(RuleError) as error:
         buy_life(t, loser.pk, ACTOR, seen=1)
-    assert "has 2 lives left, at most 2" in str(error.value)
+    assert "has the most lives allowed left (2 of 2)" in str(error.value)
     assert Card.objects.get(pk=loser.pk).rebuys == 1
     assert cash_context(t)["cash"].in_box == Decimal("50.00")
 

@@ -44,11 +44,13 @@ def test_the_desk_and_the_room_screen_show_the_commitment_and_the_draw_keeps_its
     t = factories.tournament(club, 8, sold=5)
     organiser(client, club)
     desk = client.get(url("tournament", t))
-    number, shown = desk.context["next_commitment"]
+    number, shown, name = desk.context["next_commitment"]
     holders = [(f"P{i}", [i + 1]) for i in range(5)]
     assert (number, shown) == (1, verify.commit(t.draw_nonce, t.draw_seed, 1, 4, holders))
+    assert name == "Viertelfinale"  # 5 of 8 cards: pots of 4
     screen = client.get(reverse("bracket", kwargs={"token": t.public_token}))
     assert shown in screen.content.decode()
+    assert "Festlegung der Auslosung, Viertelfinale (SHA-256):" in screen.content.decode()
     response = client.post(
         url("draw_next", t), {"mode": "digital", "round": "1", "commitment": shown}
     )

@@ -22,6 +22,7 @@ from tournaments.models import (
     new_nonce,
     new_seed,
 )
+from tournaments.rows import round_name
 from tournaments.services.formats import draw_format_round, plan_format_round
 from tournaments.services.reading import (
     TournamentState,
@@ -82,14 +83,18 @@ def draw_inputs(state: TournamentState, number: int, pot_size: int, holders) -> 
     return number, pot_size, listed
 
 
-def pending_commitment(state: TournamentState) -> tuple[int, str] | None:
-    """(round number, commitment) of the next digital draw, shown before it is drawn
-    (RULES.md 5.12); None while no round can be drawn now."""
+def pending_commitment(state: TournamentState) -> tuple[int, str, str] | None:
+    """(round number, commitment, the round's name: "Viertelfinale", "Runde 3") of the
+    next digital draw, shown before it is drawn (RULES.md 5.12); None while no round
+    can be drawn now."""
     t = state.tournament
     try:
-        return _commit(state, t.draw_nonce, t.draw_seed)[:2]
+        number, sealed, inputs = _commit(state, t.draw_nonce, t.draw_seed)
     except RuleError:
         return None
+    if t.format == Format.CARDS:
+        return number, sealed, round_name(number, inputs[0])
+    return number, sealed, round_name(number, 0, knockout=False)
 
 
 def _commit(state: TournamentState, nonce: str, seed: int, expected: int | None = None):

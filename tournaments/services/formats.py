@@ -158,7 +158,7 @@ def buy_life(tournament: Tournament, card_id: int, actor: Actor, seen: int) -> C
         if card.rebuys != seen:
             raise RuleError(
                 "card",
-                gettext_noop("%(name)s has bought %(n)s lives meanwhile: nothing was bought."),
+                gettext_noop("%(name)s bought lives meanwhile (%(n)s in all): nothing was bought."),
                 name=card.player.name,
                 n=card.rebuys,
             )
@@ -190,7 +190,7 @@ def buy_life(tournament: Tournament, card_id: int, actor: Actor, seen: int) -> C
             raise RuleError(
                 "card",
                 gettext_noop(
-                    "%(name)s has %(left)s lives left, at most %(most)s are allowed: "
+                    "%(name)s has the most lives allowed left (%(left)s of %(most)s): "
                     "nothing was bought."
                 ),
                 name=card.player.name,

@@ -10,6 +10,7 @@ from django.http import Http404
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from bummerl.htmx import partial_or_page
@@ -102,7 +103,11 @@ def buy_life(request, slug, tournament_id, card_id):
     else:
         messages.success(
             request,
-            _("%(name)s bought a life for %(price)s, paid: %(n)s lives left.")
+            ngettext(
+                "%(name)s bought a life for %(price)s, paid: %(n)s life left.",
+                "%(name)s bought a life for %(price)s, paid: %(n)s lives left.",
+                card.lives_left,
+            )
             % {"name": card.player.name, "n": card.lives_left, "price": euro(t.life_price)},
         )
     return redirect(reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#board")
