@@ -82,6 +82,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Every answer, static files and early refusals too, carries the site's CSP.
     "bummerl.csp.ContentSecurityPolicyMiddleware",
+    # /healthz answers here, before anything reads the Host header (bummerl.health).
+    "bummerl.health.HealthMiddleware",
     "bummerl.middleware.RequestChecksMiddleware",
     "bummerl.middleware.RefuseNulMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
