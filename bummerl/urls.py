@@ -77,6 +77,8 @@ urlpatterns = [
     path("m/<str:token>/", tournament_views.match_link, name="match_link"),
     path("m/<str:token>/sheet/", tournament_views.match_sheet, name="match_sheet"),
     path("s/<str:token>/", tournament_views.side_link, name="side_link"),
+    # A player's personal link for the night (a signed token, never a public token).
+    path("p/me/<str:token>/", tournament_views.personal, name="personal"),
     path("p/<str:token>/", tournament_views.bracket, name="bracket"),
     path("p/<str:token>/screen/", tournament_views.room_screen, name="room_screen"),
     path("p/<str:token>/", include(tournament_urls.public_patterns)),

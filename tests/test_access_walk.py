@@ -9,7 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tests import factories
-from tournaments.models import Pairing
+from tournaments.models import Card, Pairing
+from tournaments.personal import personal_token
 from tournaments.services.reading import load_state
 from tournaments.simulation import simulate
 
@@ -57,6 +58,7 @@ def pages(club, sheet, t):
     deal_free = {"pk": sheet.pk}
     pairing = Pairing.objects.filter(tournament=t).first()
     match = Pairing.objects.filter(tournament=t, kind="match").first()
+    card = Card.objects.filter(tournament=t).first()
     return [
         (reverse("club", kwargs={"slug": slug}), READ),
         (reverse("players", kwargs={"slug": slug}), READ),
@@ -83,6 +85,11 @@ def pages(club, sheet, t):
         (reverse("print_cash", kwargs={"slug": slug, "tournament_id": t.pk}), MANAGE),
         (reverse("seats", kwargs={"slug": slug, "tournament_id": t.pk}), READ),
         (reverse("print_seats", kwargs={"slug": slug, "tournament_id": t.pk}), READ),
+        # each player's personal link for the night: organisers hand them out
+        (reverse("personal_links", kwargs={"slug": slug, "tournament_id": t.pk}), MANAGE),
+        (reverse("print_personal_links", kwargs={"slug": slug, "tournament_id": t.pk}), MANAGE),
+        (reverse("personal", kwargs={"token": personal_token(t.pk, card.player_id)}), PUBLIC),
+        ("/p/me/not-a-token/", dict.fromkeys(PERSONAS, 404)),
         # No draw is being typed in: no call list.
         (
             reverse("print_calls", kwargs={"slug": slug, "tournament_id": t.pk}),
@@ -101,6 +108,7 @@ def pages(club, sheet, t):
         ),
         (reverse("bracket", kwargs={"token": t.public_token}), PUBLIC),
         (reverse("room_screen", kwargs={"token": t.public_token}), PUBLIC),
+        (reverse("public_seats", kwargs={"token": t.public_token}), PUBLIC),
         (
             reverse(
                 "side_links",

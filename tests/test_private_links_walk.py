@@ -30,7 +30,8 @@ from pypdf import PdfReader
 from clubs import services as club_services
 from tests import factories
 from tests.test_access_walk import pages as named_pages
-from tournaments.models import Pairing
+from tournaments.models import Card, Pairing
+from tournaments.personal import personal_token
 from tournaments.services.reading import load_state
 from tournaments.services.sheets import Actor, open_match_sheet
 from tournaments.simulation import simulate
@@ -82,6 +83,9 @@ def private_links(world) -> dict[str, tuple[str, set[str]]]:
         links[pairing.token] = (f"/m/{pairing.token}/", LINK_PAGE)
         for token in (pairing.left_token, pairing.right_token):  # each player's own link
             links[token] = (f"/s/{token}/", LINK_PAGE)
+    for card in Card.objects.filter(tournament=world["tournament"]):  # his night's link
+        token = personal_token(world["tournament"].pk, card.player_id)
+        links[token] = (f"/p/me/{token}/", LINK_PAGE)
     return links
 
 
@@ -94,7 +98,7 @@ def visitors(world) -> dict[str, tuple[Client, list[str], set[str]]]:
     """Who walks: client, start pages, the tokens he holds himself."""
     named, _state = named_pages(world["club"], world["sheet"], world["tournament"])
     # The named link pages are walked by their holders below, not by every visitor.
-    named = [url for url, _codes in named if not url.startswith(("/e/", "/m/", "/s/"))]
+    named = [url for url, _codes in named if not url.startswith(("/e/", "/m/", "/s/", "/p/me/"))]
     sheet, played = world["sheet"], world["played"]
     out = {
         role: (world["clients"][role], ["/", *named], set()) for role in ("anonymous", *ACCOUNTS)
@@ -105,6 +109,9 @@ def visitors(world) -> dict[str, tuple[Client, list[str], set[str]]]:
         [f"/m/{played.token}/", f"/e/{world['match_sheet'].entry_token}/"],
         {played.token, world["match_sheet"].entry_token},
     )
+    t = world["tournament"]
+    mine = personal_token(t.pk, played.left.player_id)
+    out["personal link holder"] = (Client(), [f"/p/me/{mine}/"], {mine})
     return out
 
 
@@ -255,6 +262,12 @@ def test_no_visitor_finds_a_private_link_the_link_page_would_not_show_him(world)
     assert matches - decoded["organiser"] == set()
     assert decoded["member"] == decoded["scorer"] == decoded["anonymous"] == set()
     assert decoded["table link holder"] <= {table}
+    assert decoded["personal link holder"] == set()
+    personal = {
+        f"http://testserver/p/me/{personal_token(world['tournament'].pk, c.player_id)}/"
+        for c in Card.objects.filter(tournament=world["tournament"])
+    }
+    assert personal - decoded["organiser"] == set()  # the desk's "Personal links"
 
 
 @pytest.mark.skipif(not TOOLS, reason="needs zbarimg (zbar-tools) and gs (ghostscript)")

@@ -22,6 +22,7 @@ from scoring.models import Deal
 from scoring.rules import DreierDeal
 from tests import factories
 from tournaments.models import Card, Pairing, Round
+from tournaments.personal import personal_token
 from tournaments.simulation import simulate
 
 pytestmark = pytest.mark.django_db
@@ -78,6 +79,8 @@ def urls(club, sheet, t):
         "match_link": pairing.token,
         "match_sheet": pairing.token,
         "bracket": t.public_token,
+        "public_seats": t.public_token,
+        "personal": personal_token(t.pk, Card.objects.filter(tournament=t).first().player_id),
     }
     found = []
     for name, params in url_patterns():

@@ -1,6 +1,16 @@
 from django.urls import path
 
-from tournaments.views import desk, draws, export, formats, printouts, ranking, reports, results
+from tournaments.views import (
+    desk,
+    draws,
+    export,
+    formats,
+    printouts,
+    public,
+    ranking,
+    reports,
+    results,
+)
 
 club_patterns = [
     path("", desk.tournament_list, name="tournaments"),
@@ -14,6 +24,12 @@ club_patterns = [
     path("<id:tournament_id>/tables/", desk.tables, name="set_tables"),
     path("<id:tournament_id>/seats/", desk.seats, name="seats"),
     path("<id:tournament_id>/print/seats.pdf", desk.print_seats, name="print_seats"),
+    path("<id:tournament_id>/personal-links/", desk.personal_links, name="personal_links"),
+    path(
+        "<id:tournament_id>/print/personal-links.pdf",
+        desk.print_personal_links,
+        name="print_personal_links",
+    ),
     path("<id:tournament_id>/print/cash.pdf", desk.print_cash, name="print_cash"),
     path("<id:tournament_id>/draw/physical/calls.pdf", draws.print_calls, name="print_calls"),
     path("<id:tournament_id>/draw/", draws.draw_next, name="draw_next"),
@@ -65,4 +81,5 @@ club_patterns = [
 public_patterns = [  # under the live bracket's public link, p/<token>/
     path("verify/", ranking.verify_page, name="verify_draws"),
     path("export.json", ranking.public_export, name="public_export"),
+    path("seats/", public.public_seats, name="public_seats"),  # where do I play?
 ]

@@ -3,6 +3,13 @@ withdrawals), ``draws``, ``results`` (round pages), ``public`` (match links, liv
 bracket), ``printouts`` and ``export`` (JSON, history). The pages without sign-in are
 named here for the site's URLs."""
 
-from tournaments.views.public import bracket, match_link, match_sheet, room_screen, side_link
+from tournaments.views.public import (
+    bracket,
+    match_link,
+    match_sheet,
+    personal,
+    room_screen,
+    side_link,
+)
 
-__all__ = ["bracket", "match_link", "match_sheet", "room_screen", "side_link"]
+__all__ = ["bracket", "match_link", "match_sheet", "personal", "room_screen", "side_link"]

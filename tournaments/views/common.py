@@ -60,10 +60,15 @@ def pairing_rows(state, pairings, only_open=False, player_query="") -> list[Row]
     query = german_key(player_query)
     shown = []
     for row in rows(state, pairings):
-        names = " ".join(c.player.name_key for c in (row.left, row.right) if c)
-        if query and query not in names:
+        if query and not name_matches(row, query):
             continue
         if only_open and (row.kind != "match" or row.result is not None):
             continue
         shown.append(row)
     return shown
+
+
+def name_matches(row: Row, key: str) -> bool:
+    """Whether a player of ``row`` has ``key`` (``clubs.text.german_key`` of a search) in
+    his name (``Player.name_key``: umlauts folded)."""
+    return any(key in c.player.name_key for c in (row.left, row.right) if c)

@@ -1,8 +1,10 @@
 """The organiser's desk: the tournament list, card sales, payments and the cash report,
-withdrawals, lowering the number of cards, the tables and where each player plays."""
+withdrawals, lowering the number of cards, the tables, where each player plays and the
+players' personal links."""
 
 import uuid
 from dataclasses import dataclass
+from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -13,7 +15,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from bummerl.printing import pdf_response
+from bummerl.links import absolute_url
+from bummerl.printing import pdf_response, qr_svg
 from clubs.access import access_for
 from clubs.forms import put_rule_error, read_ids, rule_error_text
 from clubs.models import Role
@@ -393,3 +396,24 @@ def print_seats(request, slug, tournament_id):
     return pdf_response(
         request, "print/seats.html", printing.seats_context(t), f"tische-{t.pk}.pdf"
     )
+
+
+@login_required
+@require_safe
+def personal_links(request, slug, tournament_id):
+    """Each player's personal link for the night (``tournaments.personal``) as a QR code,
+    one small card per player, to print and hand out (organisers only: the links are
+    private)."""
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    links = printing.personal_links(load_state(t), partial(absolute_url, request), qr_svg)
+    context = {"club": t.club, "tournament": t, "access": access, "links": links}
+    return render(request, "tournaments/personal_links.html", context)
+
+
+@login_required
+@require_safe
+def print_personal_links(request, slug, tournament_id):
+    """The personal links as PDF: A4, small cards to cut (organisers only)."""
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    context = printing.personal_links_context(t, partial(absolute_url, request))
+    return pdf_response(request, "print/personal_links.html", context, f"links-{t.pk}.pdf")

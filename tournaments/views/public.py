@@ -1,6 +1,7 @@
 """Pages without sign-in: a match's private link (and its score sheet), a side's link
-(one player's: report or confirm the result), the page of a match taken back, and the
-live bracket for the screen in the room."""
+(one player's: report or confirm the result), the page of a match taken back, the
+live bracket for the screen in the room, the public "where do I play?" and a player's
+personal link for the night."""
 
 import uuid
 
@@ -16,19 +17,21 @@ from bummerl.htmx import partial_or_page
 from bummerl.links import absolute_url
 from bummerl.printing import qr_svg
 from clubs.forms import read_id, rule_error_text
+from clubs.text import german_key
 from scoring.rules import RuleError
-from tournaments import links
+from tournaments import links, printing
 from tournaments.categories import overall_prizes
 from tournaments.forms import ResultForm
 from tournaments.models import Format, Pairing, Report, Result, Side, Tournament
+from tournaments.personal import read_personal_token
 from tournaments.prizes import still_in
-from tournaments.rows import bracket_columns
+from tournaments.rows import Row, bracket_columns, round_name, rows
 from tournaments.screen import screen_pages
 from tournaments.services.reading import draw_scores, load_state, match_scores
 from tournaments.services.reports import confirm_report, other, report_result
 from tournaments.services.sheets import Actor, open_match_sheet
 from tournaments.views import formats
-from tournaments.views.common import pairing_rows
+from tournaments.views.common import name_matches, pairing_rows
 from tournaments.views.ranking import audit_context, draw_audit
 from tournaments.views.results import save_result
 
@@ -68,14 +71,35 @@ def match_link(request, token):
     )
 
 
-def _bracket_context(t: Tournament) -> dict:
+QUERY_LENGTH = 100
+"""The most characters of a name search that are read (a longer one is cut)."""
+
+
+def name_query(request) -> str:
+    """The name searched for (``?q=``), stripped and cut to ``QUERY_LENGTH``."""
+    return (request.GET.get("q") or "").strip()[:QUERY_LENGTH]
+
+
+def _bracket_context(t: Tournament, query: str = "") -> dict:
     """The live bracket: the drawn rounds and the placement matches as columns, the
-    prizes won, the withdrawn cards and the players still in (listed up to 200)."""
+    prizes won, the withdrawn cards and the players still in (listed up to 200); with a
+    name ``query``, ``found``: (column title, row) of every pairing of a player whose
+    name holds it (umlauts folded, ``name_matches``), in bracket order."""
     state = load_state(t)
     players = still_in(state.cards[card_id] for card_id in state.in_play())
+    columns = bracket_columns(state)
+    key = german_key(query)
+    found = [
+        (column.title, row)
+        for column in columns
+        for row in column.rows
+        if key and isinstance(row, Row) and name_matches(row, key)
+    ]
     return {
         "tournament": t,
-        "columns": bracket_columns(state),
+        "columns": columns,
+        "query": query,
+        "found": found,
         "still_in": players if len(players) <= 200 else [],
         "still_in_count": len(players),
         "prizes": overall_prizes(state),
@@ -87,15 +111,94 @@ def _bracket_context(t: Tournament) -> dict:
     }
 
 
-@require_safe
-def bracket(request, token):
-    """The public live bracket (no sign-in, no private data); htmx polls the partial."""
+def public_tournament(token: str) -> Tournament:
+    """The tournament of a public link (``public_token``); 404 when there is none."""
     t = Tournament.objects.filter(public_token=token).select_related("club").first()
     if t is None:
         raise Http404
+    return t
+
+
+@require_safe
+def bracket(request, token):
+    """The public live bracket (no sign-in, no private data); htmx polls the partial.
+    ``?q=``: a player's matches found by name, listed above the bracket."""
+    t = public_tournament(token)
     if t.format != Format.CARDS:  # Leben and points events: a standings board
         return formats.public_board(request, t)
-    return partial_or_page(request, "tournaments/bracket.html", "live", _bracket_context(t))
+    context = _bracket_context(t, name_query(request))
+    return partial_or_page(request, "tournaments/bracket.html", "live", context)
+
+
+@require_safe
+def public_seats(request, token):
+    """The public "where do I play?" under the tournament's public link: every player of an open
+    match of the latest round with his card number, table, opponent and the order of
+    his matches (``printing.seats``), and the players with a bye (Freilos) this round
+    (``printing.byes``); ``?q=`` keeps the players whose name holds it (umlauts folded).
+    Names, card numbers and tables only: no private link, no payment."""
+    t = public_tournament(token)
+    state = load_state(t)
+    query = name_query(request)
+    key = german_key(query)
+    seats = [s for s in printing.seats(state) if key in s.player.name_key]
+    byes = [c for c in printing.byes(state) if key in c.player.name_key]
+    context = {
+        "tournament": t,
+        "round_name": printing.current_round_name(state),
+        "drawn": bool(printing.current_round_name(state)),
+        "seats": seats,
+        "byes": byes,
+        "query": query,
+    }
+    return render(request, "tournaments/public_seats.html", context)
+
+
+def _personal_context(t: Tournament, player_id: int) -> dict:
+    """What a player's personal link shows (``tournaments.personal``): his cards, his
+    open matches of the latest round in the order he plays them (``printing.seats``:
+    table, opponent's name, match), his byes of the night by round, and once every card
+    of his is placed his place (``TournamentState.player_places``: first, last, RULES.md
+    5.8). 404 when he holds no card of ``t``."""
+    state = load_state(t)
+    cards = sorted(
+        (c for c in state.cards.values() if c.player_id == player_id), key=lambda c: c.number
+    )
+    if not cards:
+        raise Http404
+    mine = {c.pk for c in cards}
+    byes = []
+    for round_ in state.rounds:
+        if round_.drawn_at is None:
+            continue
+        for row in rows(state, state.pairings[round_.pk]):
+            if row.kind == "bye" and row.left.pk in mine:
+                name = round_name(round_.number, round_.pot_size, round_.knockout)
+                byes.append((name, row.left.number))
+    place = state.player_places().get(player_id)
+    return {
+        "tournament": t,
+        "player": cards[0].player,
+        "cards": cards,
+        "round_name": printing.current_round_name(state),
+        "seats": [s for s in printing.seats(state) if s.player.pk == player_id],
+        "byes": byes,
+        "place": place,
+    }
+
+
+@require_safe
+def personal(request, token):
+    """A player's personal link for the night (a QR code on the desk's "Personal links"):
+    his current matches, byes and, once he is out, his place. It only reads; a wrong
+    or tampered token, or one of a tournament or player that is gone, answers 404."""
+    ids = read_personal_token(token)
+    if ids is None:
+        raise Http404
+    t = Tournament.objects.filter(pk=ids[0]).select_related("club").first()
+    if t is None:
+        raise Http404
+    return render(request, "tournaments/personal.html", _personal_context(t, ids[1]))
 
 
 @require_safe
@@ -103,9 +206,7 @@ def room_screen(request, token):
     """The live bracket as a room screen (1920×1080, ``tournaments.screen``): pages that
     take turns by themselves, the public link as a QR code in a corner; the page polls
     its partial like the live bracket. Public: no private link on it."""
-    t = Tournament.objects.filter(public_token=token).select_related("club").first()
-    if t is None:
-        raise Http404
+    t = public_tournament(token)
     state = load_state(t)
     public = absolute_url(request, reverse("bracket", kwargs={"token": t.public_token}))
     context = {
