@@ -1,6 +1,8 @@
 """The room screen at 1920×1080 in a real Chromium: at 64 and 128 cards every page of
 the current round, the placement matches and the prizes fit the screen (every name's
-box inside the viewport, nothing to scroll) and no name is below 40 px."""
+and every match's box inside the viewport, nothing to scroll) and no name is below
+40 px; the boxes of a small round fill the screen, with their table numbers, and a
+result shows when the page polls."""
 
 import pytest
 from django.urls import reverse
@@ -27,6 +29,13 @@ def check_every_page(page) -> int:
         assert boxes, f"page {i} shows no name"
         for left, top, right, bottom, size in boxes:
             assert size >= 40
+            assert left >= 0 and right <= 1920 and top >= 0 and bottom <= 1080, (i, top, bottom)
+        matches = page.evaluate(
+            """() => [...document.querySelectorAll('.screen-page:not([hidden]) .box')]
+                .map(e => { const r = e.getBoundingClientRect();
+                  return [r.left, r.top, r.right, r.bottom]; })"""
+        )
+        for left, top, right, bottom in matches:
             assert left >= 0 and right <= 1920 and top >= 0 and bottom <= 1080, (i, top, bottom)
         scroll = page.evaluate(
             "[document.documentElement.scrollHeight, document.documentElement.scrollWidth]"
@@ -130,4 +139,77 @@ def test_a_points_event_shows_its_standings_on_screen_at_40_px(live_server, brow
     page.goto(live_server.url + reverse("room_screen", kwargs={"token": t.public_token}))
     # Round 2 (20 matches), then the standings of 40 players on three pages.
     assert check_every_page(page) == 4
+    context.close()
+
+
+def test_the_eight_matches_of_a_round_fill_the_screen_with_their_tables(
+    live_server, browser: Browser
+):
+    """The round of 16 (8 matches): two columns of four boxes across the whole screen
+    and down to its foot, the names larger than on a full page, each box with its
+    table."""
+    club = factories.club()
+    names = [f"{LONG} {n}" for n in range(50)]
+    t = simulate(club, cards=64, players=50, max_cards=2, seed=3, names=names, stop_after=3)
+    t.tables = 8
+    t.save(update_fields=["tables"])
+    context = browser.new_context(viewport=SCREEN, locale="de-AT")
+    page = context.new_page()
+    page.goto(live_server.url + reverse("room_screen", kwargs={"token": t.public_token}))
+    assert page.locator(".screen-page:not([hidden]) h1").inner_text() == "Achtelfinale"
+    assert check_every_page(page) == 1
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('.screen-page:not([hidden]) .box')]
+            .map(e => { const r = e.getBoundingClientRect();
+              return [r.left, r.top, r.right, r.bottom]; })"""
+    )
+    assert len(boxes) == 8
+    assert len({round(left) for left, *_ in boxes}) == 2  # two columns
+    left = min(b[0] for b in boxes)
+    right = max(b[2] for b in boxes)
+    top = min(b[1] for b in boxes)
+    bottom = max(b[3] for b in boxes)
+    assert right - left >= 0.9 * 1920
+    assert top <= 0.15 * 1080 and bottom >= 0.95 * 1080
+    sizes = page.evaluate(
+        """() => [...document.querySelectorAll('.screen-page:not([hidden]) .name')]
+            .map(e => parseFloat(getComputedStyle(e).fontSize))"""
+    )
+    assert min(sizes) >= 60
+    tables = page.locator(".screen-page:not([hidden]) .n.table b").all_inner_texts()
+    assert sorted(tables) == [str(n) for n in range(1, 9)]
+    table_sizes = page.evaluate(
+        """() => [...document.querySelectorAll('.screen-page:not([hidden]) .n.table b')]
+            .map(e => parseFloat(getComputedStyle(e).fontSize))"""
+    )
+    assert min(table_sizes) >= 40
+    context.close()
+
+
+def test_a_result_shows_on_the_screen_when_it_polls(live_server, browser: Browser):
+    import uuid
+
+    from playwright.sync_api import expect
+
+    from tournaments.services.reading import load_state
+    from tournaments.services.results import record_result
+    from tournaments.services.sheets import Actor
+
+    club = factories.club()
+    t = simulate(club, cards=64, players=50, max_cards=2, seed=3, stop_after=3)
+    context = browser.new_context(viewport=SCREEN, locale="de-AT")
+    page = context.new_page()
+    page.goto(live_server.url + reverse("room_screen", kwargs={"token": t.public_token}))
+    state = load_state(t)
+    pairing = next(p for p in state.pairings[state.current.pk] if not state.matches[p.pk].decided)
+    winner = state.cards[pairing.right_id]
+    box = page.locator(".box", has_text=winner.player.name).filter(
+        has_text=state.cards[pairing.left_id].player.name
+    )
+    expect(box.locator(".score")).to_have_count(0)
+    pairing.tournament = t
+    record_result(pairing, winner.pk, "2:1", uuid.uuid4(), Actor())
+    page.evaluate("roomScreen.poll()")
+    expect(box.locator(".score")).to_have_text("2:1")
+    expect(box.locator(".name.win")).to_have_text(winner.player.name)
     context.close()

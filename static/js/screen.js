@@ -35,7 +35,8 @@
       .catch(function () {});
   }
 
-  window.roomScreen = { show: show, pages: function () { return pages().length; } };
+  // ``poll`` fetches the partial now (the browser test asks for it rather than wait).
+  window.roomScreen = { show: show, poll: poll, pages: function () { return pages().length; } };
 
   document.addEventListener("DOMContentLoaded", function () {
     var body = document.body;
