@@ -53,7 +53,7 @@ serve: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed --no-demo
 	$(BIN)/python manage.py collectstatic --noinput -v0
-	$(BIN)/gunicorn bummerl.wsgi -w $(WORKERS) -b $(HOST):$(PORT) --timeout $(TIMEOUT) --access-logfile -
+	$(BIN)/gunicorn bummerl.wsgi -c bummerl/gunicorn.conf.py -w $(WORKERS) -b $(HOST):$(PORT) --timeout $(TIMEOUT)
 
 # One consistent snapshot of the database in one owner-only file (default
 # backups/bummerl-<time>.json.gz); `make restore FILE=…` checks the file in a scratch

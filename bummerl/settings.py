@@ -278,10 +278,20 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "plain": {"format": "{asctime} {levelname} {name} {process}: {message}", "style": "{"},
+        "plain": {"()": "bummerl.logs.Formatter"},
+    },
+    # bummerl.logs: no private link's token is written; a wrong Host is one warning line.
+    "filters": {
+        "private_links": {"()": "bummerl.logs.RedactPrivateLinks"},
+        "one_line": {"()": "bummerl.logs.OneLine"},
+        "quiet_polls": {"()": "bummerl.logs.QuietPolls"},
     },
     "handlers": {
-        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["private_links"],
+        },
     },
     # One handler, at the root: every logger below reaches it by propagation.
     "root": {"handlers": ["stderr"], "level": "WARNING"},
@@ -289,6 +299,18 @@ LOGGING = {
         "django": {"handlers": [], "level": "WARNING"},
         "django.request": {"handlers": [], "level": "ERROR"},
         "django.security": {"handlers": [], "level": "WARNING"},
+        # runserver's request lines (the laptop): the same handler, without the polls.
+        "django.server": {
+            "handlers": ["stderr"],
+            "level": "INFO",
+            "propagate": False,
+            "filters": ["quiet_polls"],
+        },
+        "django.security.DisallowedHost": {
+            "handlers": [],
+            "level": "WARNING",
+            "filters": ["one_line"],
+        },
         **{
             name: {"handlers": [], "level": LOG_LEVEL}
             for name in ("bummerl", "clubs", "scoring", "tournaments")

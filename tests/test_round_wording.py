@@ -129,7 +129,7 @@ def test_the_room_screen_says_one_point_and_two_points():
         factories.club(), 4, 4, format="points", rounds_planned=2, max_cards=1, match_games=2
     )
     first, second = Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)).order_by("number")
-    record_result(first, first.left_id, "1:1", uuid.uuid4(), ACTOR)
+    record_result(first, None, "1:1", uuid.uuid4(), ACTOR)  # a draw (RULES.md 6)
     record_result(second, second.right_id, "2:0", uuid.uuid4(), ACTOR)
     html = Client().get(reverse("room_screen", kwargs={"token": t.public_token})).content.decode()
     assert html.count("<small>1 Punkt</small>") == 2
