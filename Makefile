@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run serve test bench load install migrate seed messages lint backup restore
+.PHONY: run serve test bench load install migrate seed messages lint backup restore upgrade
 WORKERS ?= 3
 # Seconds a gunicorn worker may take for one request. The largest printout, round 1's
 # 512 match sheets of a 1024-card night, takes about 20 s of CPU on a small laptop
@@ -61,6 +61,20 @@ serve: install
 BACKUP ?=
 backup: install .secret_key
 	$(KEY_ENV) $(BIN)/python manage.py backup $(BACKUP)
+
+# A club's server after `git pull` of a new release (CHANGELOG.md): a backup first, then
+# the new packages, the migrations, the static files, and a restart of the site's
+# systemd units when they are installed (README "Upgrading").
+upgrade:
+	@echo "Bummerl before: $$($(BIN)/python -c 'import bummerl; print(bummerl.__version__)' 2>/dev/null || echo none)"
+	$(KEY_ENV) $(BIN)/python manage.py backup
+	$(MAKE) install
+	$(KEY_ENV) $(BIN)/python manage.py migrate --noinput
+	$(KEY_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
+	@if command -v systemctl >/dev/null 2>&1 && systemctl cat bummerl.service >/dev/null 2>&1; then \
+		systemctl restart bummerl.service; \
+	else echo "Restart the site now (no systemd unit bummerl.service found)."; fi
+	@echo "Bummerl now: $$($(BIN)/python -c 'import bummerl; print(bummerl.__version__)')"
 
 restore: install .secret_key
 	@test -n "$(FILE)" || (echo "usage: make restore FILE=backups/….json.gz" && exit 2)
