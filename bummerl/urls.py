@@ -62,6 +62,17 @@ urlpatterns = [
         name="member_reset",
     ),
     path(
+        "c/<slug:slug>/members/<id:membership_id>/unlock/",
+        member_views.member_unlock,
+        name="member_unlock",
+    ),
+    path(
+        "c/<slug:slug>/members/<id:membership_id>/email/",
+        member_views.member_email,
+        name="member_email",
+    ),
+    path("c/<slug:slug>/rename/", member_views.club_rename, name="club_rename"),
+    path(
         "c/<slug:slug>/invitations/<id:invitation_id>/revoke/",
         member_views.invitation_revoke,
         name="invitation_revoke",

@@ -169,3 +169,16 @@ class RoleForm(forms.Form):
 
 class JoinForm(UserCreationForm):
     """A new account: user name and the password twice (Django's checks of both)."""
+
+
+class EmailForm(forms.Form):
+    """A member's e-mail address, where a password reset by mail goes; empty: none.
+    Another account may have the same address."""
+
+    email = forms.EmailField(label=_("E-mail address"), required=False, max_length=254)
+
+
+class ClubNameForm(forms.Form):
+    """The club's new name (its address stays)."""
+
+    name = forms.CharField(label=_("Name of the club"), max_length=100)

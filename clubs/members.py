@@ -24,6 +24,8 @@ from clubs.access import club_for
 from clubs.errors import RuleError
 from clubs.forms import (
     ClubForm,
+    ClubNameForm,
+    EmailForm,
     InvitationForm,
     JoinForm,
     RoleForm,
@@ -68,7 +70,18 @@ def _join_url(request, invitation: Invitation) -> str:
     return absolute_url(request, reverse("join", kwargs={"token": invitation.token}))
 
 
-def _members_page(request, club, *, form=None, reset=None, error=None, status=200):
+def _members_page(
+    request,
+    club,
+    *,
+    form=None,
+    reset=None,
+    error=None,
+    status=200,
+    email_form=None,
+    email_for=None,
+    rename_form=None,
+):
     members = list(
         Membership.objects.filter(club=club).select_related("user").order_by("user__username", "id")
     )
@@ -85,6 +98,15 @@ def _members_page(request, club, *, form=None, reset=None, error=None, status=20
             }
         )
     owners = sum(1 for m in members if m.role == Role.OWNER)
+    locked = set(services.locked_out(club))
+    for m in members:
+        m.locked = m.user.get_username() in locked
+        # the form sent for this member, with its error; else his address as it is
+        m.email_form = (
+            email_form
+            if email_for == m.pk
+            else EmailForm(initial={"email": m.user.email}, auto_id=f"id_%s_{m.pk}")
+        )
     owner_ids = {m.user_id for m in members if m.role == Role.OWNER and m.user.is_active}
     for item in invitations:
         # an invitation works only while its maker is an owner (services.invitation_refusal)
@@ -101,6 +123,8 @@ def _members_page(request, club, *, form=None, reset=None, error=None, status=20
             "roles": Role.choices,
             "reset": reset,
             "error": error,
+            "locked": [m for m in members if m.locked],
+            "rename_form": rename_form or ClubNameForm(initial={"name": club.name}),
         },
         status=status,
     )
@@ -202,6 +226,70 @@ def member_reset(request, slug, membership_id):
     )
     reset = {"user": membership.user, "url": url, "qr": qr(url)}
     return _members_page(request, club, reset=reset)
+
+
+@never_cache
+@login_required
+@require_POST
+def member_unlock(request, slug, membership_id):
+    """Lift the member's sign-in lock (django-axes): he signs in again at once."""
+    club = club_for(request, slug, Role.OWNER)
+    membership = _membership(club, membership_id)
+    name = membership.user.get_username()
+    if services.unlock_sign_in(membership, request.user):
+        messages.success(request, _("%(name)s can sign in again.") % {"name": name})
+    else:
+        messages.info(request, _("%(name)s was not locked out.") % {"name": name})
+    return redirect("members", slug=club.slug)
+
+
+@never_cache
+@login_required
+@require_POST
+def member_email(request, slug, membership_id):
+    """Set the member's e-mail address (for a password reset by mail); empty removes it.
+    A wrong address or a refused account: the members page with the error on the
+    member's field (400, 409)."""
+    club = club_for(request, slug, Role.OWNER)
+    membership = _membership(club, membership_id)
+    form = EmailForm(request.POST, auto_id=f"id_%s_{membership.pk}")
+    page = {"email_form": form, "email_for": membership.pk}
+    if not form.is_valid():
+        return _members_page(request, club, status=400, **page)
+    try:
+        changed = services.set_email(membership, form.cleaned_data["email"], request.user)
+    except RuleError as error:
+        put_rule_error(form, error, shown=("email",))
+        return _members_page(request, club, status=409, **page)
+    if changed:
+        email = form.cleaned_data["email"]
+        name = membership.user.get_username()
+        messages.success(
+            request,
+            _("The e-mail address of %(name)s is now %(email)s.") % {"name": name, "email": email}
+            if email
+            else _("%(name)s has no e-mail address now.") % {"name": name},
+        )
+    return redirect("members", slug=club.slug)
+
+
+@never_cache
+@login_required
+@require_POST
+def club_rename(request, slug):
+    """Give the club a new name; its address (the slug) stays, so every link made before
+    keeps working. A refused name: the members page with the error on the field (400)."""
+    club = club_for(request, slug, Role.OWNER)
+    form = ClubNameForm(request.POST)
+    if form.is_valid():
+        try:
+            club = services.rename_club(club, form.cleaned_data["name"], request.user)
+        except RuleError as error:
+            put_rule_error(form, error, shown=("name",))
+        else:
+            messages.success(request, _("The club is called %(name)s now.") % {"name": club.name})
+            return redirect("members", slug=club.slug)
+    return _members_page(request, club, rename_form=form, status=400)
 
 
 @login_required

@@ -8,9 +8,12 @@ naming the form field.
 import datetime
 import uuid
 
+from axes.models import AccessAttempt
+from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -396,3 +399,110 @@ def issue_reset_link(membership: Membership, by) -> tuple[str, str]:
             after={"user": membership.user.get_username()},
         )
     return resets.link_parts(membership, by)
+
+
+# -- Owners' chores: sign-in locks, e-mail addresses, the club's name ---------------------
+
+
+def locked_out(club: Club) -> list[str]:
+    """The usernames of ``club``'s members whose sign-in django-axes refuses now: at
+    least ``AXES_FAILURE_LIMIT`` failed attempts from one address within the last
+    ``AXES_COOLOFF_TIME`` hours (the lock counts a name together with the address it is
+    guessed from). Sorted; empty when nobody is locked out. Two queries."""
+    names = list(Membership.objects.filter(club=club).values_list("user__username", flat=True))
+    since = timezone.now() - datetime.timedelta(hours=settings.AXES_COOLOFF_TIME)
+    rows = (
+        AccessAttempt.objects.filter(username__in=names, attempt_time__gte=since)
+        .values("username", "ip_address")
+        .annotate(failures=Sum("failures_since_start"))
+        .filter(failures__gte=settings.AXES_FAILURE_LIMIT)
+    )
+    return sorted({row["username"] for row in rows})
+
+
+def unlock_sign_in(membership: Membership, by) -> int:
+    """Take away the sign-in lock of the member of ``membership``: every failed attempt
+    django-axes keeps for his username is deleted (``axes.utils.reset``), so he signs in
+    at once. Returns the number of attempt records deleted; the club's history keeps the
+    unlock when there was something to delete (a second tap deletes nothing and records
+    nothing). ``by`` is the owner's account (the view checks the role)."""
+    username = membership.user.get_username()
+    with transaction.atomic():
+        deleted = axes_reset(username=username)
+        if deleted:
+            audit.record(
+                membership.club_id,
+                "club",
+                membership.club_id,
+                "sign-in unlocked",
+                actor=audit.by(by),
+                before=None,
+                after={"user": username},
+            )
+    return deleted
+
+
+def set_email(membership: Membership, email: str, by) -> bool:
+    """Give the member's account the e-mail address ``email`` (already validated by the
+    form; empty: none), where a password reset by mail is sent. Another account may have
+    the same address. True when it changed (recorded in the club's history), False when
+    it was that already.
+
+    Whoever sets an account's address can take it over by a reset mail, so an owner sets
+    it only for the accounts he may make a reset link for (``clubs.resets.refusal``:
+    not an owner, not a site administrator, in no other club), and his own. Refused
+    (RuleError on ``email``) otherwise."""
+    user = membership.user
+    if user.pk != getattr(by, "pk", None):
+        found = resets.refusal(membership.club, user, by)
+        if found is not None:
+            code, params = found
+            raise RuleError("email", resets.ISSUE[code], **params)
+    with transaction.atomic():
+        _lock_members(membership.club)
+        account = get_user_model().objects.select_for_update().get(pk=user.pk)
+        before = account.email
+        if before == email:
+            return False
+        account.email = email
+        account.save(update_fields=["email"])
+        audit.record(
+            membership.club_id,
+            "club",
+            membership.club_id,
+            "e-mail changed",
+            actor=audit.by(by),
+            before={"user": account.get_username(), "email": before},
+            after={"user": account.get_username(), "email": email},
+        )
+    user.email = email
+    return True
+
+
+def rename_club(club: Club, name: str, by) -> Club:
+    """Call ``club`` ``name`` (whitespace collapsed, as ``create_club``). The slug, its
+    address ``/c/<slug>/``, stays: every link, QR code and printout made before keeps
+    working. Returns the club; a rename to the same name changes and records nothing.
+    Refused (RuleError on ``name``): an empty name, more than 100 characters."""
+    name = clean_name(name)
+    if not name:
+        raise RuleError("name", gettext_noop("Enter a name."))
+    if len(name) > 100:
+        raise RuleError("name", gettext_noop("A club's name has at most 100 characters."))
+    with transaction.atomic():
+        locked = Club.objects.select_for_update().get(pk=club.pk)
+        if locked.name == name:
+            return locked
+        before = locked.name
+        locked.name = name
+        locked.save(update_fields=["name"])
+        audit.record(
+            locked.pk,
+            "club",
+            locked.pk,
+            "club renamed",
+            actor=audit.by(by),
+            before={"name": before},
+            after={"name": name},
+        )
+    return locked

@@ -183,6 +183,8 @@ MEMBERSHIP_ACTIONS = (
     "member removed",
     "reset link issued",
     "reset link used",
+    "sign-in unlocked",
+    "e-mail changed",
 )
 """History entries of who belongs to the club: for its owners' eyes."""
 
