@@ -232,3 +232,29 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scope} {self.scope_id}: {self.action}"
+
+
+class Archived(models.Model):
+    """A thing of a club put in its archive: taken out of the club's lists, never
+    deleted, still readable by its link and counted where it counted before (rankings).
+    ``scope`` names its kind (``"sheet"``: a table) and ``scope_id`` its id, as
+    ``AuditEntry`` names what it belongs to, so that clubs needs to know nothing of the
+    apps built on it. One row per thing; restoring it deletes the row."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="archived")
+    scope = models.CharField(max_length=20)
+    scope_id = models.PositiveBigIntegerField()
+    archived_at = models.DateTimeField(auto_now_add=True)
+    archived_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("archived item")
+        verbose_name_plural = _("archive")
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "scope_id"], name="archived_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scope} {self.scope_id}"

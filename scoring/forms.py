@@ -448,3 +448,9 @@ class RuleSetForm(forms.Form):
                 }
             )
         return {"name": data["name"], "options": options, "catalog": catalog}
+
+
+class TitleForm(forms.Form):
+    """A table's new title; empty: the table is called by its players' names."""
+
+    title = forms.CharField(label=_("Title"), max_length=100, required=False)

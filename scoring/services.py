@@ -32,7 +32,7 @@ from bummerl.sqlrows import Columns, fetch, insert, table
 from clubs import audit
 from clubs.audit import Actor
 from clubs.errors import RuleError, gettext_noop, key_reused
-from clubs.models import Club, Player
+from clubs.models import Archived, Club, Player
 from scoring import foldcache
 from scoring import rules as core
 from scoring.changes import SheetChanged, changes_since, version_of
@@ -868,3 +868,98 @@ def series_score(scored: ScoredSheet) -> SeriesScore:
             if winner in me:
                 won[me.index(winner)] += 1
     return SeriesScore(1 + len(earlier), tuple(won))
+
+
+# -- A table's name and the club's archive ------------------------------------------------
+
+TITLE_MAX = 100
+"""The longest title of a table (``Sheet.title``)."""
+
+
+def rename_sheet(sheet: Sheet, title: str, actor: Actor) -> Sheet:
+    """Give the table ``sheet`` the title ``title`` (whitespace collapsed; empty: the
+    table is called by its players' names again). Returns the sheet as saved; the same
+    title changes and records nothing. Kept in the club's history (``table renamed``,
+    with the table's number). Refused (RuleError on ``title``): more than ``TITLE_MAX``
+    characters. Who may rename is the view's check (owners)."""
+    title = " ".join(title.split())
+    if len(title) > TITLE_MAX:
+        raise RuleError("title", gettext_noop("A table's title has at most 100 characters."))
+    with transaction.atomic():
+        locked = _locked(sheet.pk)
+        if locked.title == title:
+            return locked
+        before = locked.title
+        locked.title = title
+        locked.save(update_fields=["title"])
+        audit.record(
+            locked.club_id,
+            "club",
+            locked.club_id,
+            "table renamed",
+            actor=actor,
+            before={"table": locked.pk, "title": before},
+            after={"table": locked.pk, "title": title},
+        )
+    return locked
+
+
+def archived_ids(club: Club):
+    """The ids of ``club``'s archived tables, as a subquery (``Sheet.pk__in``)."""
+    return Archived.objects.filter(club=club, scope="sheet").values("scope_id")
+
+
+def listed_sheets(club: Club):
+    """``club``'s tables that its lists show: all but the archived ones (which stay
+    readable by their link and count in rankings as before)."""
+    return Sheet.objects.filter(club=club).exclude(pk__in=archived_ids(club))
+
+
+def archived_sheets(club: Club):
+    """``club``'s archived tables (``Sheet``'s order: the newest first)."""
+    return Sheet.objects.filter(club=club, pk__in=archived_ids(club))
+
+
+def archive_sheet(sheet: Sheet, actor: Actor) -> bool:
+    """Put the table in the club's archive: it leaves the club's lists; its page, its
+    private link, its deals and its place in rankings stay. True when it was archived
+    now (kept in the club's history, ``table archived``), False when it was already (a
+    double tap)."""
+    with transaction.atomic():
+        locked = _locked(sheet.pk)
+        _item, made = Archived.objects.get_or_create(
+            scope="sheet",
+            scope_id=locked.pk,
+            defaults={"club_id": locked.club_id, "archived_by": actor.user},
+        )
+        if made:
+            audit.record(
+                locked.club_id,
+                "club",
+                locked.club_id,
+                "table archived",
+                actor=actor,
+                before=None,
+                after={"table": locked.pk, "title": locked.title},
+            )
+    return made
+
+
+def restore_sheet(sheet: Sheet, actor: Actor) -> bool:
+    """Take the table out of the club's archive: the club's lists show it again. True
+    when it was restored now (``table restored`` in the club's history), False when it
+    was not archived."""
+    with transaction.atomic():
+        locked = _locked(sheet.pk)
+        deleted, _kinds = Archived.objects.filter(scope="sheet", scope_id=locked.pk).delete()
+        if deleted:
+            audit.record(
+                locked.club_id,
+                "club",
+                locked.club_id,
+                "table restored",
+                actor=actor,
+                before={"table": locked.pk, "title": locked.title},
+                after=None,
+            )
+    return bool(deleted)

@@ -75,6 +75,7 @@ def populate() -> Club:
     factories.presets()
     sheet = factories.sheet(club)
     scoring_services.record_entry(sheet, Redeal(), factories.key(), scoring_services.Actor(owner))
+    scoring_services.archive_sheet(sheet, scoring_services.Actor(owner))  # clubs.archived
     t = simulate(club, cards=8, players=6, max_cards=2, seed=1)
     ladies = Category.objects.create(club=club, name="Damen")
     ladies.players.add(Card.objects.filter(tournament=t).first().player)

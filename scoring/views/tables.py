@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from bummerl.htmx import partial_or_page
 from clubs import audit
@@ -24,7 +24,7 @@ from clubs.tables import paginate
 from clubs.text import TYPED_MAX, clean_name, german_key, warn_unprintable
 from scoring import rules as core
 from scoring import services
-from scoring.forms import ImportForm, OpenSheetForm, RuleSetForm
+from scoring.forms import ImportForm, OpenSheetForm, RuleSetForm, TitleForm
 from scoring.models import RuleSet, Sheet, Variant
 from scoring.rulesets import copy_rule_set, update_rule_set
 from scoring.tables import SheetTable, TallyTable
@@ -46,7 +46,7 @@ def club(request, slug):
     club = access.club
     season = _season(request)
     sheets = (
-        Sheet.objects.filter(club=club)
+        services.listed_sheets(club)
         .prefetch_related("seats__player")
         .order_by("-created_at", "-id")
     )
@@ -79,6 +79,95 @@ def club(request, slug):
             "is_owner": access.is_owner,
         },
     )
+
+
+def _owners_sheet(request, slug, pk) -> tuple[object, Sheet]:
+    """(club, its table ``pk``) for an owner; 404 for a table of another club."""
+    club = club_for(request, slug, Role.OWNER)
+    sheet = Sheet.objects.filter(club=club, pk=pk).first()
+    if sheet is None:
+        raise Http404
+    return club, sheet
+
+
+def _manage_page(request, club, *, forms=None, status=200):
+    """The owner's page of the club's tables: each listed table with its title to change
+    and *Archivieren*; the archive with *Wiederherstellen*. ``forms``: a form sent with
+    an error, by table id."""
+    forms = forms or {}
+    listed = list(
+        services.listed_sheets(club)
+        .prefetch_related("seats__player")
+        .order_by("-created_at", "-id")
+    )
+    table = {"listed": [], "archived": []}
+    for kind, sheets in (
+        ("listed", listed),
+        ("archived", services.archived_sheets(club).prefetch_related("seats__player")),
+    ):
+        for sheet in sheets:
+            players = [seat.player for seat in sorted(sheet.seats.all(), key=lambda s: s.position)]
+            table[kind].append(
+                {
+                    "sheet": sheet,
+                    "name": sheet.name_with(players),
+                    "form": forms.get(sheet.pk) or TitleForm(initial={"title": sheet.title}),
+                }
+            )
+    return render(
+        request,
+        "scoring/manage_tables.html",
+        {"club": club, "listed": table["listed"], "archived": table["archived"]},
+        status=status,
+    )
+
+
+@login_required
+@require_safe
+def manage_tables(request, slug):
+    """The club's tables and its archive, for its owners (others 403)."""
+    return _manage_page(request, club_for(request, slug, Role.OWNER))
+
+
+@login_required
+@require_POST
+def rename_table(request, slug, pk):
+    """A table's new title (empty: its players' names); a refused title is shown on the
+    table's field (400)."""
+    club, sheet = _owners_sheet(request, slug, pk)
+    form = TitleForm(request.POST)
+    if form.is_valid():
+        try:
+            sheet = services.rename_sheet(sheet, form.cleaned_data["title"], audit.by(request.user))
+        except RuleError as error:
+            put_rule_error(form, error, shown=("title",))
+        else:
+            messages.success(request, _("The table is renamed."))
+            return redirect("manage_tables", slug=club.slug)
+    return _manage_page(request, club, forms={sheet.pk: form}, status=400)
+
+
+@login_required
+@require_POST
+def archive_table(request, slug, pk):
+    """Put the table in the archive (out of the club's lists)."""
+    club, sheet = _owners_sheet(request, slug, pk)
+    if services.archive_sheet(sheet, audit.by(request.user)):
+        messages.success(
+            request,
+            _("The table is in the archive: its link, its page and the rankings keep it."),
+        )
+    return redirect("manage_tables", slug=club.slug)
+
+
+@login_required
+@require_POST
+def restore_table(request, slug, pk):
+    """Take the table out of the archive (back in the club's lists)."""
+    club, sheet = _owners_sheet(request, slug, pk)
+    if services.restore_sheet(sheet, audit.by(request.user)):
+        messages.success(request, _("The table is back in the club's lists."))
+    return redirect("manage_tables", slug=club.slug)
 
 
 SEAT_FIELDS = ("player_1", "player_2", "player_3", "player_4")
