@@ -3,6 +3,7 @@ from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import include, path
 
+from bummerl import site_pages
 from bummerl import views as site_views
 from clubs import category_pages as category_views
 from clubs import members as member_views
@@ -42,6 +43,10 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    # the site administrator's page: a backup download, a reset link for any account
+    path("site/", site_pages.site_admin, name="site_admin"),
+    path("site/backup/", site_pages.site_backup, name="site_backup"),
+    path("site/reset/", site_pages.site_reset, name="site_reset"),
     path("clubs/new/", member_views.club_new, name="club_new"),
     path("j/<str:token>/", member_views.join, name="join"),
     path("", include("scoring.urls")),

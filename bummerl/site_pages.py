@@ -1,0 +1,134 @@
+"""The site administrator's page (``/site/``): what only the shell did for the whole
+server. For superusers only: anonymous visitors are sent to sign in, every other account
+gets 403.
+
+- *Backup*: the whole database as a ``.json.gz`` download, one consistent snapshot made
+  by the code of ``manage.py backup`` (``bummerl.management.backups.backup_bytes``), in
+  memory: nothing is written to the server's disk. Club owners get no backup: a file of
+  the whole server holds every club's data and every account's password hash.
+- *Reset link for any account*: an owner may not make one for another owner (owners
+  must not take over each other's accounts, ``clubs.resets``); the site administrator
+  may, for any account. The link is the mail reset's token (``clubs.resets.mail_tokens``):
+  it works once, until the password changes, for ``PASSWORD_RESET_TIMEOUT``. Kept in
+  the history of every club the account belongs to, and in the log.
+"""
+
+import logging
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST, require_safe
+
+from bummerl.links import absolute_url
+from bummerl.management.backups import Refused, backup_bytes
+from clubs import audit, resets
+from clubs.members import qr
+from clubs.models import Membership
+
+log = logging.getLogger("bummerl")
+
+
+class AccountForm(forms.Form):
+    """The user name of the account to make a reset link for."""
+
+    username = forms.CharField(label=gettext_lazy("User name"), max_length=150)
+
+    def clean_username(self):
+        name = self.cleaned_data["username"].strip()
+        user = get_user_model().objects.filter(username=name).first()
+        if user is None:
+            raise forms.ValidationError(_("There is no account called %(name)s.") % {"name": name})
+        return user
+
+
+def _superuser(request) -> None:
+    if not request.user.is_superuser:
+        raise PermissionDenied
+
+
+def _page(request, *, form=None, reset=None, error="", status=200):
+    return render(
+        request,
+        "site_admin.html",
+        {"form": form or AccountForm(), "reset": reset, "error": error},
+        status=status,
+    )
+
+
+@never_cache
+@login_required
+@require_safe
+def site_admin(request):
+    """The administrator's page: the backup download and the reset link form."""
+    _superuser(request)
+    return _page(request)
+
+
+@never_cache
+@login_required
+@require_POST
+def site_backup(request):
+    """The whole database as ``bummerl-<UTC time>.json.gz`` (attachment), made in memory
+    (``backup_bytes``); a backup that cannot be made: the page with the reason (503)."""
+    _superuser(request)
+    try:
+        data, count = backup_bytes()
+    except Refused as error:
+        log.error("backup download refused: %s", error)
+        return _page(
+            request,
+            error=_("The backup could not be made: %(reason)s") % {"reason": error},
+            status=503,
+        )
+    name = timezone.now().strftime("bummerl-%Y%m%d-%H%M%S.json.gz")
+    log.info("backup downloaded by %s: %d objects", request.user.get_username(), count)
+    response = HttpResponse(data, content_type="application/gzip")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@never_cache
+@login_required
+@require_POST
+def site_reset(request):
+    """A password reset link for the account named in the form (shown once, with its QR
+    code); an unknown name is said on the field (400)."""
+    _superuser(request)
+    form = AccountForm(request.POST)
+    if not form.is_valid():
+        return _page(request, form=form, status=400)
+    user = form.cleaned_data["username"]
+    token = resets.mail_tokens.make_token(user)
+    uidb64 = urlsafe_base64_encode(force_bytes(user.pk))
+    with transaction.atomic():
+        for club_id in Membership.objects.filter(user=user).values_list("club_id", flat=True):
+            audit.record(
+                club_id,
+                "club",
+                club_id,
+                "reset link issued",
+                actor=audit.by(request.user),
+                before=None,
+                after={"user": user.get_username(), "issued_by": request.user.get_username()},
+            )
+    log.info(
+        "reset link for %s made by the site administrator %s",
+        user.get_username(),
+        request.user.get_username(),
+    )
+    url = absolute_url(
+        request, reverse("password_reset_confirm", kwargs={"uidb64": uidb64, "token": token})
+    )
+    return _page(request, form=AccountForm(), reset={"user": user, "url": url, "qr": qr(url)})
