@@ -36,6 +36,7 @@ class Formatter(logging.Formatter):
     def __init__(self, fmt=FORMAT, datefmt=None, style="{", **kwargs):
         super().__init__(fmt, datefmt, style, **kwargs)
 
+
 _PRIVATE = re.compile(r"(/(?:e|j|m|s|p/me)/)[^/\s?#\"'<>]+")
 _RESET = re.compile(r"(/accounts/reset/)[^/\s?#\"'<>]+/[^/\s?#\"'<>]+")
 HIDDEN = "…"

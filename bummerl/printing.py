@@ -14,11 +14,20 @@ language) costs the template, not WeasyPrint. A visitor without an account (a ta
 match's private link, a public ranking) makes at most ``BUMMERL_PRINT_RENDERS`` new PDFs
 in ``BUMMERL_PRINT_WINDOW`` seconds per link (or per address), so that one link cannot
 keep the server's processes busy; past that the answer is 429 with a wait.
+
+A printout that takes more than a second (the match sheets of a large round, the bracket
+of a large night) is made by the task worker (``queued_pdf_response``, ``bummerl.tasks``):
+the page answers at once with "PDF wird erstellt …", its progress (waiting, reading the
+night, making the PDF) and a refresh every two seconds, and the same address hands out
+the file once it is made. It is kept per state (the caller's ``state``, e.g. the
+night's latest change) and language, so two organisers asking for the same printout
+start one job; a job that failed says so and is started again by the next request.
 """
 
 import functools
 import hashlib
 import io
+import json
 import threading
 import time
 from itertools import repeat
@@ -27,13 +36,17 @@ import segno
 from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 
+from bummerl import tasks
 from bummerl.clientip import limit_address
-from bummerl.links import phones_warning
+from bummerl.links import absolute_url, phones_warning
 
 _fonts = threading.local()
 
@@ -134,17 +147,111 @@ def pdf_response(request, template: str, context: dict, filename: str) -> HttpRe
     pdf = cache.get(key)
     if pdf is None:
         if not _may_render(render_lane(request)):
-            minutes = -(-settings.PRINT_WINDOW // 60)
-            response = HttpResponse(
-                _("Too many new printouts in a short time: try again in %(minutes)s minutes.")
-                % {"minutes": minutes},
-                status=429,
-                content_type="text/plain; charset=utf-8",
-            )
-            response["Retry-After"] = str(settings.PRINT_WINDOW)
-            return response
+            return _too_many()
         pdf = _pdf_of(html)
         cache.set(key, pdf)
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+# Printouts made by the task worker ----------------------------------------------------
+
+STEPS = ("waiting", "reading", "making")
+"""A queued printout's steps, in order; ``done`` and ``failed`` end it."""
+
+JOB_HOURS = 1
+"""A job's status is kept this long: a job whose worker died is started afresh after."""
+
+
+def queued_pdf_response(request, job: str, args: tuple, filename: str, state: str) -> HttpResponse:
+    """The printout made by ``job`` (the dotted path of a function ``job(*args, base=…)``
+    that returns ``(template, context)``; ``base``: the site's address, for QR codes) as
+    an inline PDF named ``filename`` once the task worker made it; until then a page that
+    says so, with the job's step, and asks again every 2 seconds. ``state`` names what
+    the printout shows (a new ``state`` makes a new job). The visitor's limit on new
+    printouts (``render_lane``) counts a job when it starts: 429 past it."""
+    warning = phones_warning(request)
+    base = absolute_url(request, "/").rstrip("/")
+    language = translation.get_language()
+    identity = json.dumps([job, list(args), state, language, base, warning], sort_keys=True)
+    key = "job:" + hashlib.sha256(identity.encode()).hexdigest()
+    cache = caches["printouts"]
+    status = cache.get(key + ":status")
+    if status is None or status["step"] == "failed":
+        if not _may_render(render_lane(request)):
+            return _too_many()
+        failed = status
+        status = {"step": "waiting", "since": time.time()}
+        cache.set(key + ":status", status, timeout=JOB_HOURS * 3600)
+        tasks.enqueue(
+            "bummerl.printing.make_printout",
+            job,
+            list(args),
+            language,
+            base,
+            warning,
+            key,
+            name=f"{filename} {state}",
+        )
+        status = cache.get(key + ":status") or status
+        status = {**status, "again": bool(failed)}
+    if status["step"] == "done":
+        pdf = cache.get(key)
+        if pdf is not None:
+            response = HttpResponse(pdf, content_type="application/pdf")
+            response["Content-Disposition"] = f'inline; filename="{filename}"'
+            return response
+        cache.delete(key + ":status")  # the file was evicted: make it again
+        return queued_pdf_response(request, job, args, filename, state)
+    waited = int(time.time() - status["since"])
+    return render(
+        request,
+        "printing/progress.html",
+        {
+            "filename": filename,
+            "step": status["step"],
+            "number": STEPS.index(status["step"]) + 1 if status["step"] in STEPS else 0,
+            "steps": len(STEPS),
+            "waited": waited,
+            "stuck": status["step"] == "waiting" and waited >= 60,
+            "failed": status["step"] == "failed",
+        },
+        status=202,
+    )
+
+
+def make_printout(job: str, args: list, language: str, base: str, warning, key: str) -> None:
+    """The task of ``queued_pdf_response``: ``job(*args, base=base)`` read in
+    ``language``, rendered and made into a PDF, kept under ``key``; its status (the
+    step) is kept beside it as it goes, ``failed`` when anything raises (re-raised for
+    the worker's log)."""
+    cache = caches["printouts"]
+    status = cache.get(key + ":status") or {"since": time.time()}
+
+    def step(name: str) -> None:
+        cache.set(key + ":status", {**status, "step": name}, timeout=JOB_HOURS * 3600)
+
+    try:
+        with translation.override(language):
+            step("reading")
+            template, context = import_string(job)(*args, base=base)
+            html = render_to_string(template, {**context, "phones_unreachable": warning})
+            step("making")
+            cache.set(key, _pdf_of(html))
+        step("done")
+    except Exception:
+        step("failed")
+        raise
+
+
+def _too_many() -> HttpResponse:
+    minutes = -(-settings.PRINT_WINDOW // 60)
+    response = HttpResponse(
+        _("Too many new printouts in a short time: try again in %(minutes)s minutes.")
+        % {"minutes": minutes},
+        status=429,
+        content_type="text/plain; charset=utf-8",
+    )
+    response["Retry-After"] = str(settings.PRINT_WINDOW)
     return response

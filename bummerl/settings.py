@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "tournaments",
     "seasons",
     "bummerl",
+    "django_q",
 ]
 
 MIDDLEWARE = [
@@ -229,6 +230,26 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 500},
     },
 }
+# The task queue (bummerl.tasks, django-q2): printouts that take more than a second are
+# made by its worker (`manage.py qcluster`, started beside the site by `make run`). Its
+# broker is the database by default; BUMMERL_TASK_BROKER=redis://host:port/db picks Redis.
+TASK_BROKER = env_str("BUMMERL_TASK_BROKER", "database")
+Q_CLUSTER = {
+    "name": "bummerl",
+    "workers": env_int("BUMMERL_TASK_WORKERS", 1),
+    "timeout": 600,  # the largest printout takes some 15 s; a stuck one is ended
+    "retry": 660,
+    "max_attempts": 1,  # a printout that failed is asked for again by its page
+    "ack_failures": True,
+    "save_limit": 50,
+    "label": "Tasks",
+    "catch_up": False,
+    "poll": 0.5,
+    **({"redis": TASK_BROKER} if TASK_BROKER.startswith("redis") else {"orm": "default"}),
+}
+# Tasks run at once in the process that enqueues them (the test run sets it).
+TASKS_SYNC = env_bool("BUMMERL_TASKS_SYNC", False)
+
 # A visitor without an account (a private link, a public ranking) makes at most this
 # many new printouts in this many seconds; one already made for the same content is free.
 PRINT_RENDERS = env_int("BUMMERL_PRINT_RENDERS", 10)
@@ -299,6 +320,7 @@ LOGGING = {
         "django": {"handlers": [], "level": "WARNING"},
         "django.request": {"handlers": [], "level": "ERROR"},
         "django.security": {"handlers": [], "level": "WARNING"},
+        "django-q": {"handlers": [], "level": "WARNING"},
         # runserver's request lines (the laptop): the same handler, without the polls.
         "django.server": {
             "handlers": ["stderr"],

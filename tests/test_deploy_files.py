@@ -41,3 +41,10 @@ def test_the_readme_walks_through_every_deployment_file():
     readme = (ROOT / "README.md").read_text()
     for path in sorted(DEPLOY.iterdir()):
         assert f"deploy/{path.name}" in readme, path.name
+
+
+def test_the_worker_unit_runs_the_task_queues_cluster():
+    service = unit("bummerl-worker.service")["Service"]
+    command = shlex.split(service["ExecStart"])
+    assert command[1:] == ["manage.py", "qcluster"] and "qcluster" in get_commands()
+    assert service["EnvironmentFile"] == "/etc/bummerl.env"

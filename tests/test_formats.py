@@ -159,7 +159,7 @@ def test_a_life_is_bought_until_the_round_set_and_only_once_per_tap(db):
     anna = card(t, "P0")
     with pytest.raises(RuleError) as error:
         buy_life(t, anna.pk, ACTOR, seen=0)  # never above 1 life (RULES.md 5.10)
-    assert "at most 1" in str(error.value)
+    assert "the most lives allowed left (1 of 1)" in str(error.value)
     first = draw_round(t, ACTOR, seed=2)
     for p in Pairing.objects.filter(round=first, kind="match"):
         win(p, p.left_id)

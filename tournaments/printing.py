@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bummerl.printing import qr_png, text_width
-from clubs.models import Player
+from clubs.models import AuditEntry, Player
 from tournaments import sheet_grid
 from tournaments.categories import category_lists, listed, money_split
 from tournaments.models import Card, Pull, ResultCheck, Round, Tournament
@@ -379,6 +379,38 @@ def bracket_context(t: Tournament) -> dict:
     state = load_state(t)
     columns = bracket_columns(state, blank_for=t.cards)
     return {"tournament": t, "columns": columns, "pages": bracket_pages(state, columns)}
+
+
+HEAVY_SHEETS = 32
+"""A round with more matches than this has its match sheets made by the task worker
+(``bummerl.printing.queued_pdf_response``): the 512 sheets of a 1024-card night's round 1
+take some 4 s to read (a QR code each) and 9 s to lay out, measured on a small laptop;
+32 take well under a second."""
+
+HEAVY_CARDS = 512
+"""A night of this many cards or more has its bracket made by the task worker (1024
+cards: some 1.3 s)."""
+
+
+def night_state(t: Tournament) -> str:
+    """What a printout of ``t`` shows, as a short text that changes with it: the id of
+    the club's latest history entry (every writer records one) and the tournament's."""
+    latest = AuditEntry.objects.filter(club_id=t.club_id).order_by("-id").values_list("id")[:1]
+    return f"{t.pk}:{next(iter(latest), (0,))[0]}"
+
+
+def match_sheets_job(tournament_id: int, round_id: int, *, base: str) -> tuple[str, dict]:
+    """The match sheets of a round for the task worker: (template, context), the QR
+    codes' links on ``base`` (the site's address)."""
+    t = Tournament.objects.select_related("club").get(pk=tournament_id)
+    round_ = Round.objects.get(pk=round_id, tournament=t)
+    return "print/match_sheets.html", match_sheets_context(t, round_, lambda path: base + path)
+
+
+def bracket_job(tournament_id: int, *, base: str) -> tuple[str, dict]:
+    """The bracket sheet for the task worker: (template, context)."""
+    t = Tournament.objects.select_related("club").get(pk=tournament_id)
+    return "print/bracket.html", bracket_context(t)
 
 
 def draw_context(t: Tournament, round_: Round) -> dict:

@@ -8,10 +8,10 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_safe
 
 from bummerl.links import absolute_url
-from bummerl.printing import pdf_response
+from bummerl.printing import pdf_response, queued_pdf_response
 from clubs.models import Role
 from tournaments import printing
-from tournaments.models import Format, Round
+from tournaments.models import Format, Kind, Pairing, Round
 from tournaments.views.common import tournament_for
 
 
@@ -21,9 +21,12 @@ def print_bracket(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id)
     if t.format != Format.CARDS:  # Leben and points events print their standings
         return redirect("print_standings", slug=slug, tournament_id=t.pk)
-    return pdf_response(
-        request, "print/bracket.html", printing.bracket_context(t), f"turnierbaum-{t.pk}.pdf"
-    )
+    filename = f"turnierbaum-{t.pk}.pdf"
+    if t.cards >= printing.HEAVY_CARDS:  # over a second: the task worker makes it
+        state = printing.night_state(t)
+        job = "tournaments.printing.bracket_job"
+        return queued_pdf_response(request, job, (t.pk,), filename, state)
+    return pdf_response(request, "print/bracket.html", printing.bracket_context(t), filename)
 
 
 @login_required
@@ -63,7 +66,11 @@ def print_match_sheets(request, slug, tournament_id, number):
     # The sheets carry the match links: organisers only, like a table's private link.
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     round_ = _drawn_round(t, number)
+    filename = f"partieblaetter-{t.pk}-{number}.pdf"
+    matches = Pairing.objects.live().filter(round=round_, kind=Kind.MATCH).count()
+    if matches > printing.HEAVY_SHEETS:  # over a second: the task worker makes them
+        state = printing.night_state(t)
+        job = "tournaments.printing.match_sheets_job"
+        return queued_pdf_response(request, job, (t.pk, round_.pk), filename, state)
     context = printing.match_sheets_context(t, round_, partial(absolute_url, request))
-    return pdf_response(
-        request, "print/match_sheets.html", context, f"partieblaetter-{t.pk}-{number}.pdf"
-    )
+    return pdf_response(request, "print/match_sheets.html", context, filename)
