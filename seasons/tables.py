@@ -50,6 +50,9 @@ class RankingTable(tables.Table):
 class GameTable(RankingTable):
     """A game's figures, ranked by Bummerl per game (RULES.md 7)."""
 
+    class Meta(RankingTable.Meta):  # django-tables2 does not inherit Meta by itself
+        pass
+
     per_game = tables.Column(verbose_name=_("Bummerl per game"), attrs=NUM, empty_values=())
     bummerl = tables.Column(verbose_name=_("Bummerl received"), attrs=NUM)
     schneider = tables.Column(verbose_name=_("Schneider received"), attrs=NUM)
@@ -66,6 +69,9 @@ class GameTable(RankingTable):
 
 class PointsTable(RankingTable):
     """Tournament points by the club's points key (RULES.md 7)."""
+
+    class Meta(RankingTable.Meta):
+        pass
 
     points = tables.Column(verbose_name=_("Points"), attrs=NUM)
     tournaments = tables.Column(verbose_name=_("Tournaments"), attrs=NUM)

@@ -132,6 +132,19 @@ def test_the_season_ranking_ranks_bummerl_per_game_of_one_game(client, club, eve
     assert codes == ["schnapsen", "dreierschnapsen", "points"]
 
 
+def test_the_ranking_table_scrolls_in_its_box_and_keeps_the_ranking_order(client, club, evening):
+    # table.list scrolls inside itself on a phone (site.css); the ranking's own order only
+    for url in (
+        reverse("seasons:ranking", kwargs={"slug": club.slug, "season_id": evening.pk}),
+        reverse("seasons:all_time", kwargs={"slug": club.slug}),
+    ):
+        for table in ("schnapsen", "points"):
+            html = client.get(url, {"table": table}).content.decode()
+            assert html.count("<table") == 1
+            assert html.count('<table class="list ranking">') == 1
+            assert "sort=" not in html
+
+
 def test_a_sheet_opened_after_midnight_in_vienna_belongs_to_the_next_season(client, club, evening):
     nxt = Season.objects.create(
         club=club, name="2027", first_day=dt.date(2027, 1, 1), last_day=dt.date(2027, 12, 31)
