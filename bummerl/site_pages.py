@@ -1,5 +1,5 @@
 """The site administrator's page (``/site/``): what only the shell did for the whole
-server. For superusers only: anonymous visitors are sent to sign in, every other account
+server; and the first-run page (``/setup/``, ``bummerl.first_run``) that makes him. For superusers only: anonymous visitors are sent to sign in, every other account
 gets 403.
 
 - *Backup*: the whole database as a ``.json.gz`` download, one consistent snapshot made
@@ -16,12 +16,14 @@ gets 403.
 import logging
 
 from django import forms
-from django.contrib.auth import get_user_model
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpResponse
-from django.shortcuts import render
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.encoding import force_bytes
@@ -29,12 +31,13 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from bummerl import first_run
 from bummerl.links import absolute_url
 from bummerl.management.backups import Refused, backup_bytes
 from clubs import audit, resets
-from clubs.members import qr
+from clubs.members import BACKEND, qr
 from clubs.models import Membership
 
 log = logging.getLogger("bummerl")
@@ -132,3 +135,56 @@ def site_reset(request):
         request, reverse("password_reset_confirm", kwargs={"uidb64": uidb64, "token": token})
     )
     return _page(request, form=AccountForm(), reset={"user": user, "url": url, "qr": qr(url)})
+
+
+class SetupForm(UserCreationForm):
+    """The first account: the one-time code from the server's log, a user name and the
+    password twice (Django's checks of both)."""
+
+    code = forms.CharField(label=gettext_lazy("One-time code"), max_length=40)
+
+    field_order = ["code", "username", "password1", "password2"]
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def setup(request):
+    """The first-run page (``bummerl.first_run``): 404 once any account exists. GET makes
+    and logs the one-time code (once); POST with the right code makes the first account,
+    a superuser, signs it in and sends it to found a club. A wrong code: 403, counted;
+    locked after ``first_run.TRIES`` (403 with every code). A form error: 400."""
+    if not first_run.needed():
+        raise Http404
+    first_run.ensure_code()
+    form = SetupForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                user = first_run.make_first_account(
+                    form.cleaned_data["code"],
+                    form.cleaned_data["username"],
+                    form.cleaned_data["password1"],
+                )
+            except first_run.Gone:
+                raise Http404 from None
+            except PermissionError as refused:
+                status = 403
+                if str(refused) == "locked":
+                    message = _(
+                        "Too many wrong codes: this page is locked. Delete the file %(file)s "
+                        "on the server; the next visit of this page writes a new code to the "
+                        "server's log."
+                    ) % {"file": first_run.code_file().name}
+                else:
+                    message = _("This is not the code from the server's log.")
+                form.add_error("code", message)
+            else:
+                login(request, user, backend=BACKEND)
+                messages.success(
+                    request,
+                    _("You are the site's administrator now. Found your club next."),
+                )
+                return redirect("club_new")
+    return render(request, "registration/setup.html", {"form": form}, status=status)

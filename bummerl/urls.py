@@ -44,6 +44,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     # the site administrator's page: a backup download, a reset link for any account
+    path("setup/", site_pages.setup, name="setup"),
     path("site/", site_pages.site_admin, name="site_admin"),
     path("site/backup/", site_pages.site_backup, name="site_backup"),
     path("site/reset/", site_pages.site_reset, name="site_reset"),

@@ -3,7 +3,7 @@ history (audit trail) can be read, never added to, changed or deleted."""
 
 from django.contrib import admin
 
-from clubs.models import AuditEntry, Category, Club, Invitation, Membership, Player
+from clubs.models import Archived, AuditEntry, Category, Club, Invitation, Membership, Player
 
 
 class HistoryAdmin(admin.ModelAdmin):
@@ -97,3 +97,12 @@ class CategoryAdmin(HistoryAdmin):
 
     list_display = ["name", "club"]
     list_select_related = ["club"]
+
+
+@admin.register(Archived)
+class ArchivedAdmin(HistoryAdmin):
+    """Written on the owners' page of the club's tables (``scoring.services``)."""
+
+    list_display = ["club", "scope", "scope_id", "archived_at", "archived_by"]
+    list_filter = ["scope", "club"]
+    list_select_related = ["club", "archived_by"]

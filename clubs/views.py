@@ -5,6 +5,7 @@ import dataclasses
 from collections.abc import Callable
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
@@ -32,7 +33,9 @@ built on clubs add theirs in ``AppConfig.ready`` (scoring: the player's Bummerl 
 
 def home(request):
     if not request.user.is_authenticated:
-        return render(request, "clubs/welcome.html")
+        # a new server without any account: the way to its first-run page (/setup/)
+        first_run = not get_user_model().objects.exists()
+        return render(request, "clubs/welcome.html", {"first_run": first_run})
     clubs = list(clubs_of(request.user))
     if len(clubs) == 1:
         return redirect("club", slug=clubs[0].slug)

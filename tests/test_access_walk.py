@@ -27,6 +27,8 @@ READ = {
 }
 SCORE = {**READ, "member": 403}
 MANAGE = {**SCORE, "scorer": 403}
+OWN = {**MANAGE, "organiser": 403}
+SITE = {**dict.fromkeys(PERSONAS, 403), "anonymous": 302}  # superusers only
 PUBLIC = dict.fromkeys(PERSONAS, 200)
 
 
@@ -71,6 +73,11 @@ def pages(club, sheet, t):
         ),
         (reverse("rule_sets", kwargs={"slug": slug}), READ),
         (reverse("club_history", kwargs={"slug": slug}), MANAGE),
+        (reverse("members", kwargs={"slug": slug}), OWN),
+        (reverse("manage_tables", kwargs={"slug": slug}), OWN),
+        (reverse("site_admin"), SITE),
+        # accounts exist: there is no first-run page
+        (reverse("setup"), dict.fromkeys(PERSONAS, 404)),
         (reverse("open_table", kwargs={"slug": slug}), SCORE),
         (reverse("import_table", kwargs={"slug": slug}), SCORE),
         (reverse("sheet:page", kwargs=deal_free), READ),
@@ -175,6 +182,16 @@ def test_writes_answer_every_visitor_as_the_table_says(world):
             {"name": "Ben"},
             MANAGE,
         ),
+        (reverse("club_rename", kwargs={"slug": slug}), {"name": "Neuer Name"}, OWN),
+        (
+            reverse("rename_table", kwargs={"slug": slug, "pk": sheet.pk}),
+            {"title": "Freitag"},
+            OWN,
+        ),
+        (reverse("archive_table", kwargs={"slug": slug, "pk": sheet.pk}), {}, OWN),
+        (reverse("restore_table", kwargs={"slug": slug, "pk": sheet.pk}), {}, OWN),
+        (reverse("site_backup"), {}, SITE),
+        (reverse("site_reset"), {"username": "x"}, SITE),
         # The organiser merges; the owner, sending it again, is told it is done (302).
         (
             reverse(
