@@ -43,7 +43,9 @@ class TallyTable(tables.Table):
     bummerl = tables.Column(verbose_name=_("Bummerl received"), attrs={"td": {"class": "num"}})
     schneider = tables.Column(verbose_name=_("Schneider"), attrs={"td": {"class": "num"}})
     games = tables.Column(verbose_name=_("Games"), attrs={"td": {"class": "num"}})
-    sheets = tables.Column(verbose_name=_("Evenings"), attrs={"td": {"class": "num"}})
+    # Abende are calendar days, Tische are sheets: the figures of the rankings
+    days = tables.Column(verbose_name=_("Evenings"), attrs={"td": {"class": "num"}})
+    sheets = tables.Column(verbose_name=_("Tables"), attrs={"td": {"class": "num"}})
 
     class Meta:
         attrs = {"class": "list"}

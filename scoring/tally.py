@@ -5,20 +5,31 @@ the sheets say now, corrections included. Three queries, whatever the number of 
 """
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.db.models import Count, Prefetch
+from django.utils.timezone import localtime
 
 from clubs.text import german_key
 from scoring import rules as core
 from scoring.models import Deal, Seat, Sheet, Variant
 
 
+def club_day(moment: datetime) -> date:
+    """The calendar day of ``moment`` (aware) in the club's time zone (``TIME_ZONE``,
+    Europe/Vienna): the day of an *Abend*, as the season rankings count them."""
+    return localtime(moment, ZoneInfo(settings.TIME_ZONE)).date()
+
+
 @dataclass
 class PlayerTally:
     """One player's figures over some sheets: ``bummerl`` received (weighted),
     ``schneider`` (games lost as Schneider or Retourschneider), ``games`` finished,
-    ``sheets`` played."""
+    ``sheets`` played (*Tische*) and ``days`` (*Abende*: the calendar days with a sheet
+    of his, ``club_day``, kept in ``day_set``); ``evenings`` one dict per sheet
+    (``sheet``, ``name``, ``date``, the seat's figures) in the sheets' order."""
 
     player_id: int
     name: str
@@ -26,7 +37,19 @@ class PlayerTally:
     schneider: int = 0
     games: int = 0
     sheets: int = 0
+    days: int = 0
     evenings: list[dict] = field(default_factory=list)
+    day_set: set[date] = field(default_factory=set, repr=False)
+
+    def add(self, sheet_row: dict) -> None:
+        """Count one sheet of his (a dict of ``evenings``)."""
+        self.bummerl += sheet_row["bummerl"]
+        self.schneider += sheet_row["schneider"]
+        self.games += sheet_row["games"]
+        self.sheets += 1
+        self.evenings.append(sheet_row)
+        self.day_set.add(club_day(sheet_row["date"]))
+        self.days = len(self.day_set)
 
 
 def scored_sheets(sheets):
@@ -56,17 +79,12 @@ def tally(sheets) -> list[PlayerTally]:
         per_sheet = state.seat_figures()
         for seat, player in enumerate(players):
             row = rows.setdefault(player.pk, PlayerTally(player.pk, player.name))
-            figures = per_sheet[seat]
-            row.bummerl += figures["bummerl"]
-            row.schneider += figures["schneider"]
-            row.games += figures["games"]
-            row.sheets += 1
-            row.evenings.append(
+            row.add(
                 {
                     "sheet": sheet,
                     "name": sheet.name_with(players),
                     "date": sheet.created_at,
-                    **figures,
+                    **per_sheet[seat],
                 }
             )
     return sorted(rows.values(), key=lambda r: (-r.bummerl, german_key(r.name), r.player_id))
@@ -97,12 +115,9 @@ def player_figures(club, player) -> dict:
     tallies = []
     if mine is not None:
         for variant, label, _count in variants_played(sheets):
-            evenings = [e for e in mine.evenings if e["sheet"].variant == variant]
-            part = PlayerTally(player.pk, player.name, evenings=evenings)
-            for evening in evenings:
-                part.bummerl += evening["bummerl"]
-                part.schneider += evening["schneider"]
-                part.games += evening["games"]
-                part.sheets += 1
+            part = PlayerTally(player.pk, player.name)
+            for sheet_row in mine.evenings:
+                if sheet_row["sheet"].variant == variant:
+                    part.add(sheet_row)
             tallies.append({"variant": variant, "label": label, "tally": part})
     return {"tally": mine, "tallies": tallies}

@@ -1,19 +1,21 @@
 """A player's statistics for his page (``clubs.views.PLAYER_FIGURES``): per game
 (never mixed) his Bummerl per game over time as a chart, his best and worst evenings
-and the head to head against each regular partner; and his tournaments with place and
+(*Abende*: calendar days, all his tables of the day together, as the rankings count
+them) and the head to head against each regular partner; and his tournaments with place and
 points. Members only: the player's page is a club page."""
 
+import datetime as dt
 from dataclasses import dataclass
 from fractions import Fraction
 
 from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
-from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Player
 from clubs.text import german_key
 from scoring.models import Seat, Sheet, Variant
+from scoring.tally import club_day
 from seasons import ranking
 from seasons.charts import line_chart
 from seasons.places import player_places
@@ -23,7 +25,7 @@ from tournaments.models import Tournament
 REGULAR_PARTNER = 3
 """Tables played together that make a regular partner (head to head)."""
 SHOWN_EVENINGS = 3
-"""Best and worst evenings shown."""
+"""Best and worst evenings (calendar days) shown."""
 
 
 @dataclass(frozen=True)
@@ -43,17 +45,36 @@ def _ratio(evening: dict) -> Fraction:
     return Fraction(evening["bummerl"], evening["games"])
 
 
+def evenings_of(mine: list[dict]) -> list[dict]:
+    """The player's evenings from his seats (``mine``, in time order): one dict per
+    calendar day (``club_day``) in time order, ``date`` (a ``date``), ``sheets`` (the
+    number of his tables that day), ``sheet_id`` (the first of them), ``games`` and
+    ``bummerl`` summed over them."""
+    found: dict[dt.date, dict] = {}
+    for seat in mine:
+        day = club_day(seat["date"])
+        evening = found.setdefault(
+            day, {"date": day, "sheets": 0, "sheet_id": seat["sheet_id"], "games": 0, "bummerl": 0}
+        )
+        evening["sheets"] += 1
+        evening["games"] += seat["games"]
+        evening["bummerl"] += seat["bummerl"]
+    return list(found.values())
+
+
 def game_statistics(mine: list[dict], others: list[dict], label: str) -> dict:
     """One game's statistics from the player's seats (``mine``: ``sheet_id``, ``date``,
     ``games``, ``bummerl``, in time order) and the other seats at those sheets
-    (``others``: ``sheet_id``, ``player_id``, ``name``, ``bummerl``, ``games``)."""
-    played = [e for e in mine if e["games"]]
+    (``others``: ``sheet_id``, ``player_id``, ``name``, ``bummerl``, ``games``). The
+    chart has a point per evening (``evenings_of``) with a finished game; ``best`` and
+    ``worst`` are such evenings, at most ``SHOWN_EVENINGS`` each."""
+    played = [e for e in evenings_of(mine) if e["games"]]
     values, bummerl, games = [], 0, 0
     for evening in played:
         bummerl += evening["bummerl"]
         games += evening["games"]
         values.append(bummerl / games)
-    labels = [date_format(localtime(e["date"]), "d.m.Y") for e in played]
+    labels = [date_format(e["date"], "d.m.Y") for e in played]
     chart = line_chart(values, labels, _("Bummerl per game over time: %(game)s") % {"game": label})
     by_ratio = sorted(played, key=lambda e: (_ratio(e), -e["games"], e["date"]))
     best = by_ratio[:SHOWN_EVENINGS]

@@ -1,7 +1,8 @@
 """Season rankings (RULES.md 7), pure Python: no Django import.
 
 Words: a *row* is one player's figures over a stretch of days in one game (variant):
-``evenings`` (calendar days he played), ``games`` finished, ``bummerl`` received
+``evenings`` (*Abende*: calendar days he played), ``sheets`` (*Tische*: the sheets he
+played at), ``games`` finished, ``bummerl`` received
 (weighted: a Schneider counts as the sheet's rules say), ``schneider`` received and
 tournament ``points``. *Bummerl per game* is ``bummerl / games`` (lower is better).
 
@@ -31,6 +32,7 @@ class Row:
     name: str
     name_key: str
     evenings: int = 0
+    sheets: int = 0
     games: int = 0
     bummerl: int = 0
     schneider: int = 0

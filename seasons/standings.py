@@ -57,7 +57,7 @@ def club_tournaments(club: Club, first_day: dt.date | None, last_day: dt.date | 
 def game_rows(sheets) -> dict[str, list[ranking.Row]]:
     """Rows per game (variant) of the players at ``sheets``, summed in the database
     from the seats' figures (one query): evenings are the calendar days (Vienna) with a
-    sheet of his in that game."""
+    sheet of his in that game, sheets the sheets (one seat each)."""
     found: dict[str, list[ranking.Row]] = {}
     sums = (
         Seat.objects.filter(sheet__in=sheets)
@@ -67,6 +67,7 @@ def game_rows(sheets) -> dict[str, list[ranking.Row]]:
             n_bummerl=Sum("bummerl"),
             n_schneider=Sum("schneider"),
             n_evenings=Count(TruncDate("sheet__created_at", tzinfo=CLUB_ZONE), distinct=True),
+            n_sheets=Count("sheet_id", distinct=True),
         )
         .order_by()
     )
@@ -77,6 +78,7 @@ def game_rows(sheets) -> dict[str, list[ranking.Row]]:
                 s["player__name"],
                 s["player__name_key"],
                 evenings=s["n_evenings"],
+                sheets=s["n_sheets"],
                 games=s["n_games"],
                 bummerl=s["n_bummerl"],
                 schneider=s["n_schneider"],

@@ -57,7 +57,8 @@ class GameTable(RankingTable):
     bummerl = tables.Column(verbose_name=_("Bummerl received"), attrs=NUM)
     schneider = tables.Column(verbose_name=_("Schneider received"), attrs=NUM)
     games = tables.Column(verbose_name=_("Games"), attrs=NUM)
-    evenings = tables.Column(verbose_name=_("Evenings"), attrs=NUM)
+    evenings = tables.Column(verbose_name=_("Evenings"), attrs=NUM)  # days
+    sheets = tables.Column(verbose_name=_("Tables"), attrs=NUM)
 
     def render_per_game(self, record):
         return per_game_text(record)

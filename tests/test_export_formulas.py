@@ -19,7 +19,7 @@ from tests.season_sheets import two_player_sheet
 
 pytestmark = pytest.mark.django_db
 
-HEADER = "Rang,Spieler,Bummerl pro Runde,Bummerl bekommen,Schneider erhalten,Runden,Tische"
+HEADER = "Rang,Spieler,Bummerl pro Runde,Bummerl bekommen,Schneider erhalten,Runden,Abende,Tische"
 
 
 @pytest.mark.parametrize(
@@ -70,12 +70,12 @@ def test_the_csv_export_writes_formula_names_as_text(client, ranking_url):
     assert response.status_code == 200
     assert response.content.decode("utf-8-sig").split("\r\n") == [
         HEADER,
-        "1,'@SUM(1),0.0,0,0,1,1",
-        "2,'=1+1,0.3333,1,0,3,1",
-        "3,'+SUM(A1:A2),0.5,1,0,2,1",
-        "3,'-2+3,0.5,1,0,2,1",
-        "5,Anna,0.6667,2,0,3,1",
-        "6,'\tTab,1.0,1,0,1,1",
+        "1,'@SUM(1),0.0,0,0,1,1,1",
+        "2,'=1+1,0.3333,1,0,3,1,1",
+        "3,'+SUM(A1:A2),0.5,1,0,2,1,1",
+        "3,'-2+3,0.5,1,0,2,1,1",
+        "5,Anna,0.6667,2,0,3,1,1",
+        "6,'\tTab,1.0,1,0,1,1,1",
         "",
     ]
 
@@ -95,6 +95,7 @@ def test_the_xlsx_export_holds_formula_names_as_text_and_figures_as_numbers(clie
         (1, "n"),
         (0, "n"),
         (3, "n"),
+        (1, "n"),
         (1, "n"),
     ]
 
