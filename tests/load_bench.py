@@ -9,6 +9,11 @@ beside the server on this machine:
 - the most deals per second: 16 tables in 2 client processes, each table sending its
   next deal as soon as the last one is answered;
 
+- the night again for ``LOAD_BUSY_SECONDS`` (20 s), without and then while the task
+  worker (``manage.py qcluster``) makes round 1's 512 match sheets of a sold-out
+  1024-card night twice: the p95 of the phones' deals, busy against quiet (goal: at most
+  2 times);
+
 then counted in the database: errors, deals lost (answered, not stored) and doubled
 (a retried deal stored twice). ``LOAD_SECONDS`` is the night's length (default 30 s:
 a short run; a real night is hours), ``LOAD_PEAK_SECONDS`` the peak's (10 s).
@@ -28,6 +33,7 @@ WORK = Path(tempfile.mkdtemp(prefix="bummerl-load-"))
 if not os.environ.get("DATABASE_URL"):
     os.environ["SQLITE_PATH"] = str(WORK / "load.sqlite3")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bummerl.settings")
+os.environ.setdefault("BUMMERL_PRINT_CACHE", str(WORK / "printouts"))  # shared with the worker
 os.environ.setdefault("DJANGO_DEBUG", "1")  # this process only sets up; the site serves as in production
 sys.path.insert(0, str(ROOT))
 
@@ -35,16 +41,21 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.core.cache import caches  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
+from bummerl import tasks  # noqa: E402
 from scoring.models import Deal  # noqa: E402
+from scoring.services import Actor  # noqa: E402
 from tests import factories  # noqa: E402
 from tests.load import percentile  # noqa: E402
 from tests.serving import serving  # noqa: E402
+from tournaments.services.draws import draw_round  # noqa: E402
 
 NIGHT_PHONES, PEAK_PHONES, PEAK_CLIENTS = 64, 16, 2
 NIGHT = float(os.environ.get("LOAD_SECONDS", "30"))
+BUSY = float(os.environ.get("LOAD_BUSY_SECONDS", "20"))
 PEAK = float(os.environ.get("LOAD_PEAK_SECONDS", "10"))
 
 
@@ -95,6 +106,8 @@ def main() -> None:
         ]
 
     alone, night, peak = tables(1, "S"), tables(NIGHT_PHONES, "N"), tables(PEAK_PHONES, "P")
+    big = factories.tournament(club, cards=1024, sold=1024, name="Load 512 sheets")
+    first = draw_round(big, Actor(), seed=5)
     connection.close()
     name = connection.vendor
     ms = 1000
@@ -103,6 +116,27 @@ def main() -> None:
         single = clients(base, "single", 5, [alone])
         evening = clients(base, "open", NIGHT, [night[:32], night[32:]])
         most = clients(base, "closed", PEAK, [peak[i::PEAK_CLIENTS] for i in range(PEAK_CLIENTS)])
+        quiet = clients(base, "open", BUSY, [night[:32], night[32:]])
+        worker = subprocess.Popen(
+            [sys.executable, "manage.py", "qcluster"], cwd=ROOT, stderr=subprocess.DEVNULL
+        )
+        keys = [f"load-{i}" for i in range(2)]
+        for key in keys:  # as the page of the match sheets hands them to the worker
+            tasks.enqueue(
+                "bummerl.printing.make_printout",
+                "tournaments.printing.match_sheets_job",
+                [big.pk, first.pk],
+                "de-at",
+                base,
+                None,
+                key,
+            )
+        busy = clients(base, "open", BUSY, [night[:32], night[32:]])
+        made = sum(
+            1 for key in keys if (caches["printouts"].get(key + ":status") or {}).get("step")
+        )
+        worker.terminate()
+        worker.wait(timeout=60)
     p50_single = statistics.median(single["latencies"])
     print(f"load {name}: one phone alone, p50 {p50_single * ms:.0f} ms ({counted(single, alone)})")
     p50, p95 = statistics.median(evening["latencies"]), percentile(evening["latencies"], 0.95)
@@ -117,6 +151,12 @@ def main() -> None:
         f"{PEAK_CLIENTS} client processes, {PEAK:.0f} s (goal >= 150 on SQLite): "
         f"{len(most['keys']) / most['seconds']:.0f} deals/s, "
         f"p50 {statistics.median(most['latencies']) * ms:.0f} ms, {counted(most, peak)}"
+    )
+    p95_quiet, p95_busy = (percentile(r["latencies"], 0.95) for r in (quiet, busy))
+    print(
+        f"load {name}: night p95 while the worker makes 512 match sheets twice / without "
+        f"(goal <= 2x): {p95_busy / p95_quiet:.1f}x (p95 {p95_quiet * ms:.0f} ms -> "
+        f"{p95_busy * ms:.0f} ms; jobs started {made} of {len(keys)}; {counted(busy, night)})"
     )
 
 

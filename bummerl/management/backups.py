@@ -12,7 +12,8 @@ and times keep their microseconds (Django's JSON encoder cuts them to millisecon
 file loads on SQLite and on PostgreSQL alike, whichever of them wrote it.
 
 What is not in a backup: content types and permissions (``migrate`` makes them), sessions,
-the sign-in guard's records (django-axes) and the admin's change history.
+the sign-in guard's records (django-axes), the task queue's jobs (django-q2: printouts
+being made, made again on request) and the admin's change history.
 
 Guarantees:
 
@@ -60,7 +61,7 @@ FORMAT = "bummerl-backup"
 VERSION = 1
 
 # Left out of a backup: made by migrate (content types, permissions), or no club data.
-EXCLUDED_APPS = frozenset({"contenttypes", "sessions", "axes"})
+EXCLUDED_APPS = frozenset({"contenttypes", "sessions", "axes", "django_q"})
 EXCLUDED_MODELS = frozenset({"auth.permission", "admin.logentry"})
 # Emptied by a restore although not in the file: sessions and the admin's history name
 # users by id, and a restored user may get another id (users are stored by name).
