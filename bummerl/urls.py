@@ -40,6 +40,7 @@ urlpatterns = [
         site_views.ResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
+    path("accounts/login/", site_views.SignInView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -1,10 +1,12 @@
 """Site-wide views: what a stale tab gets when its form's CSRF token is no longer valid,
-and the forgotten-password pages (asking for a link by mail, and the page of a reset
+the sign-in page, and the forgotten-password pages (asking for a link by mail, and the page of a reset
 link, by mail or from a club's owner)."""
 
 from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import (
     INTERNAL_RESET_SESSION_TOKEN,
+    LoginView,
     PasswordResetConfirmView,
     PasswordResetDoneView,
     PasswordResetView,
@@ -12,6 +14,7 @@ from django.contrib.auth.views import (
 )
 from django.http import HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from bummerl.links import mail_base
@@ -30,6 +33,23 @@ def csrf_failure(request, reason=""):
         response[SIGN_IN_HEADER] = redirect_to_login(page_behind(request) or "/").url
         return response
     return render(request, "csrf_failure.html", status=403)
+
+
+class SignInForm(AuthenticationForm):
+    """Django's sign-in form saying plainly that the name or the password is wrong
+    (Django's own German asks to *enter* them, as if the fields were empty). A name
+    locked by django-axes never reaches the form: the lock page answers instead."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": _(
+            "The user name or the password is wrong. Mind capital and small letters."
+        ),
+    }
+
+
+class SignInView(LoginView):
+    authentication_form = SignInForm
 
 
 def mail_reset_offered(request) -> bool:

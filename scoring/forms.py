@@ -212,6 +212,14 @@ class OpenSheetForm(forms.Form):
         for name in ("player_1", "player_2", "player_3", "player_4"):
             self.fields[name].queryset = players
             self.fields[name].empty_label = _("– choose a player –")
+        variant = (
+            self.data.get("variant")
+            if self.is_bound
+            else self.initial.get("variant", self.fields["variant"].initial)
+        )
+        if variant != Variant.BAUERNSCHNAPSEN:
+            # Only Bauernschnapsen has a fourth seat: the other games' form shows none.
+            self.fields["player_4"].widget = forms.HiddenInput()
         rule_sets = RuleSet.objects.filter(club__isnull=True) | RuleSet.objects.filter(club=club)
         self.fields["rule_set"].queryset = rule_sets.order_by("club_id", "name")
         if "rule_set" not in self.initial:
