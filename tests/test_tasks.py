@@ -159,3 +159,31 @@ def test_the_health_check_names_a_redis_broker_that_does_not_answer(settings):
     assert tasks.broker_check() == "ConnectionError"
     settings.TASK_BROKER = "database"
     assert tasks.broker_check() == ""
+
+
+@pytest.mark.django_db
+def test_every_printout_of_a_large_night_goes_to_the_worker(client, settings):
+    settings.TASKS_SYNC = False
+    club = factories.club()
+    t = factories.tournament(club, printing.HEAVY_CARDS, 300)
+    draw_round(t, factories.services.Actor(), seed=1)
+    client.force_login(factories.user(club, "organiser"))
+    base = f"/c/{club.slug}/tournaments/{t.pk}"
+    urls = [
+        f"{base}/print/bracket.pdf",
+        f"{base}/rounds/1/draw.pdf",
+        f"{base}/print/seats.pdf",
+        f"{base}/print/cash.pdf",
+        f"{base}/print/personal-links.pdf",
+    ]
+    answers = [client.get(url) for url in urls]
+    assert [(a.status_code, a.context["filename"]) for a in answers] == [
+        (202, f"turnierbaum-{t.pk}.pdf"),
+        (202, f"auslosung-{t.pk}-1.pdf"),
+        (202, f"tische-{t.pk}.pdf"),
+        (202, f"kassa-{t.pk}.pdf"),
+        (202, f"links-{t.pk}.pdf"),
+    ]
+    assert OrmQ.objects.count() == len(urls)
+    # The prize list stays quick: made in the request.
+    assert client.get(f"{base}/print/prizes.pdf")["Content-Type"] == "application/pdf"

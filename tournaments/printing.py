@@ -11,7 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bummerl.printing import qr_png, text_width
+from bummerl.links import absolute_url
+from bummerl.printing import pdf_response, qr_png, queued_pdf_response, text_width
 from clubs.models import AuditEntry, Player
 from tournaments import sheet_grid
 from tournaments.categories import category_lists, listed, money_split
@@ -388,8 +389,9 @@ take some 4 s to read (a QR code each) and 9 s to lay out, measured on a small l
 32 take well under a second."""
 
 HEAVY_CARDS = 512
-"""A night of this many cards or more has its bracket made by the task worker (1024
-cards: some 1.3 s)."""
+"""A night of this many cards or more has its bracket, draw list, *Wo spiele ich?*, cash
+report and personal links made by the task worker: on a 1024-card night each takes from
+1.3 s (the bracket) to 7.6 s (*Wo spiele ich?*), measured (``make bench``)."""
 
 
 def night_state(t: Tournament) -> str:
@@ -399,18 +401,54 @@ def night_state(t: Tournament) -> str:
     return f"{t.pk}:{next(iter(latest), (0,))[0]}"
 
 
+def night_pdf(request, t: Tournament, job: str, args: tuple, filename: str, *, heavy: bool):
+    """The printout ``job`` of ``t`` (a function of this module: ``job(t.pk, *args,
+    base=…)`` -> (template, context)) as an inline PDF named ``filename``: made in the
+    request, or when ``heavy`` by the task worker (``queued_pdf_response``, kept per
+    ``night_state``). ``base``: the site's address, for the QR codes' links."""
+    if heavy:
+        path = f"{__name__}.{job}"
+        return queued_pdf_response(request, path, (t.pk, *args), filename, night_state(t))
+    template, context = globals()[job](t.pk, *args, base=absolute_url(request, "/").rstrip("/"))
+    return pdf_response(request, template, context, filename)
+
+
+def _night(tournament_id: int) -> Tournament:
+    return Tournament.objects.select_related("club").get(pk=tournament_id)
+
+
+def bracket_job(tournament_id: int, *, base: str) -> tuple[str, dict]:
+    """The bracket sheet (``night_pdf``)."""
+    return "print/bracket.html", bracket_context(_night(tournament_id))
+
+
 def match_sheets_job(tournament_id: int, round_id: int, *, base: str) -> tuple[str, dict]:
-    """The match sheets of a round for the task worker: (template, context), the QR
-    codes' links on ``base`` (the site's address)."""
-    t = Tournament.objects.select_related("club").get(pk=tournament_id)
+    """The match sheets of a round, their QR codes' links on ``base`` (``night_pdf``)."""
+    t = _night(tournament_id)
     round_ = Round.objects.get(pk=round_id, tournament=t)
     return "print/match_sheets.html", match_sheets_context(t, round_, lambda path: base + path)
 
 
-def bracket_job(tournament_id: int, *, base: str) -> tuple[str, dict]:
-    """The bracket sheet for the task worker: (template, context)."""
-    t = Tournament.objects.select_related("club").get(pk=tournament_id)
-    return "print/bracket.html", bracket_context(t)
+def draw_job(tournament_id: int, round_id: int, *, base: str) -> tuple[str, dict]:
+    """The draw list of a round (``night_pdf``)."""
+    t = _night(tournament_id)
+    return "print/draw.html", draw_context(t, Round.objects.get(pk=round_id, tournament=t))
+
+
+def seats_job(tournament_id: int, *, base: str) -> tuple[str, dict]:
+    """*Wo spiele ich?* (``night_pdf``)."""
+    return "print/seats.html", seats_context(_night(tournament_id))
+
+
+def cash_job(tournament_id: int, *, base: str) -> tuple[str, dict]:
+    """The cash report (``night_pdf``)."""
+    return "print/cash.html", cash_context(_night(tournament_id))
+
+
+def personal_links_job(tournament_id: int, *, base: str) -> tuple[str, dict]:
+    """The players' personal links, their QR codes on ``base`` (``night_pdf``)."""
+    t = _night(tournament_id)
+    return "print/personal_links.html", personal_links_context(t, lambda path: base + path)
 
 
 def draw_context(t: Tournament, round_: Round) -> dict:

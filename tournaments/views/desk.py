@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from bummerl.links import absolute_url
-from bummerl.printing import pdf_response, qr_svg
+from bummerl.printing import qr_svg
 from clubs.access import access_for
 from clubs.forms import put_rule_error, read_ids, rule_error_text
 from clubs.models import Role
@@ -377,7 +377,8 @@ def tables(request, slug, tournament_id):
 def print_cash(request, slug, tournament_id):
     """The cash report as PDF: takings, unpaid cards by player, prizes (organisers)."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
-    return pdf_response(request, "print/cash.html", printing.cash_context(t), f"kassa-{t.pk}.pdf")
+    heavy = t.cards >= printing.HEAVY_CARDS
+    return printing.night_pdf(request, t, "cash_job", (), f"kassa-{t.pk}.pdf", heavy=heavy)
 
 
 @login_required
@@ -393,9 +394,8 @@ def seats(request, slug, tournament_id):
 @require_safe
 def print_seats(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id)
-    return pdf_response(
-        request, "print/seats.html", printing.seats_context(t), f"tische-{t.pk}.pdf"
-    )
+    heavy = t.cards >= printing.HEAVY_CARDS
+    return printing.night_pdf(request, t, "seats_job", (), f"tische-{t.pk}.pdf", heavy=heavy)
 
 
 @login_required
@@ -415,5 +415,6 @@ def personal_links(request, slug, tournament_id):
 def print_personal_links(request, slug, tournament_id):
     """The personal links as PDF: A4, small cards to cut (organisers only)."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
-    context = printing.personal_links_context(t, partial(absolute_url, request))
-    return pdf_response(request, "print/personal_links.html", context, f"links-{t.pk}.pdf")
+    heavy = t.cards >= printing.HEAVY_CARDS
+    filename = f"links-{t.pk}.pdf"
+    return printing.night_pdf(request, t, "personal_links_job", (), filename, heavy=heavy)

@@ -1,14 +1,11 @@
 """The printed documents of a tournament as PDF: bracket, prizes, draw list, match sheets."""
 
-from functools import partial
-
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect
 from django.views.decorators.http import require_safe
 
-from bummerl.links import absolute_url
-from bummerl.printing import pdf_response, queued_pdf_response
+from bummerl.printing import pdf_response
 from clubs.models import Role
 from tournaments import printing
 from tournaments.models import Format, Kind, Pairing, Round
@@ -21,12 +18,8 @@ def print_bracket(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id)
     if t.format != Format.CARDS:  # Leben and points events print their standings
         return redirect("print_standings", slug=slug, tournament_id=t.pk)
-    filename = f"turnierbaum-{t.pk}.pdf"
-    if t.cards >= printing.HEAVY_CARDS:  # over a second: the task worker makes it
-        state = printing.night_state(t)
-        job = "tournaments.printing.bracket_job"
-        return queued_pdf_response(request, job, (t.pk,), filename, state)
-    return pdf_response(request, "print/bracket.html", printing.bracket_context(t), filename)
+    heavy = t.cards >= printing.HEAVY_CARDS
+    return printing.night_pdf(request, t, "bracket_job", (), f"turnierbaum-{t.pk}.pdf", heavy=heavy)
 
 
 @login_required
@@ -52,12 +45,9 @@ def _drawn_round(t, number):
 def print_draw(request, slug, tournament_id, number):
     t, access = tournament_for(request, slug, tournament_id)
     round_ = _drawn_round(t, number)
-    return pdf_response(
-        request,
-        "print/draw.html",
-        printing.draw_context(t, round_),
-        f"auslosung-{t.pk}-{number}.pdf",
-    )
+    filename = f"auslosung-{t.pk}-{number}.pdf"
+    heavy = t.cards >= printing.HEAVY_CARDS
+    return printing.night_pdf(request, t, "draw_job", (round_.pk,), filename, heavy=heavy)
 
 
 @login_required
@@ -68,9 +58,5 @@ def print_match_sheets(request, slug, tournament_id, number):
     round_ = _drawn_round(t, number)
     filename = f"partieblaetter-{t.pk}-{number}.pdf"
     matches = Pairing.objects.live().filter(round=round_, kind=Kind.MATCH).count()
-    if matches > printing.HEAVY_SHEETS:  # over a second: the task worker makes them
-        state = printing.night_state(t)
-        job = "tournaments.printing.match_sheets_job"
-        return queued_pdf_response(request, job, (t.pk, round_.pk), filename, state)
-    context = printing.match_sheets_context(t, round_, partial(absolute_url, request))
-    return pdf_response(request, "print/match_sheets.html", context, filename)
+    heavy = matches > printing.HEAVY_SHEETS
+    return printing.night_pdf(request, t, "match_sheets_job", (round_.pk,), filename, heavy=heavy)
