@@ -1,17 +1,17 @@
-// The entry link page: copy the link (Clipboard API; else the link is selected in its
-// field for the phone's own copy menu) and hand it to the phone's share sheet (Web
-// Share API; the button stays hidden where there is none). Without JavaScript the
-// field with the link is all there is, and it is enough.
+// A link to hand on (the entry link page, the members page's invitations): copy it
+// (Clipboard API; else the link is selected in its field for the phone's own copy
+// menu) and hand it to the phone's share sheet (Web Share API; the button stays hidden
+// where there is none). Each ``[data-share]`` box holds one link in its ``input.copy``.
+// Without JavaScript the field with the link is all there is, and it is enough.
 (function () {
-  document.addEventListener("DOMContentLoaded", function () {
-    var box = document.querySelector("[data-share]");
-    if (!box) return;
+  function setUp(box) {
     var field = box.querySelector("input.copy");
     var copy = box.querySelector("[data-copy]");
     var share = box.querySelector("[data-share-sheet]");
     var said = box.querySelector("[data-said]");
+    if (!field) return;
     function say(text) {
-      said.textContent = text;
+      if (said) said.textContent = text;
     }
     function selectField() {
       field.focus();
@@ -48,5 +48,9 @@
     field.addEventListener("focus", function () {
       field.select();
     });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-share]").forEach(setUp);
   });
 })();

@@ -13,6 +13,13 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     showRefusal(document.querySelector("main"));
+    // What the page said when it was loaded ("Deal 3 corrected: …") stands above the
+    // part that htmx swaps, so no later answer replaces it: once a tap has been
+    // answered in place, that answer speaks and the old message goes.
+    document.body.addEventListener("htmx:beforeSwap", function (event) {
+      var said = document.querySelector("main > ul.messages");
+      if (said && event.detail.shouldSwap) said.remove();
+    });
     // htmx scrolls to the swap's "show" target right after this event: scroll to the
     // refusal once it has.
     document.body.addEventListener("htmx:afterSettle", function (event) {
