@@ -91,7 +91,12 @@ def tally(sheets) -> list[PlayerTally]:
 
 
 def club_sheets(club, year: int | None = None):
-    return Sheet.objects.filter(club=club, **season_range(year)).order_by("created_at", "id")
+    """The club's sheets of ``year`` (None: all), oldest first: its evenings' tables. A
+    tournament's match sheet (``reports_result``) counts in its tournament, as in the
+    season rankings (``seasons.standings``), so the tally's Abende and Tische are theirs."""
+    return Sheet.objects.filter(club=club, reports_result=False, **season_range(year)).order_by(
+        "created_at", "id"
+    )
 
 
 def variants_played(sheets) -> list[tuple[str, str, int]]:

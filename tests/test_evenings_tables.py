@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from scoring.models import Sheet
 from seasons.models import RankingSettings, Season
 from tests import factories
 from tests.season_sheets import two_player_sheet
@@ -21,7 +22,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def anna(client):
     """Anna v Ben at 19:00 (Anna 1 Bummerl in 2 games) and Anna v Clara at 22:30 (1 in
-    1) on 5 March; Anna v Ben on 12 March (1 in 3). Ben: 2 tables on 2 days."""
+    1) on 5 March; Anna v Ben on 12 March (1 in 3). Ben: 2 tables on 2 days. Anna v
+    Clara on 19 March is a tournament's match."""
     club = factories.club()
     client.force_login(factories.user(club, "member"))
     Season.objects.create(
@@ -32,6 +34,9 @@ def anna(client):
     two_player_sheet(club, anna, ben, dt.datetime(2026, 3, 5, 19), losers=(0, 1))
     two_player_sheet(club, anna, clara, dt.datetime(2026, 3, 5, 22, 30), losers=(0,))
     two_player_sheet(club, anna, ben, dt.datetime(2026, 3, 12, 19), losers=(1, 0, 1))
+    # A tournament's match sheet counts in its tournament, never among the evenings.
+    match = two_player_sheet(club, anna, clara, dt.datetime(2026, 3, 19, 19), losers=(0, 0))
+    Sheet.objects.filter(pk=match.pk).update(reports_result=True)
     return anna
 
 
