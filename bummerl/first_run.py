@@ -1,6 +1,7 @@
 """The first account of a new server, made on ``/setup/`` with a one-time code.
 
-On a server without any account, the first request of ``/setup/`` makes a random code
+On a server without any account, ``manage.py seed --no-demo`` (which ``make serve`` runs
+before it starts gunicorn) or else the first request of ``/setup/`` makes a random code
 (``secrets``, 12 characters of ``ALPHABET``, about 60 bits) and writes it to the server's
 log once: one WARNING line of the logger ``bummerl`` on stderr. Only its SHA-256 is kept,
 with the count of wrong tries, in a JSON file (``settings.SETUP_CODE_FILE``, default

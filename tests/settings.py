@@ -5,6 +5,7 @@ of its own with ``DJANGO_DEBUG=0`` and a secret key (``tests/serving.py``)."""
 
 import os
 import tempfile
+from pathlib import Path
 
 os.environ.setdefault("DJANGO_DEBUG", "1")
 # Printouts are kept in a folder of this run's own, never in the project's.
@@ -13,3 +14,6 @@ os.environ.setdefault("BUMMERL_PRINT_CACHE", tempfile.mkdtemp(prefix="bummerl-pr
 os.environ.setdefault("BUMMERL_TASKS_SYNC", "1")
 
 from bummerl.settings import *  # noqa: E402, F403
+
+# The first run's one-time code (bummerl.first_run) is kept in this run's own folder.
+SETUP_CODE_FILE = Path(tempfile.mkdtemp(prefix="bummerl-setup-")) / "setup-code.json"

@@ -121,3 +121,17 @@ def test_the_page_speaks_german_first(caplog):
     body = Client().get(reverse("setup")).content.decode()
     for text in ("Erster Start", "Einmal-Code", "Erstes Konto anlegen"):
         assert text in body
+
+
+def test_a_new_server_logs_its_one_time_code_as_it_starts(caplog, code_file):
+    from django.core.management import call_command
+
+    caplog.set_level(logging.INFO, logger="bummerl")
+    call_command("seed", no_demo=True, verbosity=0)  # what make serve runs before gunicorn
+    (code,) = logged_codes(caplog)
+    call_command("seed", no_demo=True, verbosity=0)
+    assert logged_codes(caplog) == [code]  # once: the page takes it from there
+    assert send(Client(), code).status_code == 302
+    assert get_user_model().objects.get().is_superuser
+    call_command("seed", no_demo=True, verbosity=0)
+    assert logged_codes(caplog) == [code]  # an account exists: no code any more

@@ -37,6 +37,12 @@ class Command(BaseCommand):
                 defaults={"name": data.get("label", name), "data": rules.to_dict()},
             )
         if options["no_demo"]:
+            # A new server (make serve) without any account: the one-time code of /setup/
+            # goes to the log as it starts (bummerl.first_run).
+            from bummerl import first_run
+
+            if first_run.needed():
+                first_run.ensure_code()
             return
         demo = json.loads((Path(settings.BASE_DIR) / "seeds" / "demo.json").read_text("utf-8"))
         club, created = Club.objects.get_or_create(
