@@ -1,15 +1,12 @@
 """A large printout in a real Chromium: the page says the PDF is being made, with its
 step, and turns into the PDF by itself once the task worker made it (bummerl.tasks)."""
 
-import subprocess
-import sys
-
 import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tests import factories
-from tests.test_tasks import ROOT, big_round, sheets_url, worker_env
+from tests.test_tasks import big_round, running_worker, sheets_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,26 +27,15 @@ def test_the_match_sheets_of_a_large_round_show_their_progress_then_the_pdf(
     expect(page.locator("#print-progress")).to_have_text("Die PDF wird erstellt …")
     expect(page.locator("#print-step")).to_contain_text("Schritt 1 von 3: warte auf den")
     expect(page.locator("progress")).to_have_attribute("value", "1")
-    worker = subprocess.Popen(
-        [sys.executable, "manage.py", "qcluster"],
-        cwd=ROOT,
-        env=worker_env("database"),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
+    with running_worker("database"):
         # The page asks again every 2 s by itself; the answer that ends it is the PDF.
         with page.expect_response(
-            lambda r: r.url.endswith(sheets_url(t))
-            and r.header_value("content-type") == "application/pdf",
+            lambda r: (
+                r.url.endswith(sheets_url(t))
+                and r.header_value("content-type") == "application/pdf"
+            ),
             timeout=120_000,
         ) as done:
             pass
         assert done.value.status == 200
         assert page.request.get(done.value.url).body()[:5] == b"%PDF-"
-    finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.kill()

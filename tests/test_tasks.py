@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,27 @@ def worker_env(broker: str) -> dict:
     return env
 
 
+@contextmanager
+def running_worker(broker: str):
+    """A task worker (``manage.py qcluster``) on the test database for the ``with``
+    block, stopped after it."""
+    worker = subprocess.Popen(
+        [sys.executable, "manage.py", "qcluster"],
+        cwd=ROOT,
+        env=worker_env(broker),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        yield worker
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+
+
 @pytest.mark.parametrize("broker", ["database", REDIS])
 def test_a_real_worker_makes_the_pdf_and_the_page_hands_it_out(
     broker, client, settings, transactional_db, monkeypatch
@@ -125,15 +147,7 @@ def test_a_real_worker_makes_the_pdf_and_the_page_hands_it_out(
     client.force_login(factories.user(club, "organiser"))
     assert client.get(sheets_url(t)).status_code == 202
     assert tasks.broker_check() == ""
-    worker = subprocess.Popen(
-        [sys.executable, "manage.py", "qcluster"],
-        cwd=ROOT,
-        env=worker_env(broker),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
+    with running_worker(broker) as worker:
         response, steps = None, set()
         for _ in range(240):  # up to two minutes on a busy machine
             response = client.get(sheets_url(t))
@@ -146,12 +160,6 @@ def test_a_real_worker_makes_the_pdf_and_the_page_hands_it_out(
         text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(response.content)).pages)
         assert text.count("Runde 1 (128), Partie ") == 36  # a sheet per match of round 1
         assert steps <= {"waiting", "reading", "making"}
-    finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
 
 
 def test_the_health_check_names_a_redis_broker_that_does_not_answer(settings):
