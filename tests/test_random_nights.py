@@ -11,7 +11,7 @@ import uuid
 from decimal import Decimal
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from clubs.models import Category, Player
@@ -129,6 +129,10 @@ def leaves(t, rng, chance):
     st.booleans(),
     st.sampled_from([0.0, 0.3, 0.6]),
 )
+# Found by this test: a "5-8" pairing of a withdrawn card beside one of a player's two
+# cards against each other, both decided as they were made, never got the matches for 5
+# and 7 (no result was entered to ask for them), and three cards stayed without a place.
+@example(128, 16909828, False, 0.6)
 def test_a_random_card_night_keeps_every_place_prize_and_euro(cards, seed, one_each, chance):
     rng = random.Random(seed)
     t = factories.tournament(

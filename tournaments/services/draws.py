@@ -215,9 +215,21 @@ def create_placement(t: Tournament, actor: Actor, round_: Round | None) -> None:
     """Create the placement matches that became due (RULES.md 5.5): a "5-8" pairing with
     one card is a bye, a pairing of two cards of one player a walkover. The "5-8" draw
     happens by itself when the quarter-finals are decided, so no commitment precedes
-    it; its seed is kept on both pairings, and ``verify`` replays it (5.12)."""
-    state = load_state(t)
-    for label, cards in bracket.placement_due(state.round_states, state.placement_states):
+    it; its seed is kept on both pairings, and ``verify`` replays it (5.12). A pairing
+    decided as it is made (a bye, a walkover of one player's two cards or of a withdrawn
+    card) may make the next ones due at once: they are made in the same call, as no
+    result will be entered to ask for them."""
+    while True:
+        state = load_state(t)
+        due = bracket.placement_due(state.round_states, state.placement_states)
+        if not due:
+            return
+        _make_placement(t, round_, state, due)
+
+
+def _make_placement(t: Tournament, round_: Round | None, state, due) -> None:
+    """The pairings of the placement matches ``due`` (``bracket.placement_due``)."""
+    for label, cards in due:
         if label == "5-8":
             seed = secrets.randbits(48)
             owners = {c: state.cards[c].player_id for c in cards}
