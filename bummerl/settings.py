@@ -254,6 +254,11 @@ TASKS_SYNC = env_bool("BUMMERL_TASKS_SYNC", False)
 # many new printouts in this many seconds; one already made for the same content is free.
 PRINT_RENDERS = env_int("BUMMERL_PRINT_RENDERS", 10)
 PRINT_WINDOW = env_int("BUMMERL_PRINT_WINDOW", 600)
+# The public registration form of an announced night (tournaments.views.registrations):
+# at most this many registrations sent from one address (an IPv6 /64) in the window's
+# seconds, counted in the printouts' cache that every server process shares.
+REGISTRATION_POSTS = env_int("BUMMERL_REGISTRATION_POSTS", 10)
+REGISTRATION_WINDOW = env_int("BUMMERL_REGISTRATION_WINDOW", 3600)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -97,6 +97,8 @@ urlpatterns = [
     path("s/<str:token>/", tournament_views.side_link, name="side_link"),
     # A player's personal link for the night (a signed token, never a public token).
     path("p/me/<str:token>/", tournament_views.personal, name="personal"),
+    # A registration's private link for an announced night (see, change, cancel).
+    path("p/r/<str:token>/", tournament_views.registration_link, name="registration_link"),
     path("p/<str:token>/", tournament_views.bracket, name="bracket"),
     path("p/<str:token>/screen/", tournament_views.room_screen, name="room_screen"),
     path("p/<str:token>/", include(tournament_urls.public_patterns)),

@@ -48,6 +48,15 @@ ACTIONS = {
     "result check changed": gettext_lazy("Check of the players' results changed"),
     "life bought": gettext_lazy("Life bought"),
     "team set": gettext_lazy("Team set"),
+    # announced nights: registration, waiting list, check-in (issue 28)
+    "registration set": gettext_lazy("Registration window set"),
+    "registered": gettext_lazy("Player registered"),
+    "registration changed": gettext_lazy("Registration changed"),
+    "registration cancelled": gettext_lazy("Registration cancelled"),
+    "registration moved up": gettext_lazy("Moved up from the waiting list"),
+    "registration checked in": gettext_lazy("Checked in"),
+    "registration no-show": gettext_lazy("Did not come"),
+    "registration paid": gettext_lazy("Registration's payment changed"),
     # players and clubs
     "player added": gettext_lazy("Player added"),
     "player renamed": gettext_lazy("Player renamed"),

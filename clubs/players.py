@@ -34,6 +34,12 @@ def _checked(name: str) -> str:
     return name
 
 
+def checked_name(name: str) -> str:
+    """``name`` cleaned as a player's name is stored (``clean_name``). RuleError(field=
+    "name") when it is empty or longer than 80 characters, as ``add_player``."""
+    return _checked(name)
+
+
 def known_player(club: Club, name: str) -> Player | None:
     """The club's player whose name is ``name`` up to case and spacing, or None (also
     for a text longer than ``TYPED_MAX``, which is no name)."""

@@ -54,8 +54,32 @@ def _player(club, name):
     return Player.objects.get(club=club, name=name)
 
 
+def announced_registration(club):
+    """The club's registration for an announced night (issue 28), made once: Rosa holds
+    one card of a night whose registration is open."""
+    import datetime
+
+    from django.utils import timezone
+
+    from tournaments.models import Registration
+    from tournaments.services import registrations
+    from tournaments.services.sheets import Actor
+
+    found = Registration.objects.filter(tournament__club=club).first()
+    if found is not None:
+        return found
+    now = timezone.now()
+    night = factories.tournament(club, name="Angekündigt", starts_at=now + datetime.timedelta(2))
+    registrations.set_registration(
+        night, Actor(), opens=now, closes=now + datetime.timedelta(days=1), public=True
+    )
+    return registrations.register(night, name="Rosa", cards=1, contact="rosa@example.org")
+
+
 def pages(club, sheet, t):
     slug = club.slug
+    registration = announced_registration(club)
+    night = registration.tournament
     state = load_state(t)
     deal_free = {"pk": sheet.pk}
     pairing = Pairing.objects.filter(tournament=t).first()
@@ -97,6 +121,18 @@ def pages(club, sheet, t):
         (reverse("print_personal_links", kwargs={"slug": slug, "tournament_id": t.pk}), MANAGE),
         (reverse("personal", kwargs={"token": personal_token(t.pk, card.player_id)}), PUBLIC),
         ("/p/me/not-a-token/", dict.fromkeys(PERSONAS, 404)),
+        # announced nights (issue 28): the desk's registrations, the public form, the
+        # registration's private link
+        (reverse("registrations", kwargs={"slug": slug, "tournament_id": t.pk}), READ),
+        (reverse("registrations", kwargs={"slug": slug, "tournament_id": night.pk}), READ),
+        (
+            reverse("registration_window", kwargs={"slug": slug, "tournament_id": night.pk}),
+            READ,
+        ),
+        (reverse("register", kwargs={"token": night.public_token}), PUBLIC),
+        (reverse("register", kwargs={"token": t.public_token}), dict.fromkeys(PERSONAS, 404)),
+        (reverse("registration_link", kwargs={"token": registration.token}), PUBLIC),
+        ("/p/r/not-a-token/", dict.fromkeys(PERSONAS, 404)),
         # No draw is being typed in: no call list.
         (
             reverse("print_calls", kwargs={"slug": slug, "tournament_id": t.pk}),
@@ -169,6 +205,24 @@ def test_writes_answer_every_visitor_as_the_table_says(world):
         ),
         (reverse("sell", kwargs={"slug": slug, "tournament_id": t.pk}), {"name": "X"}, MANAGE),
         (reverse("draw_next", kwargs={"slug": slug, "tournament_id": t.pk}), {}, MANAGE),
+        (
+            reverse("registration_window", kwargs={"slug": slug, "tournament_id": t.pk}),
+            {"opens": "", "closes": ""},
+            MANAGE,
+        ),
+        (
+            reverse(
+                "registration_action",
+                kwargs={
+                    "slug": slug,
+                    "tournament_id": t.pk,
+                    "registration_id": 1,
+                    "action": "no-show",
+                },
+            ),
+            {},
+            {**MANAGE, "organiser": 404, "owner": 404},  # no registration of that night
+        ),
         (reverse("pay_player", kwargs={"slug": slug, "tournament_id": t.pk}), {}, MANAGE),
         (
             reverse("set_tables", kwargs={"slug": slug, "tournament_id": t.pk}),

@@ -15,6 +15,7 @@ from scoring.models import Deal, RuleSet
 from scoring.rules import DreierDeal
 from seasons.models import Season
 from tests import factories
+from tests.test_access_walk import announced_registration
 from tournaments.models import Card, Pairing, Round
 from tournaments.simulation import simulate
 
@@ -47,6 +48,7 @@ def test_head_answers_as_get_on_every_page_for_a_signed_in_owner():
         club=club, role="member", expires_at=timezone.now() + datetime.timedelta(days=1)
     )
     pairing = Pairing.objects.filter(tournament=t, kind="match").first()
+    registration = announced_registration(club)  # an announced night (issue 28)
     season = Season.objects.create(
         club=club,
         name="2026",
@@ -66,6 +68,7 @@ def test_head_answers_as_get_on_every_page_for_a_signed_in_owner():
         "card_id": Card.objects.filter(tournament=t).first().pk,
         "round_id": Round.objects.filter(tournament=t).first().pk,
         "pairing_id": pairing.pk,
+        "registration_id": registration.pk,
         "number": 1,
         "action": "renew",
         "side": "left",
@@ -78,6 +81,8 @@ def test_head_answers_as_get_on_every_page_for_a_signed_in_owner():
         "bracket": t.public_token,
         "room_screen": t.public_token,
         "side_link": pairing.left_token,
+        "register": registration.tournament.public_token,
+        "registration_link": registration.token,
     }
     client = Client()
     client.force_login(owner)

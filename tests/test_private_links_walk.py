@@ -29,8 +29,9 @@ from pypdf import PdfReader
 
 from clubs import services as club_services
 from tests import factories
+from tests.test_access_walk import announced_registration
 from tests.test_access_walk import pages as named_pages
-from tournaments.models import Card, Pairing
+from tournaments.models import Card, Pairing, Registration, Tournament
 from tournaments.personal import personal_token
 from tournaments.services.reading import load_state
 from tournaments.services.sheets import Actor, open_match_sheet
@@ -57,6 +58,7 @@ def world():
     match_sheet = open_match_sheet(played, Actor())
     owner = factories.user(club, "owner")
     invitation = club_services.create_invitation(club, "member", owner)
+    announced_registration(club)  # an announced night's registration (issue 28)
     clients = {"anonymous": Client()}
     for role in ACCOUNTS:
         clients[role] = Client()
@@ -83,6 +85,8 @@ def private_links(world) -> dict[str, tuple[str, set[str]]]:
         links[pairing.token] = (f"/m/{pairing.token}/", LINK_PAGE)
         for token in (pairing.left_token, pairing.right_token):  # each player's own link
             links[token] = (f"/s/{token}/", LINK_PAGE)
+    for r in Registration.objects.filter(tournament__club=world["club"]):  # its holder's only
+        links[r.token] = (f"/p/r/{r.token}/", set())
     for card in Card.objects.filter(tournament=world["tournament"]):  # his night's link
         token = personal_token(world["tournament"].pk, card.player_id)
         links[token] = (f"/p/me/{token}/", LINK_PAGE)
@@ -90,15 +94,22 @@ def private_links(world) -> dict[str, tuple[str, set[str]]]:
 
 
 def public_codes(world) -> set[str]:
-    """QR codes anyone may see: the public live bracket (on the room screen)."""
-    return {f"http://testserver/p/{world['tournament'].public_token}/"}
+    """QR codes anyone may see: the public live brackets (on the room screens)."""
+    return {
+        f"http://testserver/p/{token}/"  # the announced night's too (issue 28)
+        for token in Tournament.objects.filter(club=world["club"]).values_list(
+            "public_token", flat=True
+        )
+    }
 
 
 def visitors(world) -> dict[str, tuple[Client, list[str], set[str]]]:
     """Who walks: client, start pages, the tokens he holds himself."""
     named, _state = named_pages(world["club"], world["sheet"], world["tournament"])
     # The named link pages are walked by their holders below, not by every visitor.
-    named = [url for url, _codes in named if not url.startswith(("/e/", "/m/", "/s/", "/p/me/"))]
+    named = [
+        url for url, _codes in named if not url.startswith(("/e/", "/m/", "/s/", "/p/me/", "/p/r/"))
+    ]
     sheet, played = world["sheet"], world["played"]
     out = {
         role: (world["clients"][role], ["/", *named], set()) for role in ("anonymous", *ACCOUNTS)
@@ -112,6 +123,8 @@ def visitors(world) -> dict[str, tuple[Client, list[str], set[str]]]:
     t = world["tournament"]
     mine = personal_token(t.pk, played.left.player_id)
     out["personal link holder"] = (Client(), [f"/p/me/{mine}/"], {mine})
+    registration = Registration.objects.get(tournament__club=world["club"])
+    out["registration holder"] = (Client(), [f"/p/r/{registration.token}/"], {registration.token})
     return out
 
 

@@ -386,3 +386,33 @@ class PullForm(forms.Form):
             _("This page was out of date: enter the pull again for the turn shown."),
         ),
     )
+
+
+def _moment(label):
+    return forms.DateTimeField(
+        label=label,
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+
+
+class RegistrationWindowForm(forms.Form):
+    """An announced night's registration window (``services.registrations``)."""
+
+    opens = _moment(_("Registration opens"))
+    closes = _moment(_("Registration closes"))
+    public = forms.BooleanField(label=_("Registration open to the public"), required=False)
+
+
+class RegisterForm(forms.Form):
+    """The public registration form of a night; the name is checked by the service (as
+    at the door), so the field takes a little more than a name may have."""
+
+    key = forms.UUIDField(widget=forms.HiddenInput, initial=uuid.uuid4)
+    name = forms.CharField(label=_("Name"), max_length=200)
+    contact = forms.CharField(label=_("Phone or e-mail (optional)"), max_length=200, required=False)
+    cards = forms.IntegerField(label=_("Cards"), min_value=1, max_value=1024, initial=1)
+
+
+class RegistrationCardsForm(forms.Form):
+    cards = forms.IntegerField(label=_("Cards"), min_value=1, max_value=1024)

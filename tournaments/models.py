@@ -16,6 +16,7 @@ accepts it; two reports that differ are a *disagreement* for the desk.
 """
 
 import secrets
+import uuid
 from decimal import Decimal
 
 from django.conf import settings
@@ -141,6 +142,11 @@ class Tournament(models.Model):
     # The next digital draw's seed and nonce, secret until it is drawn (RULES.md 5.12)
     draw_seed = models.BigIntegerField(default=new_seed, editable=False)
     draw_nonce = models.CharField(max_length=32, default=new_nonce, editable=False)
+    # An announced night (issue 28): players register on its public page while the
+    # window is open and ``registration_public`` is set (``services.registrations``).
+    registration_opens = models.DateTimeField(_("registration opens"), null=True, blank=True)
+    registration_closes = models.DateTimeField(_("registration closes"), null=True, blank=True)
+    registration_public = models.BooleanField(_("registration open to the public"), default=False)
 
     class Meta:
         verbose_name = _("tournament")
@@ -513,3 +519,66 @@ class TieBreak(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} {self.first}+ ({self.kind})"
+
+
+def registration_token() -> str:
+    """A registration's private link token: 128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+class RegistrationStatus(models.TextChoices):
+    """Where a registration stands. *registered* holds its cards for the night (they
+    count against the cards laid out, ``services.registrations.reserved``); *waiting*
+    is on the waiting list, in the order the registrations came in; *checked_in* sold
+    its cards at the door; *cancelled* and *no_show* released them."""
+
+    REGISTERED = "registered", _("registered")
+    WAITING = "waiting", _("on the waiting list")
+    CHECKED_IN = "checked_in", _("checked in")
+    CANCELLED = "cancelled", _("cancelled")
+    NO_SHOW = "no_show", _("did not come")
+
+
+ACTIVE_REGISTRATION = ("registered", "waiting", "checked_in")
+"""The statuses of a registration that stands: one person has at most one of them."""
+
+
+class Registration(models.Model):
+    """A player's registration for a night before it, made on the night's public page.
+
+    It holds a name (cleaned and folded as at the door, ``clubs.players``), no club
+    player: the player is found or added when the registration is checked in and its
+    cards are sold (``sell_cards``). ``contact`` (phone or e-mail) is private: only the
+    organisers see it."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="registrations"
+    )
+    name = models.CharField(_("name"), max_length=80)
+    name_fold = models.CharField(max_length=80)
+    contact = models.CharField(_("phone or e-mail"), max_length=120, blank=True)
+    cards = models.PositiveSmallIntegerField(_("cards"))
+    status = models.CharField(
+        _("status"), max_length=12, choices=RegistrationStatus, default="registered"
+    )
+    paid = models.BooleanField(_("paid"), default=False)
+    token = models.CharField(max_length=30, unique=True, default=registration_token)
+    key = models.UUIDField(null=True, blank=True, unique=True, help_text="the form's one-time key")
+    sale_key = models.UUIDField(default=uuid.uuid4, editable=False, help_text="its check-in sale")
+    created_at = models.DateTimeField(auto_now_add=True)
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "name_fold"],
+                condition=models.Q(status__in=ACTIVE_REGISTRATION),
+                name="registration_one_per_person",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name

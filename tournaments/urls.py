@@ -8,6 +8,7 @@ from tournaments.views import (
     printouts,
     public,
     ranking,
+    registrations,
     reports,
     results,
 )
@@ -68,6 +69,18 @@ club_patterns = [
         printouts.print_match_sheets,
         name="print_match_sheets",
     ),
+    # announced nights: registration window, registrations, check-in (issue 28)
+    path("<id:tournament_id>/registrations/", registrations.registrations, name="registrations"),
+    path(
+        "<id:tournament_id>/registrations/window/",
+        registrations.window,
+        name="registration_window",
+    ),
+    path(
+        "<id:tournament_id>/registrations/<id:registration_id>/<str:action>/",
+        registrations.registration_action,
+        name="registration_action",
+    ),
     # Leben and points events (RULES.md 5.10, 6)
     path("<id:tournament_id>/cards/<id:card_id>/life/", formats.buy_life, name="buy_life"),
     path("<id:tournament_id>/cards/<id:card_id>/team/", formats.set_team, name="set_team"),
@@ -82,4 +95,5 @@ public_patterns = [  # under the live bracket's public link, p/<token>/
     path("verify/", ranking.verify_page, name="verify_draws"),
     path("export.json", ranking.public_export, name="public_export"),
     path("seats/", public.public_seats, name="public_seats"),  # where do I play?
+    path("register/", registrations.register, name="register"),  # an announced night
 ]

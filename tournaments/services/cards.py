@@ -16,7 +16,7 @@ from clubs.text import name_fold
 from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import draw
 from tournaments.formats import board, withdrawable
-from tournaments.models import Card, Format, Kind, Pairing, Round, Tournament
+from tournaments.models import Card, Format, Kind, Pairing, Registration, Round, Tournament
 from tournaments.services.draws import create_placement
 from tournaments.services.formats import check_settings as check_format_settings
 from tournaments.services.reading import CARD_COUNTS, count_in_play, load_state, locked, lower_offer
@@ -73,8 +73,8 @@ def sell_cards(
 ) -> list[Card]:
     """Sell ``count`` cards to the player called ``name`` (added to the club if new).
 
-    RuleError on ``count`` (past the most per player, or past the cards laid out) and
-    on ``name``; ``tournament`` once round 1 is drawn (RULES.md 5.1). The same ``key``
+    RuleError on ``count`` (past the most per player, or past the cards laid out less
+    those held for registered players, ``services.registrations``) and on ``name``; ``tournament`` once round 1 is drawn (RULES.md 5.1). The same ``key``
     again returns the cards it sold when it is the same sale (name, count, paid), and is
     refused on ``key`` when it is another (an old page's form).
     """
@@ -109,7 +109,26 @@ def sell_cards(
                 max=t.max_cards,
             )
         in_play = count_in_play(t)  # a card withdrawn before round 1 frees its place (5.7)
-        if in_play + count > t.cards:
+        # Cards registered before the night and not yet checked in are held for their
+        # players (services.registrations): a sale at the door does not take them.
+        held_for = (
+            Registration.objects.filter(tournament=t, status="registered").aggregate(
+                n=models.Sum("cards")
+            )["n"]
+            or 0
+        )
+        if in_play + held_for + count > t.cards:
+            if held_for:
+                raise RuleError(
+                    "count",
+                    gettext_noop(
+                        "Only %(left)s of %(cards)s cards are left: %(registered)s are held "
+                        "for registered players not yet checked in."
+                    ),
+                    left=max(0, t.cards - in_play - held_for),
+                    cards=t.cards,
+                    registered=held_for,
+                )
             raise RuleError(
                 "count",
                 gettext_noop("Only %(left)s of %(cards)s cards are left."),

@@ -11,5 +11,14 @@ from tournaments.views.public import (
     room_screen,
     side_link,
 )
+from tournaments.views.registrations import registration_link
 
-__all__ = ["bracket", "match_link", "match_sheet", "personal", "room_screen", "side_link"]
+__all__ = [
+    "bracket",
+    "match_link",
+    "match_sheet",
+    "personal",
+    "room_screen",
+    "side_link",
+    "registration_link",
+]

@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -21,12 +22,13 @@ from clubs.text import german_key
 from scoring.rules import RuleError
 from tournaments import links, printing
 from tournaments.categories import overall_prizes
-from tournaments.forms import ResultForm
-from tournaments.models import Format, Pairing, Report, Result, Side, Tournament
+from tournaments.forms import RegisterForm, ResultForm
+from tournaments.models import Format, Pairing, Report, Result, Round, Side, Tournament
 from tournaments.personal import read_personal_token
 from tournaments.prizes import still_in
 from tournaments.rows import Row, bracket_columns, round_name, rows
 from tournaments.screen import screen_pages
+from tournaments.services import registrations
 from tournaments.services.reading import draw_scores, load_state, match_scores
 from tournaments.services.reports import confirm_report, other, report_result
 from tournaments.services.sheets import Actor, open_match_sheet
@@ -119,6 +121,22 @@ def public_tournament(token: str) -> Tournament:
     return t
 
 
+def announcement(t: Tournament) -> dict | None:
+    """What the night's public page shows of an announced night (open to the public,
+    round 1 not drawn): ``window_open``, ``not_yet`` (before it opens), ``free`` cards
+    and the prizes; None otherwise.
+    Names of registered players are not shown, nor any contact."""
+    if not t.registration_public or Round.objects.live().filter(tournament=t).exists():
+        return None
+    now = timezone.now()
+    return {
+        "window_open": registrations.window_open(t, now),
+        "not_yet": t.registration_opens is not None and now < t.registration_opens,
+        "free": registrations.free_cards(t),
+        "prizes": t.prizes,
+    }
+
+
 @require_safe
 def bracket(request, token):
     """The public live bracket (no sign-in, no private data); htmx polls the partial.
@@ -127,6 +145,9 @@ def bracket(request, token):
     if t.format != Format.CARDS:  # Leben and points events: a standings board
         return formats.public_board(request, t)
     context = _bracket_context(t, name_query(request))
+    context["night"] = announcement(t)  # an announced night, before round 1 (issue 28)
+    if context["night"] is not None:
+        context["register_form"] = RegisterForm(initial={"key": uuid.uuid4(), "cards": 1})
     return partial_or_page(request, "tournaments/bracket.html", "live", context)
 
 

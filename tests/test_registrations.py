@@ -1,0 +1,378 @@
+"""An announced night (issue 28): the registration window, registering on the night's
+public page, the registration's private link, the waiting list and the check-in at the
+door. Web tests through the Django test client on the run's database."""
+
+import datetime
+import itertools
+import threading
+import uuid
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from clubs.models import AuditEntry, Player
+from tests import factories
+from tournaments.models import Card, Registration
+from tournaments.services import registrations as service
+from tournaments.services.cards import sell_cards
+from tournaments.services.draws import draw_round
+from tournaments.services.reading import load_state
+from tournaments.services.sheets import Actor
+
+pytestmark = pytest.mark.django_db
+
+_address = itertools.count(1)
+
+
+def phone() -> Client:
+    """A visitor's phone with an address of its own, so that the form's limit per
+    address counts each test's posts apart."""
+    n = next(_address)
+    return Client(REMOTE_ADDR=f"198.51.{n // 250}.{n % 250 + 1}")
+
+
+def night(cards=8, max_cards=3, **fields):
+    """An announced night of a new club: registration open from an hour ago for a day."""
+    club = factories.club()
+    now = timezone.now()
+    t = factories.tournament(
+        club,
+        cards=cards,
+        max_cards=max_cards,
+        starts_at=now + datetime.timedelta(days=2),
+        prizes=[{"place": 1, "description": "40 %"}, {"place": 2, "description": "Schinken"}],
+        **fields,
+    )
+    service.set_registration(
+        t,
+        Actor(),
+        opens=now - datetime.timedelta(hours=1),
+        closes=now + datetime.timedelta(days=1),
+        public=True,
+    )
+    t.refresh_from_db()
+    return t
+
+
+def post_registration(client, t, name, cards=1, contact="", key=None):
+    url = reverse("register", kwargs={"token": t.public_token})
+    data = {"key": key or str(uuid.uuid4()), "name": name, "cards": cards, "contact": contact}
+    return client.post(url, data)
+
+
+def registered(t, name) -> Registration:
+    return Registration.objects.get(tournament=t, name=name)
+
+
+# -- 1. the announced night --------------------------------------------------------------
+
+
+def test_the_nights_public_page_shows_the_night_and_the_form_while_the_window_is_open():
+    t = night(entry_fee=12)
+    page = Client().get(reverse("bracket", kwargs={"token": t.public_token})).content.decode()
+    starts = timezone.localtime(t.starts_at)
+    assert starts.strftime("%d.%m.%Y") in page
+    assert starts.strftime("%H:%M") in page
+    assert "Karten (K.-o.)" in page
+    assert "Partien auf 2 Bummerl" in page
+    assert "höchstens 3" in page
+    assert "€ 12,00 pro Karte" in page
+    assert "1. Platz: 40 %" in page and "2. Platz: Schinken" in page
+    assert "8 Karten sind noch frei." in page
+    assert f'action="{reverse("register", kwargs={"token": t.public_token})}"' in page
+
+
+def test_a_night_not_open_to_the_public_shows_no_form_and_its_register_page_is_404():
+    t = factories.tournament(factories.club())
+    page = Client().get(reverse("bracket", kwargs={"token": t.public_token})).content.decode()
+    assert 'name="contact"' not in page
+    assert Client().get(reverse("register", kwargs={"token": t.public_token})).status_code == 404
+
+
+def test_the_window_closes_after_it_opens_and_says_so_on_its_field():
+    t = night()
+    owner = factories.user(t.club, "organiser")
+    client = Client()
+    client.force_login(owner)
+    url = reverse("registration_window", kwargs={"slug": t.club.slug, "tournament_id": t.pk})
+    answer = client.post(
+        url, {"opens": "2026-12-10T18:00", "closes": "2026-12-09T18:00", "public": "on"}
+    )
+    assert answer.status_code == 200
+    assert answer.context["form"].errors == {
+        "closes": ["Die Anmeldung schließt nach ihrem Beginn."]
+    }
+    answer = client.post(url, {"opens": "2026-12-01T18:00", "closes": "2026-12-09T18:00"})
+    assert answer.status_code == 302
+    t.refresh_from_db()
+    assert timezone.localtime(t.registration_closes).strftime("%d.%m.%Y %H:%M") == (
+        "09.12.2026 18:00"
+    )
+    assert t.registration_public is False
+    entry = (
+        AuditEntry.objects.filter(scope_id=t.pk, action="registration set").order_by("pk").last()
+    )
+    assert entry.after == {
+        "opens": "2026-12-01T18:00+01:00",
+        "closes": "2026-12-09T18:00+01:00",
+        "public": False,
+    }
+    assert entry.actor_id == owner.pk
+
+
+# -- 2. registering ------------------------------------------------------------------------
+
+
+def test_a_player_registers_and_his_link_shows_changes_and_cancels_it():
+    t = night()
+    answer = post_registration(phone(), t, "  anna  huber ", 2, "0664 123")
+    r = registered(t, "anna huber")
+    assert answer.status_code == 302
+    assert answer["Location"] == reverse("registration_link", kwargs={"token": r.token})
+    assert (r.cards, r.status, r.contact, r.name_fold) == (
+        2,
+        "registered",
+        "0664 123",
+        "anna huber",
+    )
+    page = Client().get(answer["Location"]).content.decode()
+    assert "Angemeldet." in page and "2 Karten" in page
+    link = answer["Location"]
+    assert Client().post(link, {"action": "cards", "cards": 3}).status_code == 302
+    assert registered(t, "anna huber").cards == 3
+    refused = Client().post(link, {"action": "cards", "cards": 4})
+    assert refused.status_code == 400
+    assert "Ein Spieler hat höchstens 3 Karten." in refused.content.decode()
+    assert Client().post(link, {"action": "cancel"}).status_code == 302
+    assert Client().post(link, {"action": "cancel"}).status_code == 302  # again: no change
+    assert registered(t, "anna huber").status == "cancelled"
+    actions = list(
+        AuditEntry.objects.filter(scope="tournament", scope_id=t.pk)
+        .exclude(action__in=["tournament created", "registration set"])
+        .values_list("action", flat=True)
+        .order_by("pk")
+    )
+    assert actions == ["registered", "registration changed", "registration cancelled"]
+    assert "0664" not in str(AuditEntry.objects.filter(scope_id=t.pk).values_list("after"))
+
+
+def test_the_same_person_registers_once_in_any_case_and_spacing():
+    t = night()
+    post_registration(phone(), t, "Anna Huber")
+    again = post_registration(phone(), t, "ANNA   huber")
+    assert again.status_code == 400
+    assert again.context["register_form"].errors == {
+        "name": [
+            "Anna Huber ist für diesen Abend schon angemeldet: ändere diese Anmeldung mit "
+            "ihrem persönlichen Link."
+        ]
+    }
+    assert Registration.objects.filter(tournament=t).count() == 1
+
+
+def test_a_repeated_post_with_the_same_key_registers_once():
+    t = night()
+    key = str(uuid.uuid4())
+    first = post_registration(phone(), t, "Ben", 1, key=key)
+    second = post_registration(phone(), t, "Ben", 1, key=key)
+    assert first["Location"] == second["Location"]
+    assert Registration.objects.filter(tournament=t).count() == 1
+    other = post_registration(phone(), t, "Carla", 1, key=key)
+    assert other.status_code == 400
+    assert Registration.objects.filter(tournament=t).count() == 1
+
+
+def test_registration_outside_the_window_or_past_the_limit_is_refused_with_the_reason():
+    t = night(max_cards=2)
+    too_many = post_registration(phone(), t, "Dora", 3)
+    assert too_many.context["register_form"].errors == {
+        "cards": ["Ein Spieler hat höchstens 2 Karten."]
+    }
+    empty = post_registration(phone(), t, "   ", 1)
+    assert empty.context["register_form"].errors == {
+        "name": ["Dieses Feld ist zwingend erforderlich."]
+    }
+    blank = post_registration(phone(), t, "\u00a0\u200b", 1)  # no name once cleaned
+    assert blank.context["register_form"].errors == {"name": ["Bitte einen Namen eingeben."]}
+    sell_cards(t, "Emil", 2, Actor(), uuid.uuid4(), paid=True)
+    held = post_registration(phone(), t, "emil", 1)
+    assert held.context["register_form"].errors == {
+        "cards": ["Emil hat schon 2 von höchstens 2 Karten."]
+    }
+    service.set_registration(
+        t,
+        Actor(),
+        opens=timezone.now() - datetime.timedelta(days=2),
+        closes=timezone.now() - datetime.timedelta(days=1),
+        public=True,
+    )
+    late = post_registration(phone(), t, "Franz", 1)
+    assert late.status_code == 400
+    assert "Die Anmeldung für diesen Abend ist geschlossen." in late.content.decode()
+    assert Registration.objects.filter(tournament=t).count() == 0
+
+
+def test_the_form_takes_a_bounded_number_of_registrations_from_one_address(settings):
+    settings.REGISTRATION_POSTS = 2
+    t = night()
+    same = Client(REMOTE_ADDR="2001:db8:1:2::7")
+    neighbour = Client(REMOTE_ADDR="2001:db8:1:2:ffff::1")  # the same /64
+    assert post_registration(same, t, "G1").status_code == 302
+    assert post_registration(neighbour, t, "G2").status_code == 302
+    refused = post_registration(same, t, "G3")
+    assert refused.status_code == 429
+    assert "Zu viele Anmeldungen von dieser Adresse" in refused.content.decode()
+    assert post_registration(phone(), t, "G4").status_code == 302
+    assert sorted(Registration.objects.values_list("name", flat=True).filter(tournament=t)) == [
+        "G1",
+        "G2",
+        "G4",
+    ]
+
+
+def test_the_contact_and_the_private_link_never_appear_on_public_pages():
+    t = night()
+    post_registration(phone(), t, "Hanna", 1, "hanna@example.org")
+    r = registered(t, "Hanna")
+    for name in ("bracket", "public_seats", "public_export", "register"):
+        page = Client().get(reverse(name, kwargs={"token": t.public_token})).content.decode()
+        assert "hanna@example.org" not in page and r.token not in page, name
+
+
+# -- 3. the waiting list ---------------------------------------------------------------
+
+
+def test_past_the_cards_laid_out_registrations_wait_and_a_cancellation_moves_the_first_up():
+    t = night(cards=8)
+    for name, cards in (("A", 3), ("B", 3), ("C", 1)):
+        post_registration(phone(), t, name, cards)
+    sell_cards(t, "Door", 1, Actor(), uuid.uuid4(), paid=True)  # 8 of 8 taken
+    post_registration(phone(), t, "D", 2)
+    post_registration(phone(), t, "E", 1)
+    assert [registered(t, n).status for n in "ABCDE"] == ["registered"] * 3 + ["waiting"] * 2
+    d_page = Client().get(reverse("registration_link", kwargs={"token": registered(t, "D").token}))
+    assert "Du stehst auf der Warteliste: Platz 1." in d_page.content.decode()
+    e_page = Client().get(reverse("registration_link", kwargs={"token": registered(t, "E").token}))
+    assert "Du stehst auf der Warteliste: Platz 2." in e_page.content.decode()
+    # One card freed: D waits for two, and E does not jump him.
+    change = reverse("registration_link", kwargs={"token": registered(t, "A").token})
+    Client().post(change, {"action": "cards", "cards": 2})
+    assert [registered(t, n).status for n in "DE"] == ["waiting", "waiting"]
+    cancel = reverse("registration_link", kwargs={"token": registered(t, "C").token})
+    Client().post(cancel, {"action": "cancel"})
+    assert [registered(t, n).status for n in "DE"] == ["registered", "waiting"]
+    assert service.waiting_position(registered(t, "E")) == 1
+    moved = AuditEntry.objects.get(scope_id=t.pk, action="registration moved up")
+    assert moved.after == {"registration": registered(t, "D").pk, "name": "D", "cards": 2}
+    door = Client()
+    door.force_login(factories.user(t.club, "organiser"))
+    sold = door.post(
+        reverse("sell", kwargs={"slug": t.club.slug, "tournament_id": t.pk}),
+        {"key": str(uuid.uuid4()), "name": "Late", "count": 1, "paid": "on"},
+    )
+    assert (
+        "Nur noch 0 von 8 Karten frei: 7 sind für angemeldete Spieler reserviert, die "
+        "noch nicht eingecheckt sind."
+    ) in sold.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_people_taking_the_last_card_at_once_one_gets_it_the_other_waits_first():
+    t = night(cards=8, max_cards=1)
+    for i in range(7):
+        service.register(t, name=f"P{i}", cards=1)
+    barrier = threading.Barrier(2)
+    errors = []
+
+    def take(name):
+        try:
+            barrier.wait()
+            service.register(t, name=name, cards=1, key=uuid.uuid4())
+        except Exception as error:  # noqa: BLE001 - the test reports any failure
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=take, args=(n,)) for n in ("Xaver", "Yvonne")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    statuses = sorted(registered(t, n).status for n in ("Xaver", "Yvonne"))
+    assert statuses == ["registered", "waiting"]
+    waiting = Registration.objects.get(tournament=t, status="waiting")
+    assert service.waiting_position(waiting) == 1
+    assert service.reserved(t) == 8
+
+
+# -- 4. check-in at the door -------------------------------------------------------------
+
+
+def test_check_in_sells_the_registrations_cards_and_a_no_show_releases_them():
+    t = night(cards=8, max_cards=3)
+    post_registration(phone(), t, "Ida", 2)
+    post_registration(phone(), t, "Jakob", 3)
+    post_registration(phone(), t, "Kurt", 3)
+    post_registration(phone(), t, "Lea", 1)  # waits: 8 of 8 registered
+    desk = Client()
+    organiser = factories.user(t.club, "organiser")
+    desk.force_login(organiser)
+    slug = t.club.slug
+    listing = desk.get(reverse("registrations", kwargs={"slug": slug, "tournament_id": t.pk}))
+    text = listing.content.decode()
+    assert text.count(">Eingecheckt</button>") == 3  # Lea waits: no check-in yet
+    assert text.count(">Nicht erschienen</button>") == 4
+    assert "Warteliste, Platz 1" in text
+
+    def tap(name, action, **data):
+        url = reverse(
+            "registration_action",
+            kwargs={
+                "slug": slug,
+                "tournament_id": t.pk,
+                "registration_id": registered(t, name).pk,
+                "action": action,
+            },
+        )
+        return desk.post(url, data, follow=True)
+
+    tap("Ida", "paid", paid="1")
+    page = tap("Ida", "check-in").content.decode()
+    assert "Ida eingecheckt: Karten 1, 2" in page
+    tap("Ida", "check-in")  # a double tap sells nothing more
+    cards = list(Card.objects.filter(tournament=t).values_list("number", "player__name", "paid"))
+    assert cards == [(1, "Ida", True), (2, "Ida", True)]
+    tap("Jakob", "check-in")
+    assert list(
+        Card.objects.filter(tournament=t, player__name="Jakob").values_list("number", "paid")
+    ) == [(3, False), (4, False), (5, False)]
+    tap("Kurt", "no-show")
+    assert registered(t, "Kurt").status == "no_show"
+    assert registered(t, "Lea").status == "registered"  # moved up at once
+    refused = tap("Kurt", "check-in").content.decode()
+    assert (
+        "Diese Anmeldung steht auf „nicht erschienen“: sie kann nicht mehr geändert werden."
+        in refused
+    )
+    assert Player.objects.filter(club=t.club, name="Kurt").exists() is False
+    tap("Lea", "check-in")
+    listing = desk.get(reverse("registrations", kwargs={"slug": slug, "tournament_id": t.pk}))
+    text = listing.content.decode()
+    assert "<td>eingecheckt</td>" in text and "<td>nicht erschienen</td>" in text
+    # The draw takes the sold cards only: 6 of them, Kurt's three released.
+    draw_round(t, Actor(organiser))
+    state = load_state(t)
+    assert sorted(c.player.name for c in state.cards.values()) == [
+        "Ida",
+        "Ida",
+        "Jakob",
+        "Jakob",
+        "Jakob",
+        "Lea",
+    ]
+    gone = post_registration(phone(), t, "Max", 1)
+    assert gone.status_code == 404  # round 1 drawn: the night takes no registrations
