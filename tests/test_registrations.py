@@ -265,6 +265,11 @@ def test_past_the_cards_laid_out_registrations_wait_and_a_cancellation_moves_the
     Client().post(cancel, {"action": "cancel"})
     assert [registered(t, n).status for n in "DE"] == ["registered", "waiting"]
     assert service.waiting_position(registered(t, "E")) == 1
+    more = Client().post(change, {"action": "cards", "cards": 3})  # E waits: not before him
+    assert "Andere warten auf Karten: jetzt können keine weiteren dazukommen." in (
+        more.content.decode()
+    )
+    assert registered(t, "A").cards == 2
     moved = AuditEntry.objects.get(scope_id=t.pk, action="registration moved up")
     assert moved.after == {"registration": registered(t, "D").pk, "name": "D", "cards": 2}
     door = Client()
@@ -327,6 +332,10 @@ def test_check_in_sells_the_registrations_cards_and_a_no_show_releases_them():
     assert text.count(">Eingecheckt</button>") == 3  # Lea waits: no check-in yet
     assert text.count(">Nicht erschienen</button>") == 4
     assert "Warteliste, Platz 1" in text
+    found = desk.get(
+        reverse("registrations", kwargs={"slug": slug, "tournament_id": t.pk}) + "?q=JAK"
+    )
+    assert [r.name for r in found.context["registrations"]] == ["Jakob"]
 
     def tap(name, action, **data):
         url = reverse(

@@ -269,8 +269,8 @@ def _check_changeable(r: Registration) -> None:
 
 def change_cards(registration: Registration, cards: int) -> Registration:
     """Set the registration's number of cards (its private link). Fewer cards free theirs
-    for the waiting list at once; more are granted only when the free cards hold them
-    (a waiting registration just asks for more). RuleError on ``cards`` as ``register``,
+    for the waiting list at once; more are granted only when the free cards hold them and
+    nobody waits (a waiting registration just asks for more). RuleError on ``cards`` as ``register``,
     and when more cards are not free; on ``registration`` when it is checked in,
     cancelled or a no-show, or round 1 is drawn. The same number again changes nothing.
     Logged as "registration changed"."""
@@ -283,12 +283,21 @@ def change_cards(registration: Registration, cards: int) -> Registration:
         if cards == r.cards:
             return r
         _check_held(t, r.name, cards)
-        if r.status == S.REGISTERED and cards > r.cards and cards - r.cards > free_cards(t):
-            raise RuleError(
-                "cards",
-                gettext_noop("Only %(left)s more cards are free."),
-                left=free_cards(t),
-            )
+        if r.status == S.REGISTERED and cards > r.cards:
+            # More cards are taken only from free ones nobody waits for: the waiting
+            # list is served first.
+            queue = Registration.objects.filter(tournament=t, status=S.WAITING).exists()
+            if queue:
+                raise RuleError(
+                    "cards",
+                    gettext_noop("Others are waiting for cards: no more can be added now."),
+                )
+            if cards - r.cards > free_cards(t):
+                raise RuleError(
+                    "cards",
+                    gettext_noop("Only %(left)s more cards are free."),
+                    left=free_cards(t),
+                )
         before = r.cards
         r.cards = cards
         r.save(update_fields=["cards", "changed_at"])

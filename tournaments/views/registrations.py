@@ -18,12 +18,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from bummerl.clientip import limit_address
 from clubs.forms import put_rule_error, rule_error_text
 from clubs.models import Role
+from clubs.text import name_fold
 from scoring.rules import RuleError
 from tournaments.forms import RegisterForm, RegistrationCardsForm, RegistrationWindowForm
 from tournaments.models import Registration, RegistrationStatus
 from tournaments.services import registrations as service
 from tournaments.views.common import actor, tournament_for
-from tournaments.views.public import announcement, public_tournament
+from tournaments.views.public import announcement, name_query, public_tournament
 
 
 def _may_post(request) -> bool:
@@ -151,12 +152,15 @@ def window(request, slug, tournament_id):
 
 
 def _desk_page(request, t, access, form=None):
+    query = name_query(request)
     rows = list(Registration.objects.filter(tournament=t).order_by("pk"))
     position = 0
     for r in rows:
         if r.status == RegistrationStatus.WAITING:
             position += 1
             r.position = position
+    if query:  # a name at the door: the registrations whose name holds it, any case
+        rows = [r for r in rows if name_fold(query) in r.name_fold]
     form = form or RegistrationWindowForm(
         initial={
             "opens": t.registration_opens,
@@ -169,6 +173,7 @@ def _desk_page(request, t, access, form=None):
         "tournament": t,
         "access": access,
         "registrations": rows,
+        "query": query,
         "form": form,
         "reserved": service.reserved(t),
         "free": service.free_cards(t),
@@ -181,7 +186,8 @@ def _desk_page(request, t, access, form=None):
 @require_http_methods(["GET", "HEAD"])
 def registrations(request, slug, tournament_id):
     """The desk's list of the night's registrations (organisers see contacts), with the
-    registration window's form, and one-tap check-in and no-show."""
+    registration window's form, and one-tap check-in and no-show; ``?q=``: those whose
+    name holds it (case and spacing folded as names are)."""
     t, access = tournament_for(request, slug, tournament_id)
     return _desk_page(request, t, access)
 
