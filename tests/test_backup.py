@@ -32,6 +32,7 @@ from scoring.rules import Redeal
 from seasons import ranking
 from seasons import services as season_services
 from tests import factories
+from tests.test_access_walk import announced_registration
 from tournaments.models import Card, Pairing, Report, TieBreak
 from tournaments.services.cards import sell_cards
 from tournaments.simulation import simulate
@@ -92,6 +93,7 @@ def populate() -> Club:
         closed_at=timezone.now(),
         outcome="set_aside",
     )
+    announced_registration(club)  # tournaments.registration (issue 28)
     club_services.create_invitation(club, "member", owner)
     season_services.save_season(
         club, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31), audit.by(owner), uuid.uuid4()

@@ -20,6 +20,7 @@ from django.utils import timezone
 from clubs.models import Club, Invitation, Membership
 from scoring.models import Deal, RuleSet, Sheet
 from seasons.models import Season
+from tests.test_access_walk import announced_registration
 from tests.test_infra_head import _params
 from tournaments.models import Card, Pairing, Round, Tournament
 from tournaments.personal import personal_token
@@ -41,6 +42,7 @@ def _values(club, owner, sheet, t, invitation, season) -> tuple[dict, dict]:
     """The routes' parameters and tokens for one of the demo's tables and tournaments."""
     pairing = Pairing.objects.filter(tournament=t, kind="match").order_by("pk").first()
     card = Card.objects.filter(tournament=t).order_by("pk").first()
+    registration = announced_registration(club)  # an announced night (issue 28)
     values = {
         "slug": club.slug,
         "season_id": season.pk,
@@ -54,6 +56,7 @@ def _values(club, owner, sheet, t, invitation, season) -> tuple[dict, dict]:
         "card_id": card.pk,
         "round_id": Round.objects.filter(tournament=t).order_by("pk").first().pk,
         "pairing_id": pairing.pk,
+        "registration_id": registration.pk,
         "number": 1,
         "action": "renew",
         "side": "left",
@@ -71,6 +74,8 @@ def _values(club, owner, sheet, t, invitation, season) -> tuple[dict, dict]:
         "side_link": pairing.left_token,
         "personal": personal_token(t.pk, card.player_id),
         "entry": sheet.entry_token,
+        "register": registration.tournament.public_token,
+        "registration_link": registration.token,
     }
     return values, tokens
 

@@ -5,7 +5,17 @@ where a night is run."""
 from django.contrib import admin
 
 from clubs.admin import HistoryAdmin
-from tournaments.models import Card, Pairing, Pull, Report, Result, Round, TieBreak, Tournament
+from tournaments.models import (
+    Card,
+    Pairing,
+    Pull,
+    Registration,
+    Report,
+    Result,
+    Round,
+    TieBreak,
+    Tournament,
+)
 
 
 @admin.register(Tournament)
@@ -60,3 +70,11 @@ class ReportAdmin(HistoryAdmin):
 class TieBreakAdmin(HistoryAdmin):
     list_display = ["__str__", "first", "kind", "seed", "recorded_at", "voided_at"]
     list_select_related = ["tournament"]
+
+
+@admin.register(Registration)
+class RegistrationAdmin(HistoryAdmin):
+    list_display = ["name", "tournament", "cards", "status", "paid", "created_at"]
+    list_filter = ["status"]
+    list_select_related = ["tournament"]
+    exclude = ["token", "key"]  # the private link and the form's key stay out of sight
