@@ -43,10 +43,9 @@ class Gone(Exception):
 
 
 def code_file() -> Path:
-    """Where the code's hash and the count of wrong tries are kept."""
-    return Path(
-        getattr(settings, "SETUP_CODE_FILE", settings.BASE_DIR / "cache" / "setup-code.json")
-    )
+    """Where the code's hash and the count of wrong tries are kept
+    (``settings.SETUP_CODE_FILE``, from ``BUMMERL_SETUP_CODE_FILE``)."""
+    return Path(settings.SETUP_CODE_FILE)
 
 
 def needed() -> bool:

@@ -247,6 +247,10 @@ Q_CLUSTER = {
     "poll": 0.5,
     **({"redis": TASK_BROKER} if TASK_BROKER.startswith("redis") else {"orm": "default"}),
 }
+# The first run's one-time code (bummerl.first_run): its hash and the wrong tries.
+SETUP_CODE_FILE = Path(
+    env_str("BUMMERL_SETUP_CODE_FILE", str(BASE_DIR / "cache" / "setup-code.json"))
+)
 # Tasks run at once in the process that enqueues them (the test run sets it).
 TASKS_SYNC = env_bool("BUMMERL_TASKS_SYNC", False)
 

@@ -37,6 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 WORK = Path(tempfile.mkdtemp(prefix="bummerl-bench-"))
 os.environ.setdefault("SQLITE_PATH", str(WORK / "bench.sqlite3"))
+os.environ.setdefault("BUMMERL_SETUP_CODE_FILE", str(WORK / "setup-code.json"))  # not the project's
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bummerl.settings")
 os.environ["DJANGO_DEBUG"] = "1"
 # Printouts kept by an earlier run must not answer this run's PDF figures.
