@@ -312,17 +312,7 @@ def cancel(registration: Registration, actor: Actor | None = None) -> Registrati
     waiting list at once (``move_up``). Cancelling a cancelled one changes nothing.
     RuleError on ``registration`` once it is checked in or a no-show. Logged as
     "registration cancelled"."""
-    with transaction.atomic():
-        t, r = _locked_registration(registration)
-        if r.status == S.CANCELLED:
-            return r
-        _check_changeable(r)
-        before = r.status
-        r.status = S.CANCELLED
-        r.save(update_fields=["status", "changed_at"])
-        _log(r, "registration cancelled", {"status": before}, {"cards": r.cards}, actor)
-        move_up(t, actor)
-        return r
+    return _release(registration, S.CANCELLED, "registration cancelled", actor)
 
 
 def move_up(tournament: Tournament, actor: Actor | None = None) -> list[Registration]:
@@ -372,15 +362,21 @@ def no_show(registration: Registration, actor: Actor) -> Registration:
     released at once and the waiting list moves up (``move_up``). A second tap changes
     nothing. RuleError on ``registration`` once it is checked in or cancelled. Logged as
     "registration no-show"."""
+    return _release(registration, S.NO_SHOW, "registration no-show", actor)
+
+
+def _release(registration: Registration, status: str, action: str, actor) -> Registration:
+    """Set ``status`` (cancelled, no-show) on a registration still changeable, log
+    ``action`` and move the waiting list up; the same status again changes nothing."""
     with transaction.atomic():
         t, r = _locked_registration(registration)
-        if r.status == S.NO_SHOW:
+        if r.status == status:
             return r
         _check_changeable(r)
         before = r.status
-        r.status = S.NO_SHOW
+        r.status = status
         r.save(update_fields=["status", "changed_at"])
-        _log(r, "registration no-show", {"status": before}, {"cards": r.cards}, actor)
+        _log(r, action, {"status": before}, {"cards": r.cards}, actor)
         move_up(t, actor)
         return r
 
