@@ -263,6 +263,9 @@ PRINT_WINDOW = env_int("BUMMERL_PRINT_WINDOW", 600)
 # seconds, counted in the printouts' cache that every server process shares.
 REGISTRATION_POSTS = env_int("BUMMERL_REGISTRATION_POSTS", 10)
 REGISTRATION_WINDOW = env_int("BUMMERL_REGISTRATION_WINDOW", 3600)
+# Cards freed on a full night are offered to the first on the waiting list for this many
+# hours (never past the close of registration); unanswered, they go to the next in line.
+REGISTRATION_OFFER_HOURS = env_int("BUMMERL_OFFER_HOURS", 24)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

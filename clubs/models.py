@@ -15,11 +15,33 @@ from django.utils.translation import gettext_lazy as _
 from clubs.text import TYPED_MAX, clean_name, german_key, name_fold
 
 
+def colour_check(value: str) -> None:
+    """A colour as ``#rrggbb`` (seven characters, hex digits); ValidationError else."""
+    if not (
+        len(value) == 7
+        and value[0] == "#"
+        and all(c in "0123456789abcdefABCDEF" for c in value[1:])
+    ):
+        raise ValidationError(_("A colour is written as #rrggbb, for example #0b5d3b."))
+
+
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=100)
     slug = models.SlugField(_("short name"), unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     key = models.UUIDField(null=True, blank=True, unique=True, help_text="one-time key of its form")
+    public_page = models.BooleanField(
+        _("club page public"),
+        default=False,
+        help_text=_("its upcoming nights, past results, calendar feed and widgets"),
+    )
+    colour = models.CharField(
+        _("club colour"),
+        max_length=7,
+        default="#0b5d3b",
+        validators=[colour_check],
+        help_text=_("#rrggbb, for the club's public page and widgets"),
+    )
 
     class Meta:
         verbose_name = _("club")
@@ -252,9 +274,7 @@ class Archived(models.Model):
     class Meta:
         verbose_name = _("archived item")
         verbose_name_plural = _("archive")
-        constraints = [
-            models.UniqueConstraint(fields=["scope", "scope_id"], name="archived_once")
-        ]
+        constraints = [models.UniqueConstraint(fields=["scope", "scope_id"], name="archived_once")]
 
     def __str__(self) -> str:
         return f"{self.scope} {self.scope_id}"

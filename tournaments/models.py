@@ -147,6 +147,31 @@ class Tournament(models.Model):
     registration_opens = models.DateTimeField(_("registration opens"), null=True, blank=True)
     registration_closes = models.DateTimeField(_("registration closes"), null=True, blank=True)
     registration_public = models.BooleanField(_("registration open to the public"), default=False)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    rule_set = models.ForeignKey(
+        "scoring.RuleSet",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("rule set"),
+        help_text=_("of the match sheets; none: the preset"),
+    )
+    confirm_registrations = models.BooleanField(
+        _("the organiser confirms each registration"), default=False
+    )
+    transfer_to = models.CharField(
+        _("bank account for prepayment"),
+        max_length=200,
+        blank=True,
+        help_text=_("holder and IBAN; each registration's page shows its reference code"),
+    )
+    checkin_closes = models.DateTimeField(
+        _("check-in closes"),
+        null=True,
+        blank=True,
+        help_text=_("registrations not checked in by then release their cards"),
+    )
 
     class Meta:
         verbose_name = _("tournament")
@@ -526,20 +551,36 @@ def registration_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+TRANSFER_LETTERS = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+"""The signs of a transfer reference: no 0/O, no 1/I, so it reads back from a bank
+statement."""
+
+
+def transfer_reference() -> str:
+    """A registration's reference code for a bank transfer: ``BU-`` and two groups of
+    four signs (``BU-7K3M-9P2X``, 40 random bits), printed on its page."""
+    signs = "".join(secrets.choice(TRANSFER_LETTERS) for _ in range(8))
+    return f"BU-{signs[:4]}-{signs[4:]}"
+
+
 class RegistrationStatus(models.TextChoices):
     """Where a registration stands. *registered* holds its cards for the night (they
     count against the cards laid out, ``services.registrations.reserved``); *waiting*
-    is on the waiting list, in the order the registrations came in; *checked_in* sold
+    is on the waiting list, in the order the registrations came in; *offered* is the
+    first in line whose cards are held for it until ``offered_until``; *refused* was
+    turned down by the organiser; *checked_in* sold
     its cards at the door; *cancelled* and *no_show* released them."""
 
     REGISTERED = "registered", _("registered")
     WAITING = "waiting", _("on the waiting list")
+    OFFERED = "offered", _("cards offered")
     CHECKED_IN = "checked_in", _("checked in")
     CANCELLED = "cancelled", _("cancelled")
+    REFUSED = "refused", _("refused")
     NO_SHOW = "no_show", _("did not come")
 
 
-ACTIVE_REGISTRATION = ("registered", "waiting", "checked_in")
+ACTIVE_REGISTRATION = ("registered", "waiting", "offered", "checked_in")
 """The statuses of a registration that stands: one person has at most one of them."""
 
 
@@ -565,6 +606,13 @@ class Registration(models.Model):
     token = models.CharField(max_length=30, unique=True, default=registration_token)
     key = models.UUIDField(null=True, blank=True, unique=True, help_text="the form's one-time key")
     sale_key = models.UUIDField(default=uuid.uuid4, editable=False, help_text="its check-in sale")
+    reference = models.CharField(
+        _("transfer reference"), max_length=12, unique=True, default=transfer_reference
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    offered_until = models.DateTimeField(null=True, blank=True)
+    language = models.CharField(max_length=8, blank=True, help_text="of its mails")
+    reminded_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     changed_at = models.DateTimeField(auto_now=True)
 

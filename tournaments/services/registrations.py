@@ -395,3 +395,9 @@ def set_paid(registration: Registration, actor: Actor, *, paid: bool) -> Registr
         r.save(update_fields=["paid", "changed_at"])
         _log(r, "registration paid", {"paid": not paid}, {"paid": paid}, actor)
         return r
+
+
+def expire_due(now: datetime.datetime | None = None) -> int:
+    """Stub: offers past ``offered_until`` go to the next in line, and registrations not
+    checked in by ``checkin_closes`` release their cards. Returns how many changed."""
+    return 0
