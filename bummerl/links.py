@@ -8,7 +8,9 @@ on a club's server the Host was checked against ``ALLOWED_HOSTS`` (Django refuse
 other with 400), which then may not be ``*`` (settings refuse to start so).
 
 A mail goes to someone other than the visitor, so its link may never come from a Host
-the visitor chose: ``mail_base`` is ``None`` where the host is unchecked.
+the visitor chose: ``mail_base`` is ``None`` where the host is unchecked. A mail the
+task worker sends has no request at all: ``site_base`` makes its links from the
+settings alone.
 
 A link that starts with a loopback address (127.0.0.1, localhost: the laptop opened by
 itself) reaches no phone: ``unreachable_host`` decides it, ``phones_warning`` says it on
@@ -45,6 +47,24 @@ def mail_base(request) -> tuple[str, str] | None:
         return parts.scheme, parts.netloc
     if host_is_checked():
         return request.scheme, request.get_host()
+    return None
+
+
+def site_base() -> str | None:
+    """The start of whole addresses made without a request (mails sent by the task
+    worker), without the closing "/": ``SITE_URL`` when set ("https://bummerl.example.org");
+    else the first host ``ALLOWED_HOSTS`` names whole (neither "*" nor a ".example.org"
+    pattern), on https when the site sends every visitor there (``SECURE_SSL_REDIRECT``,
+    on in production) and on http otherwise; ``None`` while any host is allowed (the pub
+    laptop: no address is known that the reader could reach)."""
+    if settings.SITE_URL:
+        return settings.SITE_URL
+    if not host_is_checked():
+        return None
+    for host in settings.ALLOWED_HOSTS:
+        if host and not host.startswith("."):
+            scheme = "https" if getattr(settings, "SECURE_SSL_REDIRECT", False) else "http"
+            return f"{scheme}://{host}"
     return None
 
 

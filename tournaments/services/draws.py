@@ -7,9 +7,10 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from bummerl.tasks import enqueue
 from clubs import audit
 from scoring.rules.errors import RuleError, gettext_noop
-from tournaments import bracket, draw, verify
+from tournaments import bracket, draw, notices, verify
 from tournaments.models import (
     Card,
     Format,
@@ -151,6 +152,7 @@ def draw_round(
             round_.nonce, round_.commitment = nonce, sealed
             round_.save(update_fields=["nonce", "commitment"])
             Tournament.objects.filter(pk=t.pk).update(draw_seed=new_seed(), draw_nonce=new_nonce())
+            _tell_tables_after(t, round_)
             return round_
     except IntegrityError:
         # Another organiser's draw of the same round committed first: keep that one.
@@ -197,6 +199,20 @@ def _store_draw(t, state, number, pot_size, seed, result: "draw.Draw", actor, ro
         after={"round": number, "seed": seed, "pairings": len(result.pairings)},
     )
     return round_
+
+
+def _tell_tables_after(t: Tournament, round_: Round) -> None:
+    """Once the draw of round 1 of a main bracket (not a consolation's) commits, queue the
+    mails that tell the checked-in players where they play (``notices.tell_tables``);
+    nothing while mails are off (``notices.mail_on``)."""
+    if round_.number != 1 or t.parent_id is not None or not notices.mail_on():
+        return
+    tournament_id = t.pk
+    transaction.on_commit(
+        lambda: enqueue(
+            "tournaments.notices.tell_tables", tournament_id, name=f"tables {tournament_id}"
+        )
+    )
 
 
 def _pull_row(round_: Round, index: int, pull: draw.Pull) -> Pull:
@@ -386,6 +402,7 @@ def add_pull(
             _store_draw(
                 t, state, round_.number, round_.pot_size, None, session.result(), actor, round_
             )
+            _tell_tables_after(t, round_)
         return pull
 
 
