@@ -1,6 +1,8 @@
-"""``manage.py seed``: load the rule-set presets and the demo club from ``seeds/``.
+"""``manage.py seed``: load the rule-set presets and the demo club from ``seeds/``, and
+set up the task worker's schedule of the night's timed work (``tournaments.jobs.tick``,
+every ``TICK_MINUTES`` minutes).
 
-Idempotent: presets are brought up to date, the demo club is created once.
+Idempotent: presets and the schedule are brought up to date, the demo club is created once.
 """
 
 import json
@@ -20,6 +22,36 @@ from scoring.rules.presets import preset_data
 from scoring.transfer import import_document
 from tournaments.simulation import simulate
 
+TICK = "tournaments.jobs.tick"
+TICK_MINUTES = 5
+
+
+def schedule_tick() -> None:
+    """Make the one django-q2 schedule that runs ``tournaments.jobs.tick`` every
+    ``TICK_MINUTES`` minutes, or bring it back to that (a second one, made by hand in
+    the admin, is removed); its next run is kept."""
+    from django_q.models import Schedule
+
+    fields = {
+        "name": "Timed work of the nights",
+        "schedule_type": Schedule.MINUTES,
+        "minutes": TICK_MINUTES,
+        "repeats": -1,
+        "args": None,
+        "kwargs": None,
+    }
+    schedules = list(Schedule.objects.filter(func=TICK).order_by("pk"))
+    if not schedules:
+        Schedule.objects.create(func=TICK, **fields)
+        return
+    first, *more = schedules
+    Schedule.objects.filter(pk__in=[s.pk for s in more]).delete()
+    changed = [name for name, value in fields.items() if getattr(first, name) != value]
+    for name in changed:
+        setattr(first, name, fields[name])
+    if changed:
+        first.save(update_fields=changed)
+
 
 class Command(BaseCommand):
     help = "Load rule-set presets and the demo club from seeds/ (safe to run again)."
@@ -29,6 +61,7 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args, **options):
+        schedule_tick()
         for name, data in preset_data().items():
             rules = CoreRuleSet.from_dict(data)
             RuleSet.objects.update_or_create(
