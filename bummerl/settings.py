@@ -8,7 +8,8 @@ Environment variables (all optional on a laptop):
   DJANGO_SITE_URL       the site's address for links that leave the page (QR codes, mails)
   BUMMERL_LAPTOP        1 on the pub laptop (`make run`): any host allowed, links on it
   DJANGO_TRUSTED_PROXIES  addresses/networks whose X-Forwarded-For is believed
-  DJANGO_EMAIL_HOST     a mail server: password reset by mail is offered only with one
+  DJANGO_EMAIL_HOST     a mail server: password reset by mail and the mails to registered
+                        players (tournaments.notices) go out only with one
   BUMMERL_IMPORT_MAX_KB, BUMMERL_MAX_DEALS, BUMMERL_MAX_TEXT   limits of an import
   DJANGO_LOG_LEVEL      of the site's own loggers (errors are always logged to stderr)
 The README's "Deployment" section describes each.
@@ -130,6 +131,12 @@ CSRF_FAILURE_VIEW = "bummerl.views.csrf_failure"
 
 # Mail: only with a mail server (DJANGO_EMAIL_HOST) is a password reset offered by mail;
 # without one, the reset page sends the visitor to the club's owner (a reset link).
+# Registered players get their mails (tournaments.notices, sent by the task worker) when
+# a mail server is named or EMAIL_BACKEND is another than Django's SMTP one (the test
+# run's in-memory backend), and the links in them have an address: DJANGO_SITE_URL, else
+# the first host DJANGO_ALLOWED_HOSTS names (bummerl.links.site_base); never while any
+# host is allowed without a site address. Without mail, the registration's private link
+# shows all a mail would say.
 EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", "")
 EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 587)
 EMAIL_HOST_USER = env_str("DJANGO_EMAIL_USER", "")
