@@ -21,9 +21,11 @@ from clubs.text import name_fold
 from tests import factories
 from tournaments import notices
 from tournaments.models import Card, Pairing, Registration
+from tournaments.rows import pairing_name
 from tournaments.services import registrations as service
-from tournaments.services.draws import draw_round, undo_draw
-from tournaments.services.reading import load_state
+from tournaments.services.cards import sell_cards
+from tournaments.services.draws import add_pull, draw_round, start_physical_draw, undo_draw
+from tournaments.services.reading import load_state, physical_session
 from tournaments.services.sheets import Actor
 
 pytestmark = pytest.mark.django_db
@@ -494,8 +496,6 @@ def checked_in_night():
     service.register(t, name="Clara", cards=1, contact="clara@example.org")
     for r in (anna, ben):
         service.check_in(r, Actor())
-    from tournaments.services.cards import sell_cards
-
     for name in ("Dora", "Emil"):
         sell_cards(t, name, 1, Actor(), paid=True)
     return t, Registration.objects.get(pk=anna.pk)
@@ -600,3 +600,64 @@ def test_seed_sets_up_one_schedule_of_the_timed_work_every_five_minutes():
     Schedule.objects.create(func="tournaments.jobs.tick", schedule_type=Schedule.HOURLY)
     call_command("seed", "--no-demo", verbosity=0)
     assert list(schedules.values_list("pk", "minutes")) == [(tick.pk, 5)]
+
+
+def one_card_night(**fields):
+    """A night of 8 cards where Anna (e-mail) and five others hold one card each, all
+    checked in or sold at the door, and registration has closed."""
+    now = timezone.now()
+    t = night(starts_at=now + datetime.timedelta(hours=1), **fields)
+    service.set_registration(
+        t,
+        Actor(),
+        opens=now - datetime.timedelta(hours=1),
+        closes=now + datetime.timedelta(minutes=30),
+        public=True,
+    )
+    anna = service.register(t, name="Anna", cards=1, contact="anna@example.org")
+    service.check_in(anna, Actor())
+    for name in ("Ben", "Clara", "Dora", "Emil", "Franz"):
+        sell_cards(t, name, 1, Actor(), paid=True)
+    return t, Registration.objects.get(pk=anna.pk)
+
+
+def test_a_draw_at_the_venue_tells_the_tables_once_its_last_pull_is_typed(
+    django_capture_on_commit_callbacks,
+):
+    t, anna = one_card_night(tables=2)
+    round_1 = start_physical_draw(t, Actor())
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        while True:
+            state = load_state(t)
+            session = physical_session(state, state.in_progress or round_1)
+            if session.done:
+                break
+            add_pull(t, round_1.pk, session.allowed()[0], Actor())
+    assert len(callbacks) == 1
+    sent = only_mail()
+    shown = [line[2:] for line in sent.body.split("\n") if line.startswith("- ")]
+    assert shown == expected_lines(t, anna)
+
+
+def test_without_tables_the_line_names_the_match():
+    t, anna = one_card_night()
+    draw_round(t, Actor(), seed=2)
+    assert notices.tell_tables(t.pk) == 1
+    card = Card.objects.get(sale_key=anna.sale_key)
+    pairing = Pairing.objects.live().get(Q(left=card) | Q(right=card), round__number=1)
+    shown = [line[2:] for line in only_mail().body.split("\n") if line.startswith("- ")]
+    assert pairing.kind == "match"  # with this seed Anna plays in round 1
+    other = pairing.right if pairing.left_id == card.pk else pairing.left
+    assert pairing_name(pairing) == f"Viertelfinale, Partie {pairing.number}"
+    assert shown == [
+        f"Deine Karte {card.number} spielt gegen Karte {other.number} "
+        f"({other.player.name}): Viertelfinale, Partie {pairing.number}."
+    ]
+
+
+def test_a_consolations_round_1_tells_no_tables(django_capture_on_commit_callbacks):
+    t, _anna = one_card_night()
+    consolation = factories.tournament(t.club, cards=8, sold=5, parent=t)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        draw_round(consolation, Actor(), seed=1)
+    assert callbacks == []
