@@ -661,3 +661,14 @@ def test_a_consolations_round_1_tells_no_tables(django_capture_on_commit_callbac
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         draw_round(consolation, Actor(), seed=1)
     assert callbacks == []
+
+
+def test_a_walkover_of_two_cards_of_one_player_says_which_goes_on():
+    """Only a draw at the venue can pair two cards of one player (the digital draw keeps
+    them apart); the lines of both cards, as ``tell_tables`` writes them."""
+    anna = factories.players(factories.club(), "Anna")[0]
+    first, second = (Card(pk=pk, number=pk, player=anna) for pk in (4, 9))
+    assert notices._Play(first, goes_on=first).text == ("Deine Karte 4 kommt kampflos weiter.")
+    assert notices._Play(second, goes_on=first).text == (
+        "Deine Karte 9 trifft auf deine eigene Karte 4: Karte 4 kommt kampflos weiter."
+    )

@@ -192,13 +192,13 @@ def tell_tables(tournament_id: int) -> int:
         return 0
     seats = {s.card.pk: s for s in printing.seats(state)}
     byes = {c.pk for c in printing.byes(state)}
-    walkovers = {
-        card.pk
-        for row in rows(state, state.pairings[current.pk])
-        if row.kind == "walkover"
-        for card in (row.left, row.right)
-        if card is not None
-    }
+    walkovers = {}  # card id -> the card of the same player that goes on
+    for row in rows(state, state.pairings[current.pk]):
+        if row.kind == "walkover" and row.winner is not None:
+            for card in (row.left, row.right):
+                # the loser only when it is the winner's holder's (not a withdrawn card)
+                if card is not None and card.player_id == row.winner.player_id:
+                    walkovers[card.pk] = row.winner
     sent = 0
     checked_in = Registration.objects.filter(tournament=t, status=S.CHECKED_IN).order_by("pk")
     for r in checked_in:
@@ -208,8 +208,8 @@ def tell_tables(tournament_id: int) -> int:
         cards = sorted(
             (c for c in state.cards.values() if c.sale_key == r.sale_key), key=lambda c: c.number
         )
-        plays = [_Play(c, seats.get(c.pk), c.pk in byes, c.pk in walkovers) for c in cards]
-        plays = [p for p in plays if p.seat or p.bye or p.walkover]
+        plays = [_Play(c, seats.get(c.pk), c.pk in byes, walkovers.get(c.pk)) for c in cards]
+        plays = [p for p in plays if p.seat or p.bye or p.goes_on]
         if not plays:
             continue
         try:
@@ -226,7 +226,7 @@ class _Play:
     card: object
     seat: object = None  # printing.Seat of its open match
     bye: bool = False
-    walkover: bool = False
+    goes_on: object = None  # of a walkover (two cards of one player): the card that goes on
 
     @property
     def text(self) -> str:
@@ -234,10 +234,14 @@ class _Play:
         number = self.card.number
         if self.bye:
             return _("Your card %(card)s has a bye (Freilos) this round.") % {"card": number}
-        if self.seat is None:
-            return _("Your card %(card)s goes through without a match (walkover).") % {
-                "card": number
-            }
+        if self.seat is None and self.goes_on is not None:
+            if self.goes_on.pk == self.card.pk:
+                return _("Your card %(card)s goes through without a match (walkover).") % {
+                    "card": number
+                }
+            return _(
+                "Your card %(card)s met your own card %(other)s: card %(other)s goes on (walkover)."
+            ) % {"card": number, "other": self.goes_on.number}
         seat = self.seat
         named = {"card": number, "other": seat.other.number, "name": seat.other.player.name}
         if seat.row.table:
