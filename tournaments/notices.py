@@ -334,7 +334,7 @@ def render(r: Registration, what: str, base: str, plays=(), now=None) -> tuple[s
     t = r.tournament
     starts = timezone.localtime(t.starts_at)
     title = headline(what, t.starts_at, now)
-    subject = f"{title}: {t.name}, {starts:%d.%m.%Y}"
+    subject = " ".join(f"{title}: {t.name}, {starts:%d.%m.%Y}".split())  # one header line
     holds_cards = r.status in (S.REGISTERED, S.OFFERED) and not (
         t.confirm_registrations and r.status == S.REGISTERED and r.confirmed_at is None
     )
