@@ -539,9 +539,10 @@ def accept_offer(registration: Registration) -> Registration:
     each registration and has not yet. A second tap changes nothing. RuleError on
     ``registration`` when the offer has expired (it lapsed at this very write, which
     stays: the registration stands cancelled, its cards offered to the next) or it is
-    not offered. Logged as "offer accepted", told "moved_up"."""
+    not offered. Logged as "offer accepted", told "moved_up"; then the next in line is
+    served (``serve_waiting_list``)."""
     with transaction.atomic():
-        _t, r = _locked_registration(registration)
+        t, r = _locked_registration(registration)
         now = timezone.now()
         was_offered = r.offered_until is not None
         if r.status == S.REGISTERED and was_offered:
@@ -552,6 +553,7 @@ def accept_offer(registration: Registration) -> Registration:
             r.save(update_fields=["status", "changed_at"])
             _log(r, "offer accepted", {"status": S.OFFERED}, {"cards": r.cards})
             _notify(r, "moved_up")
+            serve_waiting_list(t, now)  # the offer no longer stands: the next in line
             return r
         if not expired:
             _check_status(r, (S.OFFERED,))

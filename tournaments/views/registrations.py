@@ -12,7 +12,6 @@ from django.core.cache import caches
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
@@ -79,7 +78,7 @@ def register(request, token):
                     cards=data["cards"],
                     contact=data["contact"],
                     key=data["key"],
-                    language=translation.get_language() or "",
+                    language=request.LANGUAGE_CODE,
                 )
             except RuleError as error:
                 put_rule_error(form, error, shown=("name", "contact", "cards"))
