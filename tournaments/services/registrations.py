@@ -185,6 +185,7 @@ def set_registration(
         raise RuleError("closes", gettext_noop("Registration closes after it opens."))
     with transaction.atomic():
         t = locked(tournament)
+        _lapse_due(t, timezone.now())
         if opens is not None and t.checkin_closes is not None and t.checkin_closes <= opens:
             raise RuleError("opens", CHECKIN_AFTER_OPENS)
         before = _window(t)
@@ -227,6 +228,7 @@ def set_registration_terms(
         raise RuleError("transfer_to", gettext_noop("At most 200 characters."))
     with transaction.atomic():
         t = locked(tournament)
+        _lapse_due(t, timezone.now())
         opens = t.registration_opens
         if checkin_closes is not None and opens is not None and checkin_closes <= opens:
             raise RuleError("checkin_closes", CHECKIN_AFTER_OPENS)
@@ -685,6 +687,7 @@ def release_not_checked_in(tournament: Tournament, actor: Actor) -> int:
         t = locked(tournament)
         if _drawn(t):
             raise RuleError("tournament", gettext_noop("The draw has started."))
+        _lapse_due(t, timezone.now())  # an offer past its time lapses, as ever
         return _release_absent(t, STANDING_STATUSES, actor)
 
 

@@ -28,7 +28,7 @@ from tournaments.forms import (
     RegistrationTermsForm,
     RegistrationWindowForm,
 )
-from tournaments.models import Registration, RegistrationStatus
+from tournaments.models import HOLDING_REGISTRATION, Registration, RegistrationStatus
 from tournaments.services import registrations as service
 from tournaments.views.common import actor, tournament_for
 from tournaments.views.public import announcement, name_query, public_tournament
@@ -140,6 +140,7 @@ def registration_link(request, token):
         "changeable": r.status in (RegistrationStatus.REGISTERED, RegistrationStatus.WAITING),
         "cancellable": standing and r.status != RegistrationStatus.OFFERED,
         "unconfirmed": service.awaits_confirmation(r),
+        "offered": r.status == RegistrationStatus.OFFERED,
         "offer_open": service.offer_open(r),
         "transfer": bool(t.transfer_to) and r.status == RegistrationStatus.REGISTERED,
         "amount": service.amount_due(r),
@@ -207,9 +208,12 @@ def _desk_page(request, t, access, form=None, terms_form=None):
     query = name_query(request)
     rows = list(Registration.objects.filter(tournament=t).order_by("pk"))
     position = 0
-    for r in rows:
+    for r in rows:  # what each row offers, asked of the service once
         r.tournament = t
         r.unconfirmed = service.awaits_confirmation(r)
+        r.offered = r.status == RegistrationStatus.OFFERED
+        r.holding = r.status in HOLDING_REGISTRATION
+        r.standing = r.status in service.STANDING_STATUSES
         if r.status == RegistrationStatus.WAITING:
             position += 1
             r.position = position
