@@ -502,10 +502,10 @@ def test_the_close_of_check_in_releases_nothing_once_round_1_is_drawn():
 def test_expire_due_run_twice_at_once_releases_each_registration_once():
     t = full_night()
     service.cancel(registered(t, "C"))
-    past(registered(t, "D"))
     service.set_registration_terms(
         t, Actor(), confirm=False, transfer_to="", checkin_closes=timezone.now() - HOUR / 2
     )
+    past(registered(t, "D"))
     barrier = threading.Barrier(2)
     changed, errors = [], []
 
