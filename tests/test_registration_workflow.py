@@ -582,3 +582,22 @@ def test_the_player_is_told_after_each_event_in_his_language(told):
     assert registered(t, "Hugo").language == "en"
     post_registration(phone(), t, "Ida")
     assert registered(t, "Ida").language == "de-at"
+
+
+def test_the_task_workers_tick_lapses_due_offers():
+    from tournaments import jobs
+
+    t = full_night()
+    service.cancel(registered(t, "C"))
+    past(registered(t, "D"))
+    jobs.tick()
+    assert status(t, "DE") == ["cancelled", "offered"]
+
+
+def test_the_desks_release_lets_a_due_offer_lapse_rather_than_release_it():
+    t = full_night()
+    service.cancel(registered(t, "C"))
+    past(registered(t, "D"))
+    assert service.release_not_checked_in(t, Actor()) == 3  # A, B and E; D lapsed first
+    assert status(t, "ABDE") == ["no_show", "no_show", "cancelled", "no_show"]
+    assert AuditEntry.objects.filter(scope_id=t.pk, action="offer lapsed").count() == 1

@@ -740,8 +740,14 @@ def expire_due(now: datetime.datetime | None = None) -> int:
         tournament__checkin_closes__isnull=False,
         tournament__checkin_closes__lte=now,
     )
-    nights = set(offers.values_list("tournament_id", flat=True))
-    nights |= set(holding.values_list("tournament_id", flat=True))
+    closed = set(holding.values_list("tournament_id", flat=True))
+    # A night drawn keeps its registrations not checked in: nothing to do there, ever.
+    closed -= set(
+        Round.objects.live()
+        .filter(tournament_id__in=closed)
+        .values_list("tournament_id", flat=True)
+    )
+    nights = set(offers.values_list("tournament_id", flat=True)) | closed
     changed = 0
     for night in Tournament.objects.filter(pk__in=nights).order_by("pk"):
         with transaction.atomic():
