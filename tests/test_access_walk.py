@@ -223,6 +223,16 @@ def test_writes_answer_every_visitor_as_the_table_says(world):
             {},
             {**MANAGE, "organiser": 404, "owner": 404},  # no registration of that night
         ),
+        (
+            reverse("registration_terms", kwargs={"slug": slug, "tournament_id": t.pk}),
+            {"transfer_to": ""},
+            MANAGE,
+        ),
+        (
+            reverse("registrations_release", kwargs={"slug": slug, "tournament_id": t.pk}),
+            {},
+            MANAGE,
+        ),
         (reverse("pay_player", kwargs={"slug": slug, "tournament_id": t.pk}), {}, MANAGE),
         (
             reverse("set_tables", kwargs={"slug": slug, "tournament_id": t.pk}),

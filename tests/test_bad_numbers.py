@@ -60,7 +60,7 @@ def test_every_id_of_an_address_is_read_by_the_id_converter():
     walk(get_resolver().url_patterns)
     ours = [r for r in everything if not r.startswith("admin/")]
     assert [r for r in ours if "<int:" in r] == []
-    assert len(ROUTES) == 70
+    assert len(ROUTES) == 72
 
 
 def filled(route: str, value: str, slug: str) -> str:

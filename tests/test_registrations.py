@@ -263,15 +263,22 @@ def test_past_the_cards_laid_out_registrations_wait_and_a_cancellation_moves_the
     assert [registered(t, n).status for n in "DE"] == ["waiting", "waiting"]
     cancel = reverse("registration_link", kwargs={"token": registered(t, "C").token})
     Client().post(cancel, {"action": "cancel"})
-    assert [registered(t, n).status for n in "DE"] == ["registered", "waiting"]
+    # Registration is open: the freed cards are offered to D, held for him (timed offer).
+    assert [registered(t, n).status for n in "DE"] == ["offered", "waiting"]
     assert service.waiting_position(registered(t, "E")) == 1
     more = Client().post(change, {"action": "cards", "cards": 3})  # E waits: not before him
     assert "Andere warten auf Karten: jetzt können keine weiteren dazukommen." in (
         more.content.decode()
     )
     assert registered(t, "A").cards == 2
-    moved = AuditEntry.objects.get(scope_id=t.pk, action="registration moved up")
-    assert moved.after == {"registration": registered(t, "D").pk, "name": "D", "cards": 2}
+    offered = AuditEntry.objects.get(scope_id=t.pk, action="registration offered")
+    until = timezone.localtime(registered(t, "D").offered_until).isoformat(timespec="minutes")
+    assert offered.after == {
+        "registration": registered(t, "D").pk,
+        "name": "D",
+        "cards": 2,
+        "until": until,
+    }
     door = Client()
     door.force_login(factories.user(t.club, "organiser"))
     sold = door.post(
@@ -361,7 +368,7 @@ def test_check_in_sells_the_registrations_cards_and_a_no_show_releases_them():
     ) == [(3, False), (4, False), (5, False)]
     tap("Kurt", "no-show")
     assert registered(t, "Kurt").status == "no_show"
-    assert registered(t, "Lea").status == "registered"  # moved up at once
+    assert registered(t, "Lea").status == "offered"  # registration is open: offered
     refused = tap("Kurt", "check-in").content.decode()
     assert (
         "Diese Anmeldung steht auf „nicht erschienen“: sie kann nicht mehr geändert werden."

@@ -404,6 +404,19 @@ class RegistrationWindowForm(forms.Form):
     public = forms.BooleanField(label=_("Registration open to the public"), required=False)
 
 
+class RegistrationTermsForm(forms.Form):
+    """Beside the window: the organiser confirms each registration, the bank account for
+    prepayment and the close of check-in (``services.registrations``)."""
+
+    confirm = forms.BooleanField(
+        label=_("I confirm each registration (or refuse it)"), required=False
+    )
+    transfer_to = forms.CharField(
+        label=_("Bank account for prepayment (holder and IBAN)"), max_length=200, required=False
+    )
+    checkin_closes = _moment(_("Check-in closes"))
+
+
 class RegisterForm(forms.Form):
     """The public registration form of a night; the name is checked by the service (as
     at the door), so the field takes a little more than a name may have."""

@@ -583,6 +583,10 @@ class RegistrationStatus(models.TextChoices):
 ACTIVE_REGISTRATION = ("registered", "waiting", "offered", "checked_in")
 """The statuses of a registration that stands: one person has at most one of them."""
 
+HOLDING_REGISTRATION = (RegistrationStatus.REGISTERED, RegistrationStatus.OFFERED)
+"""The statuses of a registration whose cards are held for it (``reading.count_reserved``):
+registered, or offered from the waiting list until ``offered_until``."""
+
 
 class Registration(models.Model):
     """A player's registration for a night before it, made on the night's public page.

@@ -77,6 +77,16 @@ club_patterns = [
         name="registration_window",
     ),
     path(
+        "<id:tournament_id>/registrations/terms/",
+        registrations.terms,
+        name="registration_terms",
+    ),
+    path(
+        "<id:tournament_id>/registrations/release/",
+        registrations.release_not_checked_in,
+        name="registrations_release",
+    ),
+    path(
         "<id:tournament_id>/registrations/<id:registration_id>/<str:action>/",
         registrations.registration_action,
         name="registration_action",

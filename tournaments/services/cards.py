@@ -16,10 +16,17 @@ from clubs.text import name_fold
 from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import draw
 from tournaments.formats import board, withdrawable
-from tournaments.models import Card, Format, Kind, Pairing, Registration, Round, Tournament
+from tournaments.models import Card, Format, Kind, Pairing, Round, Tournament
 from tournaments.services.draws import create_placement
 from tournaments.services.formats import check_settings as check_format_settings
-from tournaments.services.reading import CARD_COUNTS, count_in_play, load_state, locked, lower_offer
+from tournaments.services.reading import (
+    CARD_COUNTS,
+    count_in_play,
+    count_reserved,
+    load_state,
+    locked,
+    lower_offer,
+)
 from tournaments.services.results import check_editable, void_dependents
 from tournaments.services.sheets import (
     SHEET_WITHDRAWN,
@@ -74,7 +81,8 @@ def sell_cards(
     """Sell ``count`` cards to the player called ``name`` (added to the club if new).
 
     RuleError on ``count`` (past the most per player, or past the cards laid out less
-    those held for registered players, ``services.registrations``) and on ``name``; ``tournament`` once round 1 is drawn (RULES.md 5.1). The same ``key``
+    those held for registrations, registered or offered, ``reading.count_reserved``) and
+    on ``name``; ``tournament`` once round 1 is drawn (RULES.md 5.1). The same ``key``
     again returns the cards it sold when it is the same sale (name, count, paid), and is
     refused on ``key`` when it is another (an old page's form).
     """
@@ -111,12 +119,7 @@ def sell_cards(
         in_play = count_in_play(t)  # a card withdrawn before round 1 frees its place (5.7)
         # Cards registered before the night and not yet checked in are held for their
         # players (services.registrations): a sale at the door does not take them.
-        held_for = (
-            Registration.objects.filter(tournament=t, status="registered").aggregate(
-                n=models.Sum("cards")
-            )["n"]
-            or 0
-        )
+        held_for = count_reserved(t)
         if in_play + held_for + count > t.cards:
             if held_for:
                 raise RuleError(
@@ -318,7 +321,9 @@ def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
     """Lower N to the smallest power of two that holds the cards in play (sold minus
     withdrawn, RULES.md 5.1, 5.7), returns the new N. RuleError on ``cards`` once round 1
     is drawn (or typed in), when fewer than 2 cards are in play (sell more) and when more
-    than half are in play already (nothing to lower: draw)."""
+    than half are in play already (nothing to lower: draw); also when the new N would not
+    hold the cards in play plus those held for registrations (registered or offered,
+    ``reading.count_reserved``): the message names the held cards."""
     with transaction.atomic():
         t = locked(tournament)
         if Round.objects.live().filter(tournament=t).exists():
@@ -336,6 +341,21 @@ def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
                 ),
                 sold=in_play,
                 cards=t.cards,
+            )
+        held = count_reserved(t)
+        if in_play + held > offer:
+            # Registered and offered cards count against the cards laid out like sold
+            # ones: lowering below them would take cards promised to players.
+            raise RuleError(
+                "cards",
+                gettext_noop(
+                    "%(held)s cards are held for registrations not yet checked in: with "
+                    "%(sold)s cards in play the cards laid out cannot go down to %(offer)s. "
+                    "Check them in or release them first."
+                ),
+                held=held,
+                sold=in_play,
+                offer=offer,
             )
         before = t.cards
         t.cards = offer

@@ -9,17 +9,20 @@ start of every writer's transaction.
 from dataclasses import dataclass
 from functools import cached_property
 
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import bracket, danish, draw, formats, ledger, ranking
 from tournaments.models import (
+    HOLDING_REGISTRATION,
     Card,
     Format,
     Kind,
     Pairing,
     Pull,
+    Registration,
     Report,
     Result,
     Round,
@@ -441,6 +444,14 @@ def count_in_play(tournament: Tournament) -> int:
     """Before round 1: the cards that will be drawn, i.e. sold minus withdrawn (RULES.md
     5.1, 5.7). The draw check, the lowering, the sale and the desk's offer all count these."""
     return Card.objects.not_withdrawn().filter(tournament=tournament).count()
+
+
+def count_reserved(tournament: Tournament) -> int:
+    """Before round 1: the cards held by the tournament's registrations that are
+    registered or offered and not yet checked in (``HOLDING_REGISTRATION``); neither a
+    sale at the door nor another registration takes them. One query."""
+    rows = Registration.objects.filter(tournament=tournament, status__in=HOLDING_REGISTRATION)
+    return rows.aggregate(n=Sum("cards"))["n"] or 0
 
 
 def lower_offer(tournament: Tournament, in_play: int) -> int | None:

@@ -1,6 +1,7 @@
-"""An announced night (issue 28): its registration window (organisers), the public
-registration form under the night's public link, a registration's private link (see,
-change, cancel) and the check-in at the door (``services.registrations``)."""
+"""An announced night (issue 28): its registration window and terms (organisers), the
+public registration form under the night's public link, a registration's private link
+(see, change, cancel, answer an offer, the bank transfer) and the desk at the door:
+confirm, refuse, check in, release (``services.registrations``)."""
 
 import time
 
@@ -20,8 +21,14 @@ from clubs.forms import put_rule_error, rule_error_text
 from clubs.models import Role
 from clubs.text import name_fold
 from scoring.rules import RuleError
-from tournaments.forms import RegisterForm, RegistrationCardsForm, RegistrationWindowForm
-from tournaments.models import Registration, RegistrationStatus
+from scoring.rules.errors import gettext_noop
+from tournaments.forms import (
+    RegisterForm,
+    RegistrationCardsForm,
+    RegistrationTermsForm,
+    RegistrationWindowForm,
+)
+from tournaments.models import HOLDING_REGISTRATION, Registration, RegistrationStatus
 from tournaments.services import registrations as service
 from tournaments.views.common import actor, tournament_for
 from tournaments.views.public import announcement, name_query, public_tournament
@@ -71,6 +78,7 @@ def register(request, token):
                     cards=data["cards"],
                     contact=data["contact"],
                     key=data["key"],
+                    language=request.LANGUAGE_CODE,
                 )
             except RuleError as error:
                 put_rule_error(form, error, shown=("name", "contact", "cards"))
@@ -85,11 +93,20 @@ def _night_page(request, t, form, status):
     return render(request, "tournaments/night.html", context, status=status)
 
 
+LINK_ACTIONS = {
+    "cancel": (service.cancel, gettext_noop("Your registration is cancelled.")),
+    "accept": (service.accept_offer, gettext_noop("The cards are yours: you are registered.")),
+    "decline": (service.decline_offer, gettext_noop("You declined the offer.")),
+}
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def registration_link(request, token):
-    """A registration's private link (``/p/r/<token>/``): its status, cards and place on
-    the waiting list; change the number of cards or cancel (``action``). 404 for an
-    unknown token."""
+    """A registration's private link (``/p/r/<token>/``): its status (awaiting the
+    organiser's confirmation, an offer and its deadline), cards, place on the waiting
+    list and, when the night takes transfers, the bank account, amount and reference;
+    change the number of cards, cancel, accept or decline an offer (``action``). 404 for
+    an unknown token; a refused action shows the page with the reason (400)."""
     r = Registration.objects.filter(token=token).select_related("tournament__club").first()
     if r is None:
         raise Http404
@@ -97,9 +114,11 @@ def registration_link(request, token):
     error, status = None, 200
     if request.method == "POST":
         try:
-            if request.POST.get("action") == "cancel":
-                service.cancel(r)
-                messages.success(request, _("Your registration is cancelled."))
+            action = request.POST.get("action")
+            if action in LINK_ACTIONS:
+                writer, done = LINK_ACTIONS[action]
+                writer(r)
+                messages.success(request, _(done))
                 return redirect("registration_link", token=token)
             form = RegistrationCardsForm(request.POST)
             if form.is_valid():
@@ -110,13 +129,21 @@ def registration_link(request, token):
             error = rule_error_text(refused)
         status = 400
         r.refresh_from_db()
+    t = r.tournament
+    standing = r.status in service.STANDING_STATUSES
     context = {
-        "tournament": r.tournament,
+        "tournament": t,
         "registration": r,
         "position": service.waiting_position(r),
         "form": form,
         "error": error,
         "changeable": r.status in (RegistrationStatus.REGISTERED, RegistrationStatus.WAITING),
+        "cancellable": standing and r.status != RegistrationStatus.OFFERED,
+        "unconfirmed": service.awaits_confirmation(r),
+        "offered": r.status == RegistrationStatus.OFFERED,
+        "offer_open": service.offer_open(r),
+        "transfer": bool(t.transfer_to) and r.status == RegistrationStatus.REGISTERED,
+        "amount": service.amount_due(r),
     }
     return render(request, "tournaments/registration.html", context, status=status)
 
@@ -151,21 +178,61 @@ def window(request, slug, tournament_id):
     return _desk_page(request, t, access, form)
 
 
-def _desk_page(request, t, access, form=None):
+@login_required
+@require_POST
+def terms(request, slug, tournament_id):
+    """The organisers' form of the night's registration terms: confirmation, bank account
+    for prepayment, close of check-in; a refused setting shows the desk with the reason
+    on its field."""
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    form = RegistrationTermsForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            service.set_registration_terms(
+                t,
+                actor(request, access),
+                confirm=data["confirm"],
+                transfer_to=data["transfer_to"],
+                checkin_closes=data["checkin_closes"],
+            )
+        except RuleError as error:
+            put_rule_error(form, error, shown=("transfer_to", "checkin_closes"))
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("registrations", slug=slug, tournament_id=t.pk)
+    return _desk_page(request, t, access, terms_form=form)
+
+
+def _desk_page(request, t, access, form=None, terms_form=None):
     query = name_query(request)
     rows = list(Registration.objects.filter(tournament=t).order_by("pk"))
     position = 0
-    for r in rows:
+    for r in rows:  # what each row offers, asked of the service once
+        r.tournament = t
+        r.unconfirmed = service.awaits_confirmation(r)
+        r.offered = r.status == RegistrationStatus.OFFERED
+        r.holding = r.status in HOLDING_REGISTRATION
+        r.standing = r.status in service.STANDING_STATUSES
         if r.status == RegistrationStatus.WAITING:
             position += 1
             r.position = position
-    if query:  # a name at the door: the registrations whose name holds it, any case
-        rows = [r for r in rows if name_fold(query) in r.name_fold]
+    standing = sum(1 for r in rows if r.status in service.STANDING_STATUSES)
+    if query:  # a name at the door, or a transfer's reference from the bank statement
+        fold = name_fold(query)
+        rows = [r for r in rows if fold in r.name_fold or service.finds_reference(r, query)]
     form = form or RegistrationWindowForm(
         initial={
             "opens": t.registration_opens,
             "closes": t.registration_closes,
             "public": t.registration_public,
+        }
+    )
+    terms_form = terms_form or RegistrationTermsForm(
+        initial={
+            "confirm": t.confirm_registrations,
+            "transfer_to": t.transfer_to,
+            "checkin_closes": t.checkin_closes,
         }
     )
     context = {
@@ -175,8 +242,10 @@ def _desk_page(request, t, access, form=None):
         "registrations": rows,
         "query": query,
         "form": form,
+        "terms_form": terms_form,
         "reserved": service.reserved(t),
         "free": service.free_cards(t),
+        "not_checked_in": standing,
         "public_url": reverse("register", kwargs={"token": t.public_token}),
     }
     return render(request, "tournaments/registrations.html", context)
@@ -192,15 +261,22 @@ def registrations(request, slug, tournament_id):
     return _desk_page(request, t, access)
 
 
-ACTIONS = {"check-in": service.check_in, "no-show": service.no_show, "paid": None}
+ACTIONS = {
+    "check-in": service.check_in,
+    "no-show": service.no_show,
+    "confirm": service.confirm,
+    "refuse": service.refuse,
+    "paid": None,
+}
 
 
 @login_required
 @require_POST
 def registration_action(request, slug, tournament_id, registration_id, action):
-    """Check a registration in (its cards sold), mark it not come (its cards released)
-    or mark it paid before the night; organisers only. 404 for another night's
-    registration or an unknown action."""
+    """Check a registration in (its cards sold), mark it not come (its cards released),
+    confirm or refuse it (a night whose organiser confirms each registration) or mark it
+    paid before the night; organisers only. A double tap acts once (each writer finds
+    its work done). 404 for another night's registration or an unknown action."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     r = Registration.objects.filter(tournament=t, pk=registration_id).first()
     if r is None or action not in ACTIONS:
@@ -221,7 +297,27 @@ def registration_action(request, slug, tournament_id, registration_id, action):
                 % {"name": r.name, "numbers": numbers},
             )
         else:
-            service.no_show(r, actor(request, access))
+            ACTIONS[action](r, actor(request, access))
     except RuleError as error:
         messages.error(request, rule_error_text(error))
+    return redirect("registrations", slug=slug, tournament_id=t.pk)
+
+
+@login_required
+@require_POST
+def release_not_checked_in(request, slug, tournament_id):
+    """The desk's "release those not checked in" (asked first on the page): every
+    registration not checked in becomes a no-show and its cards are free for the door;
+    organisers only. A second tap releases none."""
+    t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
+    try:
+        released = service.release_not_checked_in(t, actor(request, access))
+    except RuleError as error:
+        messages.error(request, rule_error_text(error))
+    else:
+        messages.success(
+            request,
+            ngettext("%(n)s registration released.", "%(n)s registrations released.", released)
+            % {"n": released},
+        )
     return redirect("registrations", slug=slug, tournament_id=t.pk)
