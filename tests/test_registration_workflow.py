@@ -10,10 +10,11 @@ import uuid
 
 import pytest
 from django.conf import settings
+from django.core import mail
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from clubs.forms import rule_error_text
 from clubs.models import AuditEntry
@@ -33,22 +34,27 @@ HOUR = datetime.timedelta(hours=1)
 
 
 @pytest.fixture
-def told(monkeypatch):
-    """``told()``: the notices sent so far, as (registration's name, what), in order. A
-    notice is sent once its transaction commits: ``told()`` runs the callbacks the test's
-    own transaction holds for its commit (those of a write rolled back are dropped)."""
-    sent, done = [], [len(connection.run_on_commit)]
-
-    def notify(registration_id, what):
-        sent.append((Registration.objects.get(pk=registration_id).name, what))
-
-    monkeypatch.setattr(notices, "notify", notify)
+def told(transactional_db, settings):
+    """``told()``: the mails the players got so far, as (registration's name, event), in
+    order. They are the real mails of ``tournaments.notices``, through Django's in-memory
+    outbox: each write of the test commits (a transactional test), so its notices are sent
+    then, by the task run at once (``TASKS_SYNC``), as the worker sends them after the
+    commit. The event is read back from the subject's first words (``notices.headline``)."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    settings.SITE_URL = "https://bummerl.example.org"
+    settings.TASKS_SYNC = True
+    events = {}
+    for language in ("de", "en"):
+        with translation.override(language):
+            events |= {notices.headline(what, None): what for what in notices.EVENT_HOLDS}
 
     def run():
-        pending = connection.run_on_commit[done[0] :]
-        done[0] = len(connection.run_on_commit)
-        for _savepoints, callback, _robust in pending:
-            callback()
+        sent = []
+        for message in mail.outbox:
+            (address,) = message.to
+            name = Registration.objects.get(contact=address).name
+            (what,) = [w for h, w in events.items() if message.subject.startswith(h + ":")]
+            sent.append((name, what))
         return sent
 
     return run
@@ -99,7 +105,7 @@ def full_night(confirm=False):
     t = night(cards=8, max_cards=3)
     service.set_registration_terms(t, Actor(), confirm=confirm, transfer_to="", checkin_closes=None)
     for name, cards in (("A", 3), ("B", 3), ("C", 2), ("D", 2), ("E", 1)):
-        service.register(t, name=name, cards=cards)
+        service.register(t, name=name, cards=cards, contact=f"{name.lower()}@example.org")
     return t
 
 
@@ -185,7 +191,7 @@ def test_the_window_cannot_open_after_check_in_closes():
 def test_a_night_that_confirms_shows_the_registration_waiting_and_the_desk_confirms_it_once(told):
     t = night()
     service.set_registration_terms(t, Actor(), confirm=True, transfer_to="", checkin_closes=None)
-    post_registration(phone(), t, "Anna", 2)
+    post_registration(phone(), t, "Anna", 2, contact="anna@example.org")
     r = registered(t, "Anna")
     assert (r.status, r.confirmed_at) == ("registered", None)
     assert service.reserved(t) == 2  # held as any registration
