@@ -62,8 +62,8 @@ def night_rules(t: Tournament) -> list[tuple[str, str]]:
     """The rules of night ``t`` in words, translated, as ``(label, text)`` lines: the rule
     set its match sheets use (``match_rule_set``: the night's, else the preset), a match
     (to ``match_bummerl``, or exactly ``match_games`` Bummerl), what a Schneider counts,
-    then the rule set's options of a two-player deal (``scoring.display.option_words``).
-    One query at most (the preset)."""
+    then the rule set's options of a two-player deal (``scoring.display.option_words``;
+    neither without a rule set: presets not seeded). One query at most (the preset)."""
     rule_set = match_rule_set(t)
     if t.match_games:
         match = _("exactly %(n)s Bummerl") % {"n": t.match_games}
@@ -72,12 +72,10 @@ def night_rules(t: Tournament) -> list[tuple[str, str]]:
     schneider = ngettext("counts %(n)s Bummerl", "counts %(n)s Bummerl", t.schneider_counts) % {
         "n": t.schneider_counts
     }
-    return [
-        (_("Rule set"), str(rule_set)),
-        (_("A match"), match),
-        (_("A Schneider"), schneider),
-        *option_words(rule_set.rules),
-    ]
+    lines = [(_("A match"), match), (_("A Schneider"), schneider)]
+    if rule_set is None:
+        return lines
+    return [(_("Rule set"), str(rule_set)), *lines, *option_words(rule_set.rules)]
 
 
 def public_path(t: Tournament) -> str:

@@ -82,12 +82,13 @@ def check_match_rule_set(club, rule_set: RuleSet | None) -> None:
         )
 
 
-def match_rule_set(tournament) -> RuleSet:
+def match_rule_set(tournament) -> RuleSet | None:
     """The rule set a night's match sheets are opened with: ``tournament.rule_set``, else
-    the preset ``MATCH_PRESET``. One query at most."""
+    the preset ``MATCH_PRESET`` (None on a site whose presets are not seeded). One query
+    at most."""
     if tournament.rule_set_id is not None:
         return tournament.rule_set
-    return RuleSet.objects.get(club__isnull=True, preset=MATCH_PRESET)
+    return RuleSet.objects.filter(club__isnull=True, preset=MATCH_PRESET).first()
 
 
 def lock_sheets_first(pairings) -> None:
