@@ -174,8 +174,8 @@ class TournamentForm(forms.Form):
         required=False,
         empty_label=_("the preset Standard (Wiki)"),
         help_text=_(
-            "A copy of the club's changes the rules of the deal; the Bummerl of a "
-            "match and what a Schneider counts are the night's."
+            "The club's own copy of a preset may change the rules of a deal; the Bummerl "
+            "that win a match and what a Schneider counts are the night's."
         ),
     )
     entry_fee = forms.DecimalField(

@@ -76,7 +76,7 @@ def check_match_rule_set(club, rule_set: RuleSet | None) -> None:
             "rule_set",
             gettext_noop(
                 "The matches of a night are two-player Schnapsen: %(name)s is a rule set "
-                "of Bauernschnapsen. Choose a preset or a copy of Standard or Spielregeln."
+                "of Bauernschnapsen. Choose Standard, Spielregeln or a copy of one of them."
             ),
             name=str(rule_set),
         )
