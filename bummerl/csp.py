@@ -17,10 +17,14 @@ calendar and selector widgets raise no violation), and Chrome's PDF viewer keeps
 printouts' own ``<style>`` and ``style=`` are read by WeasyPrint on the server, never by
 a browser.
 
-An answer that brings a policy of its own (a view that set the header) keeps it.
+An answer that brings a policy of its own (a view that set the header) keeps it: the
+club's widgets (``frameable``) are the one kind of page that other sites may frame.
 """
 
+from functools import wraps
+
 from django.conf import settings
+from django.views.decorators.clickjacking import xframe_options_exempt
 
 HEADER = "Content-Security-Policy"
 
@@ -39,3 +43,25 @@ class ContentSecurityPolicyMiddleware:
         if HEADER not in response:
             response[HEADER] = settings.CONTENT_SECURITY_POLICY
         return response
+
+
+def frameable(view):
+    """Decorator of a view whose page is made to sit in a frame on any other site (a
+    club's widgets): its answer carries the site's policy with ``frame-ancestors *``
+    instead of ``'none'`` (everything else as strict: no inline script or style) and no
+    ``X-Frame-Options`` (Django's ``xframe_options_exempt``)."""
+
+    @wraps(view)
+    def framed(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        response[HEADER] = framed_policy()
+        return response
+
+    return xframe_options_exempt(framed)
+
+
+def framed_policy() -> str:
+    """``settings.CONTENT_SECURITY_POLICY`` with its ``frame-ancestors`` set to ``*``."""
+    parts = [p.strip() for p in settings.CONTENT_SECURITY_POLICY.split(";") if p.strip()]
+    kept = [p for p in parts if not p.startswith("frame-ancestors")]
+    return "; ".join([*kept, "frame-ancestors *"])

@@ -8,6 +8,7 @@ from bummerl import views as site_views
 from clubs import category_pages as category_views
 from clubs import members as member_views
 from clubs import views as club_views
+from seasons import widgets as season_widgets
 from tournaments import urls as tournament_urls
 from tournaments import views as tournament_views
 
@@ -99,8 +100,18 @@ urlpatterns = [
     path("p/me/<str:token>/", tournament_views.personal, name="personal"),
     # A registration's private link for an announced night (see, change, cancel).
     path("p/r/<str:token>/", tournament_views.registration_link, name="registration_link"),
+    # that registered player's calendar: the club's nights he stands registered for
+    path(
+        "p/r/<str:token>/calendar.ics",
+        tournament_views.registration_calendar,
+        name="registration_calendar",
+    ),
     path("p/<str:token>/", tournament_views.bracket, name="bracket"),
     path("p/<str:token>/screen/", tournament_views.room_screen, name="room_screen"),
     path("p/<str:token>/", include(tournament_urls.public_patterns)),
     path("c/<slug:slug>/categories/", category_views.categories, name="categories"),
+    path("c/<slug:slug>/public-page/", member_views.club_face, name="club_face"),
+    # the club's public page, JSON, calendar, colour and widgets (Club.public_page)
+    path("k/<slug:slug>/", include(tournament_urls.face_patterns)),
+    path("k/<slug:slug>/widget/ranking/", season_widgets.ranking_widget, name="ranking_widget"),
 ]

@@ -70,6 +70,7 @@ ACTIONS = {
     "player renamed": gettext_lazy("Player renamed"),
     "players merged": gettext_lazy("Players merged"),
     "club created": gettext_lazy("Club created"),
+    "club page changed": gettext_lazy("Club's public page changed"),
     "invitation created": gettext_lazy("Invitation created"),
     "invitation revoked": gettext_lazy("Invitation revoked"),
     "invitation accepted": gettext_lazy("Invitation accepted"),

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 
 from clubs.errors import RuleError
-from clubs.models import Category, Role
+from clubs.models import Category, Role, colour_check
 
 
 def rule_error_text(error: RuleError) -> str:
@@ -182,3 +182,16 @@ class ClubNameForm(forms.Form):
     """The club's new name (its address stays)."""
 
     name = forms.CharField(label=_("Name of the club"), max_length=100)
+
+
+class ClubFaceForm(forms.Form):
+    """The club's public page switched on or off, and the club's colour (``#rrggbb``)."""
+
+    public_page = forms.BooleanField(label=_("Club page public"), required=False)
+    colour = forms.CharField(
+        label=_("Club colour"),
+        max_length=7,
+        min_length=7,
+        validators=[colour_check],
+        widget=forms.TextInput(attrs={"type": "color"}),
+    )

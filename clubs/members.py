@@ -23,6 +23,7 @@ from clubs import services
 from clubs.access import club_for
 from clubs.errors import RuleError
 from clubs.forms import (
+    ClubFaceForm,
     ClubForm,
     ClubNameForm,
     EmailForm,
@@ -81,6 +82,7 @@ def _members_page(
     email_form=None,
     email_for=None,
     rename_form=None,
+    face_form=None,
 ):
     members = list(
         Membership.objects.filter(club=club).select_related("user").order_by("user__username", "id")
@@ -125,6 +127,9 @@ def _members_page(
             "error": error,
             "locked": [m for m in members if m.locked],
             "rename_form": rename_form or ClubNameForm(initial={"name": club.name}),
+            "face_form": face_form
+            or ClubFaceForm(initial={"public_page": club.public_page, "colour": club.colour}),
+            "face": _face_links(request, club),
         },
         status=status,
     )
@@ -290,6 +295,44 @@ def club_rename(request, slug):
             messages.success(request, _("The club is called %(name)s now.") % {"name": club.name})
             return redirect("members", slug=club.slug)
     return _members_page(request, club, rename_form=form, status=400)
+
+
+def _face_links(request, club) -> dict:
+    """The whole addresses of the club's public page, feeds and widgets, for the owner to
+    hand on or paste into the club's website (they answer while the page is public)."""
+
+    def whole(name: str) -> str:
+        return absolute_url(request, reverse(name, kwargs={"slug": club.slug}))
+
+    return {
+        "page": whole("club_page"),
+        "calendar": whole("club_calendar"),
+        "json": whole("club_json"),
+        "nights_widget": whole("nights_widget"),
+        "ranking_widget": whole("ranking_widget"),
+    }
+
+
+@never_cache
+@login_required
+@require_POST
+def club_face(request, slug):
+    """The owner makes the club's public page public or not and sets its colour; a
+    refused colour: the members page with the error on the field (400)."""
+    club = club_for(request, slug, Role.OWNER)
+    form = ClubFaceForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            club = services.set_public_face(
+                club, request.user, public_page=data["public_page"], colour=data["colour"]
+            )
+        except RuleError as error:
+            put_rule_error(form, error, shown=("colour",))
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("members", slug=club.slug)
+    return _members_page(request, club, face_form=form, status=400)
 
 
 @login_required

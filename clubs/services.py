@@ -12,6 +12,7 @@ from axes.models import AccessAttempt
 from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
@@ -19,7 +20,7 @@ from django.utils.text import slugify
 
 from clubs import audit, resets
 from clubs.errors import RuleError, gettext_noop, key_reused
-from clubs.models import AuditEntry, Club, Invitation, Membership, Role
+from clubs.models import AuditEntry, Club, Invitation, Membership, Role, colour_check
 from clubs.text import clean_name
 
 # -- Clubs -------------------------------------------------------------------------------
@@ -504,5 +505,36 @@ def rename_club(club: Club, name: str, by) -> Club:
             actor=audit.by(by),
             before={"name": before},
             after={"name": name},
+        )
+    return locked
+
+
+def set_public_face(club: Club, by, *, public_page: bool, colour: str) -> Club:
+    """Make the club's public page (``/k/<slug>/``: its nights, results, calendar feed and
+    widgets) public or not, and set the club's colour. Returns the club; the same values
+    again change and record nothing. RuleError on ``colour`` unless it is ``#rrggbb``."""
+    try:
+        colour_check(colour)
+    except ValidationError:
+        raise RuleError(
+            "colour", gettext_noop("A colour is written as #rrggbb, for example #0b5d3b.")
+        ) from None
+    colour = colour.lower()
+    with transaction.atomic():
+        locked = Club.objects.select_for_update().get(pk=club.pk)
+        before = {"public_page": locked.public_page, "colour": locked.colour}
+        after = {"public_page": public_page, "colour": colour}
+        if before == after:
+            return locked
+        locked.public_page, locked.colour = public_page, colour
+        locked.save(update_fields=["public_page", "colour"])
+        audit.record(
+            locked.pk,
+            "club",
+            locked.pk,
+            "club page changed",
+            actor=audit.by(by),
+            before=before,
+            after=after,
         )
     return locked

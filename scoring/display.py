@@ -357,3 +357,26 @@ def entry_options(form, players, rules, rufer) -> dict:
         # How a two-player deal ended: melding out, the most frequent end, is preset.
         "end": radio_options(form, "end", form.fields["end"].choices, default="ausmelden"),
     }
+
+
+TWO_PLAYER_OPTIONS = ("announcements_need_trick", "closing_counts_at", "false_claim")
+"""The options of a rule set that change a two-player deal; ``schneider_counts`` and
+``partie_bummerl`` are left out, since a tournament sets them for its matches."""
+
+
+def option_words(rules: core.RuleSet, keys=TWO_PLAYER_OPTIONS) -> list[tuple[str, str]]:
+    """``(label, value)`` in words, translated, for each option of ``keys`` in ``rules``,
+    in the words the rule-set form uses (``scoring.forms.OPTION_LABELS`` and
+    ``OPTION_CHOICES``): e.g. ("A false Ausmelden gives the opponent", "2, or 3 if he had
+    no trick"); a yes/no option reads "yes" or "no", a number as itself."""
+    from scoring.forms import OPTION_CHOICES, OPTION_LABELS
+
+    words = []
+    for key in keys:
+        value = rules.options.get(key)
+        if isinstance(value, bool):
+            text = _("yes") if value else _("no")
+        else:
+            text = str(dict(OPTION_CHOICES.get(key, ())).get(str(value), value))
+        words.append((str(OPTION_LABELS.get(key, key)), text))
+    return words

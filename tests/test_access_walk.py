@@ -30,6 +30,7 @@ MANAGE = {**SCORE, "scorer": 403}
 OWN = {**MANAGE, "organiser": 403}
 SITE = {**dict.fromkeys(PERSONAS, 403), "anonymous": 302}  # superusers only
 PUBLIC = dict.fromkeys(PERSONAS, 200)
+NOBODY = dict.fromkeys(PERSONAS, 404)
 
 
 @pytest.fixture
@@ -76,9 +77,27 @@ def announced_registration(club):
     return registrations.register(night, name="Rosa", cards=1, contact="rosa@example.org")
 
 
+def public_face():
+    """A club whose page and rankings are public (issue 28), made once, with a night
+    being played: ``(club, night)``."""
+    from clubs.models import Club
+    from seasons.models import RankingSettings
+
+    found = Club.objects.filter(public_page=True, name__startswith="Offen").first()
+    if found is not None:
+        return found, found.tournaments.first()
+    club = factories.club("Offen")
+    Club.objects.filter(pk=club.pk).update(public_page=True)
+    club.refresh_from_db()
+    RankingSettings.objects.create(club=club, public=True)
+    night = simulate(club, cards=8, players=6, max_cards=2, seed=2, stop_after=1)
+    return club, night
+
+
 def pages(club, sheet, t):
     slug = club.slug
     registration = announced_registration(club)
+    face, face_night = public_face()
     night = registration.tournament
     state = load_state(t)
     deal_free = {"pk": sheet.pk}
@@ -133,6 +152,24 @@ def pages(club, sheet, t):
         (reverse("register", kwargs={"token": t.public_token}), dict.fromkeys(PERSONAS, 404)),
         (reverse("registration_link", kwargs={"token": registration.token}), PUBLIC),
         ("/p/r/not-a-token/", dict.fromkeys(PERSONAS, 404)),
+        # the registered player's calendar, under his private link
+        (reverse("registration_calendar", kwargs={"token": registration.token}), PUBLIC),
+        ("/p/r/not-a-token/calendar.ics", dict.fromkeys(PERSONAS, 404)),
+        # the club's public face (issue 28): public where the owner made it so, else 404
+        *[
+            (reverse(name, kwargs={"slug": c.slug}), PUBLIC if c == face else NOBODY)
+            for c in (face, club)
+            for name in (
+                "club_page",
+                "club_json",
+                "club_calendar",
+                "club_colour",
+                "nights_widget",
+                "ranking_widget",
+            )
+        ],
+        (reverse("bracket_widget", kwargs={"token": face_night.public_token}), PUBLIC),
+        (reverse("bracket_widget", kwargs={"token": t.public_token}), NOBODY),
         # No draw is being typed in: no call list.
         (
             reverse("print_calls", kwargs={"slug": slug, "tournament_id": t.pk}),
@@ -247,6 +284,7 @@ def test_writes_answer_every_visitor_as_the_table_says(world):
             MANAGE,
         ),
         (reverse("club_rename", kwargs={"slug": slug}), {"name": "Neuer Name"}, OWN),
+        (reverse("club_face", kwargs={"slug": slug}), {"colour": "#0b5d3b"}, OWN),
         (
             reverse("rename_table", kwargs={"slug": slug, "pk": sheet.pk}),
             {"title": "Freitag"},

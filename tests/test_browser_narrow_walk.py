@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from clubs.models import Club, Invitation, Membership
 from scoring.models import Deal, RuleSet, Sheet
-from seasons.models import Season
+from seasons.models import RankingSettings, Season
 from tests.test_access_walk import announced_registration
 from tests.test_infra_head import _params
 from tournaments.models import Card, Pairing, Round, Tournament
@@ -76,6 +76,8 @@ def _values(club, owner, sheet, t, invitation, season) -> tuple[dict, dict]:
         "entry": sheet.entry_token,
         "register": registration.tournament.public_token,
         "registration_link": registration.token,
+        "registration_calendar": registration.token,
+        "bracket_widget": t.public_token,  # the club's widgets (issue 28)
     }
     return values, tokens
 
@@ -86,6 +88,9 @@ def demo_pages(client: Client) -> list[str]:
     demo's tables and tournaments, and the links of those pages to themselves with
     another query (not those that sort, page or export the same list)."""
     club = Club.objects.get(slug="gruener-baum")
+    # its public page, feeds and widgets and its public rankings walked too (issue 28)
+    Club.objects.filter(pk=club.pk).update(public_page=True)
+    RankingSettings.objects.update_or_create(club=club, defaults={"public": True})
     owner = Membership.objects.get(club=club, user__username="demo")
     invitation = Invitation.objects.create(
         club=club,
@@ -137,6 +142,8 @@ def test_no_page_of_the_demo_club_scrolls_sideways_on_a_360_phone(live_server, p
     client.force_login(get_user_model().objects.get(username="demo"))
     paths = demo_pages(client)
     assert len(paths) >= 60
+    for public in ("/k/gruener-baum/", "/k/gruener-baum/widget/nights/", "/widget/"):
+        assert any(public in path for path in paths), public
     page.goto(live_server.url + reverse("login"))
     page.locator("input[name=username]").fill("demo")
     page.locator("input[name=password]").fill("schnapsen-demo")

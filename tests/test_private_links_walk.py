@@ -23,6 +23,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit
 
 import pytest
+from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
@@ -94,12 +95,12 @@ def private_links(world) -> dict[str, tuple[str, set[str]]]:
 
 
 def public_codes(world) -> set[str]:
-    """QR codes anyone may see: the public live brackets (on the room screens)."""
+    """QR codes anyone may see: the public live brackets (on the room screens), those of
+    a public club page's nights too (issue 28)."""
+    nights = Tournament.objects.filter(Q(club=world["club"]) | Q(club__public_page=True))
     return {
         f"http://testserver/p/{token}/"  # the announced night's too (issue 28)
-        for token in Tournament.objects.filter(club=world["club"]).values_list(
-            "public_token", flat=True
-        )
+        for token in nights.values_list("public_token", flat=True)
     }
 
 

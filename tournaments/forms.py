@@ -9,12 +9,15 @@ from django.conf import settings
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from clubs.forms import IdField, LinesField
+from clubs.forms import IdField, LinesField, rule_error_text
 from clubs.models import Category
+from scoring.models import RuleSet
+from scoring.rules import RuleError
 from tournaments import formats, leben
 from tournaments.models import Format, ResultCheck
 from tournaments.prizes import PERCENT_KIND, prize_money
 from tournaments.services.reading import CARD_COUNTS
+from tournaments.services.sheets import MATCH_REFUSED_PRESET, check_match_rule_set
 
 VIENNA = zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
@@ -147,6 +150,12 @@ class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
     day = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     time = forms.TimeField(label=_("Start"), widget=forms.TimeInput(attrs={"type": "time"}))
+    venue = forms.CharField(
+        label=_("Venue"),
+        max_length=200,
+        required=False,
+        help_text=_("Where the night is played, e.g. Gasthaus Grüner Baum, Hauptstraße 1."),
+    )
     cards = forms.TypedChoiceField(
         label=_("Cards laid out"), coerce=int, choices=[(n, n) for n in CARD_COUNTS], initial=64
     )
@@ -158,6 +167,16 @@ class TournamentForm(forms.Form):
         coerce=int,
         choices=[(2, _("2 Bummerl")), (3, _("3 Bummerl"))],
         initial=2,
+    )
+    rule_set = forms.ModelChoiceField(
+        label=_("Rule set of the match sheets"),
+        queryset=RuleSet.objects.none(),
+        required=False,
+        empty_label=_("the preset Standard (Wiki)"),
+        help_text=_(
+            "The club's own copy of a preset may change the rules of a deal; the Bummerl "
+            "that win a match and what a Schneider counts are the night's."
+        ),
     )
     entry_fee = forms.DecimalField(
         label=_("Entry fee per card (€)"), min_value=0, max_digits=8, decimal_places=2, initial=10
@@ -295,6 +314,23 @@ class TournamentForm(forms.Form):
     def __init__(self, *args, club=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.club = club
+        # Any preset or rule set of the club is looked up (so that another game's is
+        # refused by name, ``clean_rule_set``); the list offers the two-player ones.
+        field = self.fields["rule_set"]
+        field.queryset = (
+            RuleSet.objects.filter(club__isnull=True) | RuleSet.objects.filter(club=club)
+        ).order_by("club_id", "name", "id")
+        field.choices = [("", field.empty_label)] + [
+            (r.pk, str(r)) for r in field.queryset if r.preset != MATCH_REFUSED_PRESET
+        ]
+
+    def clean_rule_set(self):
+        rule_set = self.cleaned_data.get("rule_set")
+        try:
+            check_match_rule_set(self.club, rule_set)
+        except RuleError as error:
+            raise forms.ValidationError(rule_error_text(error)) from None
+        return rule_set
 
     def clean_prizes(self):
         return parse_prizes(self.cleaned_data.get("prizes") or "")

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournaments.views import (
+    club_face,
     desk,
     draws,
     export,
@@ -106,4 +107,14 @@ public_patterns = [  # under the live bracket's public link, p/<token>/
     path("export.json", ranking.public_export, name="public_export"),
     path("seats/", public.public_seats, name="public_seats"),  # where do I play?
     path("register/", registrations.register, name="register"),  # an announced night
+    path("widget/", club_face.bracket_widget, name="bracket_widget"),  # in a frame elsewhere
+]
+
+# The club's public face (issue 28), under k/<slug>/ while ``Club.public_page`` is set.
+face_patterns = [
+    path("", club_face.club_page, name="club_page"),
+    path("nights.json", club_face.club_json, name="club_json"),
+    path("calendar.ics", club_face.club_calendar, name="club_calendar"),
+    path("colour.css", club_face.colour_css, name="club_colour"),
+    path("widget/nights/", club_face.nights_widget, name="nights_widget"),
 ]

@@ -31,6 +31,7 @@ from tournaments.services.results import check_editable, void_dependents
 from tournaments.services.sheets import (
     SHEET_WITHDRAWN,
     Actor,
+    check_match_rule_set,
     key_reused,
     lock_sheet,
     lock_sheets_first,
@@ -40,8 +41,10 @@ from tournaments.services.sheets import (
 
 def create_tournament(club: Club, actor: Actor, **fields) -> Tournament:
     """A new tournament; ``fields`` as the model's (checked by the form). RuleError on
-    ``cards`` unless it is one of ``CARD_COUNTS`` (RULES.md 5.1)."""
+    ``cards`` unless it is one of ``CARD_COUNTS`` (RULES.md 5.1), on ``rule_set`` for one
+    that scores no two-player match of the club (``check_match_rule_set``)."""
     fields = check_format_settings(fields)  # Leben and points events (RULES.md 5.10, 6)
+    check_match_rule_set(club, fields.get("rule_set"))
     if (
         fields.get("format", Format.CARDS) == Format.CARDS
         and fields.get("cards") not in CARD_COUNTS

@@ -30,11 +30,13 @@ __all__ = [  # Actor and key_reused are scoring's, passed on to the writers
     "SHEET_UNDONE",
     "SHEET_WITHDRAWN",
     "Actor",
+    "check_match_rule_set",
     "follow_match_sheet",
     "key_reused",
     "lock_for_result",
     "lock_sheet",
     "lock_sheets_first",
+    "match_rule_set",
     "open_match_sheet",
     "unlock_sheet",
 ]
@@ -51,6 +53,42 @@ SHEET_WITHDRAWN = gettext_noop(
     "%(name)s (card %(card)s) was withdrawn: the match is a walkover, "
     "this sheet takes no more deals."
 )
+
+
+MATCH_PRESET = "wiki"
+"""The preset a night's match sheets are opened with when it names no rule set."""
+
+MATCH_REFUSED_PRESET = "bauern"
+"""The preset of Bauernschnapsen (four players in two teams): neither it nor a club's
+copy of it (a copy keeps the preset it came from) scores a two-player match."""
+
+
+def check_match_rule_set(club, rule_set: RuleSet | None) -> None:
+    """Whether ``rule_set`` may score the matches of a night of ``club``: None (the
+    preset), a preset or one of the club's own rule sets, of two-player Schnapsen.
+    RuleError on ``rule_set`` for another club's rule set or one of Bauernschnapsen."""
+    if rule_set is None:
+        return
+    if rule_set.club_id is not None and rule_set.club_id != getattr(club, "pk", club):
+        raise RuleError("rule_set", gettext_noop("Choose a preset or one of the club's rule sets."))
+    if rule_set.preset == MATCH_REFUSED_PRESET:
+        raise RuleError(
+            "rule_set",
+            gettext_noop(
+                "The matches of a night are two-player Schnapsen: %(name)s is a rule set "
+                "of Bauernschnapsen. Choose Standard, Spielregeln or a copy of one of them."
+            ),
+            name=str(rule_set),
+        )
+
+
+def match_rule_set(tournament) -> RuleSet | None:
+    """The rule set a night's match sheets are opened with: ``tournament.rule_set``, else
+    the preset ``MATCH_PRESET`` (None on a site whose presets are not seeded). One query
+    at most."""
+    if tournament.rule_set_id is not None:
+        return tournament.rule_set
+    return RuleSet.objects.filter(club__isnull=True, preset=MATCH_PRESET).first()
 
 
 def lock_sheets_first(pairings) -> None:
@@ -90,7 +128,8 @@ def lock_for_result(pairing: Pairing, result: Result) -> None:
 
 
 def open_match_sheet(pairing: Pairing, actor: Actor):
-    """The two-player score sheet of a match (made once): the tournament's Partie length,
+    """The two-player score sheet of a match (made once), of the night's rule set
+    (``match_rule_set``) with the tournament's Partie length,
     a Schneider counting ``schneider_counts`` (one for cards, RULES.md 5.3; a points
     event's setting, RULES.md 6); a match of a fixed number of Bummerl has none. When its Partie is decided, the sheet
     records the match result by itself (``follow_match_sheet``). Refused (RuleError on
@@ -117,15 +156,15 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
                 ),
                 n=t.match_games,
             )
-        preset = RuleSet.objects.filter(club__isnull=True, preset="wiki").first()
-        rules = preset.rules.with_changes(
+        rule_set = match_rule_set(t)
+        rules = rule_set.rules.with_changes(
             options={"schneider_counts": t.schneider_counts, "partie_bummerl": t.match_bummerl}
         )
         sheet = scoring.open_sheet(
             t.club,
             "schnapsen",
             [pairing.left.player, pairing.right.player],
-            preset,
+            rule_set,
             title=f"{t.name} · {pairing_name(pairing)}",
             actor=scoring.Actor(actor.user),
             rules=rules,

@@ -1,8 +1,10 @@
 """Preisschnapsen pages, one module per part: ``desk`` (list, sales, payments,
 withdrawals), ``draws``, ``results`` (round pages), ``public`` (match links, live
-bracket), ``printouts`` and ``export`` (JSON, history). The pages without sign-in are
+bracket), ``printouts``, ``export`` (JSON, history) and ``club_face`` (the club's public page,
+feeds and widgets). The pages without sign-in are
 named here for the site's URLs."""
 
+from tournaments.views.club_face import registration_calendar
 from tournaments.views.public import (
     bracket,
     match_link,
@@ -21,4 +23,5 @@ __all__ = [
     "room_screen",
     "side_link",
     "registration_link",
+    "registration_calendar",
 ]

@@ -59,6 +59,8 @@ def tournament_list(request, slug):
             actor(request),
             name=data["name"],
             starts_at=data["starts_at"],
+            venue=data["venue"],
+            rule_set=data["rule_set"],
             max_cards=data["max_cards"],
             match_bummerl=data["match_bummerl"],
             entry_fee=data["entry_fee"],

@@ -24,6 +24,7 @@ from tournaments import links, printing
 from tournaments.categories import overall_prizes
 from tournaments.forms import RegisterForm, ResultForm
 from tournaments.models import Format, Pairing, Report, Result, Round, Side, Tournament
+from tournaments.nights import night_rules
 from tournaments.personal import read_personal_token
 from tournaments.prizes import still_in
 from tournaments.rows import Row, bracket_columns, round_name, rows
@@ -123,8 +124,8 @@ def public_tournament(token: str) -> Tournament:
 
 def announcement(t: Tournament) -> dict | None:
     """What the night's public page shows of an announced night (open to the public,
-    round 1 not drawn): ``window_open``, ``not_yet`` (before it opens), ``free`` cards
-    and the prizes; None otherwise.
+    round 1 not drawn): ``window_open``, ``not_yet`` (before it opens), ``free`` cards,
+    the prizes and the ``rules`` in words (``nights.night_rules``); None otherwise.
     Names of registered players are not shown, nor any contact."""
     if not t.registration_public or Round.objects.live().filter(tournament=t).exists():
         return None
@@ -134,6 +135,7 @@ def announcement(t: Tournament) -> dict | None:
         "not_yet": t.registration_opens is not None and now < t.registration_opens,
         "free": registrations.free_cards(t),
         "prizes": t.prizes,
+        "rules": night_rules(t),
     }
 
 
