@@ -35,7 +35,8 @@ if not os.environ.get("DATABASE_URL"):
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bummerl.settings")
 os.environ.setdefault("BUMMERL_PRINT_CACHE", str(WORK / "printouts"))  # shared with the worker
 os.environ.setdefault("BUMMERL_SETUP_CODE_FILE", str(WORK / "setup-code.json"))  # not the project's
-os.environ.setdefault("DJANGO_DEBUG", "1")  # this process only sets up; the site serves as in production
+# this process only sets up; the site serves as in production
+os.environ.setdefault("DJANGO_DEBUG", "1")
 sys.path.insert(0, str(ROOT))
 
 import django  # noqa: E402
