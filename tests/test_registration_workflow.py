@@ -253,6 +253,18 @@ def test_check_in_confirms_an_unconfirmed_registration():
     ]
 
 
+def test_a_checked_in_players_link_shows_his_cards_and_where_he_plays():
+    t = night()
+    sell_cards(t, "Anna", 2, Actor(), paid=True)  # cards 1 and 2
+    r = service.register(t, name="Cilli Öhler", cards=2)
+    assert "Deine Karte" not in Client().get(link(r)).content.decode()
+    service.check_in(r, Actor())
+    page = Client().get(link(r)).content.decode()
+    seats = reverse("public_seats", kwargs={"token": t.public_token})
+    assert "Deine Karten: 3, 4." in page
+    assert f'<a href="{seats}?q=Cilli%20%C3%96hler">Wo spiele ich?</a>' in page
+
+
 # -- 3. the bank transfer ------------------------------------------------------------------
 
 

@@ -143,6 +143,18 @@ def finds_reference(registration: Registration, query: str) -> bool:
     return len(folded) >= 8 and folded in (whole, whole[2:])
 
 
+def checked_in_cards(registration: Registration) -> list[int]:
+    """The numbers of the cards a checked-in registration bought at the door (its sale,
+    ``sale_key``), in order; [] for one not checked in. One query, none when not checked
+    in."""
+    if registration.status != S.CHECKED_IN:
+        return []
+    cards = Card.objects.filter(
+        tournament_id=registration.tournament_id, sale_key=registration.sale_key
+    )
+    return list(cards.order_by("number").values_list("number", flat=True))
+
+
 def waiting_position(registration: Registration) -> int | None:
     """A waiting registration's place on the waiting list (1: the first in line); None
     for one that does not wait."""

@@ -104,7 +104,8 @@ LINK_ACTIONS = {
 def registration_link(request, token):
     """A registration's private link (``/p/r/<token>/``): its status (awaiting the
     organiser's confirmation, an offer and its deadline), cards, place on the waiting
-    list and, when the night takes transfers, the bank account, amount and reference;
+    list and, when the night takes transfers, the bank account, amount and reference; once
+checked in, its card numbers and the way to "Wo spiele ich?";
     change the number of cards, cancel, accept or decline an offer (``action``). 404 for
     an unknown token; a refused action shows the page with the reason (400)."""
     r = Registration.objects.filter(token=token).select_related("tournament__club").first()
@@ -144,6 +145,7 @@ def registration_link(request, token):
         "offer_open": service.offer_open(r),
         "transfer": bool(t.transfer_to) and r.status == RegistrationStatus.REGISTERED,
         "amount": service.amount_due(r),
+        "cards": service.checked_in_cards(r),
     }
     return render(request, "tournaments/registration.html", context, status=status)
 
