@@ -105,8 +105,7 @@ def registration_link(request, token):
     """A registration's private link (``/p/r/<token>/``): its status (awaiting the
     organiser's confirmation, an offer and its deadline), cards, place on the waiting
     list and, when the night takes transfers, the bank account, amount and reference; once
-checked in, its card numbers and the way to "Wo spiele ich?";
-    change the number of cards, cancel, accept or decline an offer (``action``). 404 for
+    checked in, its card numbers and the way to "Wo spiele ich?"; change the number of cards, cancel, accept or decline an offer (``action``). 404 for
     an unknown token; a refused action shows the page with the reason (400)."""
     r = Registration.objects.filter(token=token).select_related("tournament__club").first()
     if r is None:
