@@ -73,10 +73,12 @@ upgrade:
 	$(KEY_ENV) $(BIN)/python manage.py backup
 	$(MAKE) install
 	$(KEY_ENV) $(BIN)/python manage.py migrate --noinput
+	$(KEY_ENV) $(BIN)/python manage.py seed --no-demo
 	$(KEY_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	@if command -v systemctl >/dev/null 2>&1 && systemctl cat bummerl.service >/dev/null 2>&1; then \
 		systemctl restart bummerl.service; \
-	else echo "Restart the site now (no systemd unit bummerl.service found)."; fi
+		if systemctl cat bummerl-worker.service >/dev/null 2>&1; then systemctl restart bummerl-worker.service; fi; \
+	else echo "Restart the site and its task worker now (no systemd unit bummerl.service found)."; fi
 	@echo "Bummerl now: $$($(BIN)/python -c 'import bummerl; print(bummerl.__version__)')"
 
 restore: install .secret_key
