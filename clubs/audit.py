@@ -16,7 +16,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from bummerl.sqlrows import insert
+from base.sqlrows import insert
 from clubs.models import AuditEntry
 
 ACTIONS = {

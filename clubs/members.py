@@ -18,10 +18,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from bummerl.links import absolute_url
+from base.errors import RuleError
+from base.links import absolute_url
 from clubs import services
 from clubs.access import club_for
-from clubs.errors import RuleError
 from clubs.forms import (
     ClubFaceForm,
     ClubForm,

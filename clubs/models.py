@@ -12,7 +12,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from clubs.text import TYPED_MAX, clean_name, german_key, name_fold
+from base.text import TYPED_MAX, clean_name, german_key, name_fold
 
 
 def colour_check(value: str) -> None:
@@ -81,7 +81,7 @@ class PlayerQuerySet(models.QuerySet):
 
 
 class Player(models.Model):
-    """A person at the card table. ``name`` is stored clean (``clubs.text.clean_name``);
+    """A person at the card table. ``name`` is stored clean (``base.text.clean_name``);
     ``name_fold`` is the person's identity in the club (case folded, unique per club:
     "anna" is Anna); ``name_key`` sorts and searches in German order."""
 

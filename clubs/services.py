@@ -18,10 +18,10 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.text import slugify
 
+from base.errors import RuleError, gettext_noop, key_reused
+from base.text import clean_name
 from clubs import audit, resets
-from clubs.errors import RuleError, gettext_noop, key_reused
 from clubs.models import AuditEntry, Club, Invitation, Membership, Role, colour_check
-from clubs.text import clean_name
 
 # -- Clubs -------------------------------------------------------------------------------
 
@@ -45,10 +45,10 @@ def create_club(name: str, owner, key: uuid.UUID | None = None) -> Club:
     The slug (the club's address ``/c/<slug>/``) is ``slugify(name)``, made unique with a
     number. A repeated ``key`` (a double tap) returns the club made by the first request
     when it is the same founding (same name, same account); another name or another
-    account with that key is refused on ``key`` (``clubs.errors.key_reused``: an old
+    account with that key is refused on ``key`` (``base.errors.key_reused``: an old
     page's form), never answered with the earlier club.
     Refused (RuleError on ``name``): an empty name (nothing visible, as
-    ``clubs.text.clean_name``), more than 100 characters.
+    ``base.text.clean_name``), more than 100 characters.
     """
     name = clean_name(name)
     if not name:
@@ -102,7 +102,7 @@ def create_invitation(club: Club, role: str, by, key: uuid.UUID | None = None) -
     """A single-use link for ``club`` that makes its holder a member with ``role``; open
     for ``BUMMERL_INVITE_DAYS`` (default 7) days. ``by`` is the owner's account.
     A repeated ``key`` returns the first request's invitation when it is the same (club,
-    role, account); another is refused on ``key`` (``clubs.errors.key_reused``).
+    role, account); another is refused on ``key`` (``base.errors.key_reused``).
     Refused (RuleError on ``role``): a role that does not exist."""
     if role not in Role.values:
         raise RuleError("role", gettext_noop("Choose a role."))

@@ -33,7 +33,7 @@ from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
-from bummerl.htmx import wants_partial
+from base.htmx import wants_partial
 from scoring.access import SheetAccess
 
 CSRF = SafeString("<!--csrf-->")

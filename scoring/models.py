@@ -22,11 +22,11 @@ from django.db import connection, models
 from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from bummerl.sqlrows import Columns, fetch, table
+from base.errors import gettext_noop
+from base.sqlrows import Columns, fetch, table
 from clubs.models import Club, Player
 from scoring import rules as core
 from scoring.contract_names import shown_rules
-from scoring.rules.errors import gettext_noop
 
 
 class RuleSet(models.Model):
@@ -266,7 +266,7 @@ def deal_rows(
     sheet_id: int, after: int | None = None, key: uuid.UUID | None = None
 ) -> list[DealRow]:
     """The deals of a sheet in play order (struck ones in place) as ``DealRow``s, in one
-    hand-written query (``bummerl.sqlrows``): all, or those at a position after
+    hand-written query (``base.sqlrows``): all, or those at a position after
     ``after``, or (with ``key``) the rows of that one-time key."""
     where = 'd."sheet_id" = %s'
     params: list = [sheet_id]

@@ -28,10 +28,10 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, Q, Value, When
 from django.utils import timezone
 
-from bummerl.sqlrows import Columns, fetch, insert, table
+from base.errors import RuleError, gettext_noop, key_reused
+from base.sqlrows import Columns, fetch, insert, table
 from clubs import audit
 from clubs.audit import Actor
-from clubs.errors import RuleError, gettext_noop, key_reused
 from clubs.models import Archived, Club, Player
 from scoring import foldcache
 from scoring import rules as core

@@ -15,11 +15,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from bummerl.printing import pdf_response
-from bummerl.spreadsheets import TableExport
+from base.errors import RuleError
+from base.printing import pdf_response
+from base.spreadsheets import TableExport
 from clubs import audit
 from clubs.access import Access, access_for
-from clubs.errors import RuleError
 from clubs.forms import put_rule_error
 from clubs.models import Club, Membership, Role
 from clubs.tables import paginate

@@ -23,7 +23,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.utils import timezone
 
-from bummerl.management.backups import MicrosecondEncoder, backed_up_models, iter_objects
+from base.backups import MicrosecondEncoder, backed_up_models, iter_objects
 from clubs import audit
 from clubs import services as club_services
 from clubs.models import Category, Club

@@ -1,4 +1,4 @@
-"""The site's Content-Security-Policy in a real Chromium (``bummerl.csp``): the sheet page
+"""The site's Content-Security-Policy in a real Chromium (``base.csp``): the sheet page
 records deals with taps, polls and swaps with htmx, the members page asks before it
 removes, the club page's season list sends itself, the admin's widgets work, a PDF
 opens in the viewer and the offline copy of a sheet keeps the policy, and the browser

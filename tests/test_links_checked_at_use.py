@@ -19,8 +19,8 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import int_to_base36, urlsafe_base64_encode
 
+from base.errors import RuleError
 from clubs import resets, services
-from clubs.errors import RuleError
 from clubs.models import AuditEntry, Club, Invitation, Membership, Role
 from tests import factories
 

@@ -19,7 +19,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clubs.errors import RuleError
+from base.errors import RuleError
 from clubs.players import rename_player
 from scoring import services
 from scoring.models import Deal

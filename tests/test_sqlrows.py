@@ -1,4 +1,4 @@
-"""Rows read by hand-written SQL (``bummerl.sqlrows``) are what the ORM reads, field by
+"""Rows read by hand-written SQL (``base.sqlrows``) are what the ORM reads, field by
 field, on the database the tests run on (SQLite, and PostgreSQL where DATABASE_URL is
 set); rows stored by hand-written SQL (``insert``) are those the ORM's ``create``
 stores; and the access to a sheet built on them answers as before for every kind of
@@ -11,7 +11,7 @@ from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from bummerl.sqlrows import Columns, fetch, insert, table
+from base.sqlrows import Columns, fetch, insert, table
 from clubs.models import AuditEntry, Club, Player
 from scoring import services
 from scoring.models import Deal, DealRow, Sheet, deal_rows

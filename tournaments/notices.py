@@ -4,7 +4,7 @@ language (``Registration.language``, else ``settings.LANGUAGE_CODE``).
 Mail goes out only when ``mail_on``: a mail server is named (``EMAIL_HOST``, from
 ``DJANGO_EMAIL_HOST``) or the mail backend is another than Django's SMTP one (the test
 run's in-memory backend), and the site's address for the mail's links is known
-(``bummerl.links.site_base``). Without that, nothing is sent and the registration's
+(``base.links.site_base``). Without that, nothing is sent and the registration's
 private link (``/p/r/<token>/``) shows everything a mail would say. A mail goes only to a
 registration whose ``contact`` is an e-mail address (Django's ``EmailValidator``); a
 phone number gets none.
@@ -37,8 +37,8 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from bummerl.links import site_base
-from bummerl.tasks import enqueue
+from base.links import site_base
+from base.tasks import enqueue
 from tournaments.models import Registration, RegistrationStatus, Tournament
 
 log = logging.getLogger(__name__)

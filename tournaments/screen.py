@@ -5,7 +5,7 @@ matches, then the prize list. A Leben or points event (RULES.md 5.10, 6) shows i
 standings in pages of ``STANDING_PER_PAGE`` lines after its current round.
 
 The current round's matches are listed by name (German order, ``Player.name_key``,
-``clubs.text.german_key``): a match under the first of its two players' names, who is
+``base.text.german_key``): a match under the first of its two players' names, who is
 shown on top of its box; each page of the round says which names it holds by their
 first letters ("A–F"), so a player knows when his page comes. The placement matches
 keep the order of their places.

@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from bummerl.htmx import vary_on_htmx
-from clubs.errors import RuleError
+from base.errors import RuleError
+from base.htmx import vary_on_htmx
 from clubs.forms import put_rule_error, rule_error_text
 from scoring import services
 from scoring.changes import SheetChanged

@@ -2,8 +2,8 @@
 
 from django.views.decorators.http import require_safe
 
-from bummerl.links import absolute_url
-from bummerl.printing import pdf_response, qr_svg
+from base.links import absolute_url
+from base.printing import pdf_response, qr_svg
 from scoring import services
 from scoring.display import sheet_rows
 from scoring.views.sheet import with_sheet_access

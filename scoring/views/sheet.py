@@ -21,10 +21,10 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
-from bummerl.htmx import vary_on_htmx, wants_partial
-from bummerl.links import absolute_url
+from base.errors import RuleError
+from base.htmx import vary_on_htmx, wants_partial
+from base.links import absolute_url
 from clubs import audit
-from clubs.errors import RuleError
 from clubs.forms import read_id, rule_error_text
 from scoring import fragments, services
 from scoring.access import SignInRequired, refreshed, sheet_for, sign_in

@@ -13,15 +13,15 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from bummerl.htmx import partial_or_page
+from base.errors import RuleError
+from base.htmx import partial_or_page
+from base.text import TYPED_MAX, clean_name, german_key, warn_unprintable
 from clubs import audit
 from clubs.access import access_for, club_for
-from clubs.errors import RuleError
 from clubs.forms import put_rule_error, read_id, rule_error_text
 from clubs.models import Player, Role
 from clubs.players import add_player, known_player
 from clubs.tables import paginate
-from clubs.text import TYPED_MAX, clean_name, german_key, warn_unprintable
 from scoring import rules as core
 from scoring import services
 from scoring.forms import ImportForm, OpenSheetForm, RuleSetForm, TitleForm

@@ -7,9 +7,9 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from bummerl.tasks import enqueue
+from base.errors import RuleError, gettext_noop
+from base.tasks import enqueue
 from clubs import audit
-from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import bracket, draw, notices, verify
 from tournaments.models import (
     Card,

@@ -7,8 +7,8 @@ undoing a draw are the card night's writers (``results``, ``cards.withdraw_card`
 from django.db import transaction
 from django.utils import timezone
 
+from base.errors import RuleError, gettext_noop
 from clubs import audit
-from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import danish, formats, leben
 from tournaments.models import Card, Format, Kind, Pairing, Round, Tournament
 from tournaments.services.reading import TournamentState, load_state, locked

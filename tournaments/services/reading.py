@@ -13,7 +13,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.rules.errors import RuleError, gettext_noop
+from base.errors import RuleError, gettext_noop
 from tournaments import bracket, danish, draw, formats, ledger, ranking
 from tournaments.models import (
     HOLDING_REGISTRATION,

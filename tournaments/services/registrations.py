@@ -43,11 +43,10 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from base.errors import RuleError, gettext_noop, key_reused
+from base.text import name_fold
 from clubs import audit
-from clubs.errors import key_reused
 from clubs.players import checked_name, known_player
-from clubs.text import name_fold
-from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import notices
 from tournaments.models import (
     ACTIVE_REGISTRATION,

@@ -14,8 +14,8 @@ import uuid
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from base.errors import RuleError, gettext_noop
 from clubs import audit
-from scoring.rules.errors import RuleError, gettext_noop
 from tournaments.models import Card, Outcome, Pairing, Report, Result, ResultCheck, Side
 from tournaments.services.reading import (
     RESULT_STANDS,

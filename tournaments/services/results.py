@@ -6,8 +6,8 @@ import uuid
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from base.errors import RuleError, gettext_noop
 from clubs import audit
-from scoring.rules.errors import RuleError, gettext_noop
 from tournaments.danish import level
 from tournaments.models import (
     Format,

@@ -10,10 +10,10 @@ import uuid
 from django.db import transaction
 from django.utils import timezone
 
+from base.errors import RuleError, gettext_noop
 from clubs import audit
 from scoring import services as scoring
 from scoring.models import RuleSet, Sheet
-from scoring.rules.errors import RuleError, gettext_noop
 from scoring.services import Actor, key_reused
 from tournaments.models import Kind, Pairing, Result, Round, Stage
 from tournaments.rows import pairing_name

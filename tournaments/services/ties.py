@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from base.errors import RuleError, gettext_noop
 from clubs import audit
-from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import ranking
 from tournaments.models import TieBreak, Tournament
 from tournaments.services.reading import TournamentState, load_state, locked

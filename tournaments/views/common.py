@@ -4,9 +4,9 @@ actor of a change, the confirmation step and the rows of a pairing list."""
 from django.http import Http404
 from django.shortcuts import render
 
+from base.text import german_key
 from clubs.access import Access, access_for
 from clubs.models import Role
-from clubs.text import german_key
 from tournaments.models import Tournament
 from tournaments.rows import Row, rows
 from tournaments.services.sheets import Actor
@@ -69,6 +69,6 @@ def pairing_rows(state, pairings, only_open=False, player_query="") -> list[Row]
 
 
 def name_matches(row: Row, key: str) -> bool:
-    """Whether a player of ``row`` has ``key`` (``clubs.text.german_key`` of a search) in
+    """Whether a player of ``row`` has ``key`` (``base.text.german_key`` of a search) in
     his name (``Player.name_key``: umlauts folded)."""
     return any(key in c.player.name_key for c in (row.left, row.right) if c)

@@ -15,12 +15,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from bummerl.links import absolute_url
-from bummerl.printing import qr_svg
+from base.links import absolute_url
+from base.printing import qr_svg
+from base.text import clean_name, warn_unprintable
 from clubs.access import access_for
 from clubs.forms import put_rule_error, read_ids, rule_error_text
 from clubs.models import Role
-from clubs.text import clean_name, warn_unprintable
 from scoring.rules import RuleError
 from tournaments import draw, printing
 from tournaments.categories import undecided

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from bummerl.printing import pdf_response
+from base.printing import pdf_response
 from clubs.forms import put_rule_error, read_id, rule_error_text
 from clubs.models import Player, Role
 from scoring.rules import RuleError

@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
-from bummerl.htmx import partial_or_page
-from bummerl.printing import pdf_response
+from base.htmx import partial_or_page
+from base.printing import pdf_response
 from clubs.forms import read_id, rule_error_text
 from clubs.models import Role
 from scoring.rules import RuleError

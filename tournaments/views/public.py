@@ -14,11 +14,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from bummerl.htmx import partial_or_page
-from bummerl.links import absolute_url
-from bummerl.printing import qr_svg
+from base.htmx import partial_or_page
+from base.links import absolute_url
+from base.printing import qr_svg
+from base.text import german_key
 from clubs.forms import read_id, rule_error_text
-from clubs.text import german_key
 from scoring.rules import RuleError
 from tournaments import links, printing
 from tournaments.categories import overall_prizes

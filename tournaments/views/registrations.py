@@ -16,12 +16,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from bummerl.clientip import limit_address
+from base.clientip import limit_address
+from base.errors import gettext_noop
+from base.text import name_fold
 from clubs.forms import put_rule_error, rule_error_text
 from clubs.models import Role
-from clubs.text import name_fold
 from scoring.rules import RuleError
-from scoring.rules.errors import gettext_noop
 from tournaments.forms import (
     RegisterForm,
     RegistrationCardsForm,

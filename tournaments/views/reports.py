@@ -11,12 +11,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from bummerl.links import absolute_url
-from bummerl.printing import qr_svg
+from base.errors import gettext_noop
+from base.links import absolute_url
+from base.printing import qr_svg
 from clubs.forms import read_id, rule_error_text
 from clubs.models import Role
 from scoring.rules import RuleError
-from scoring.rules.errors import gettext_noop
 from tournaments.models import Pairing, Side
 from tournaments.services.reading import load_state
 from tournaments.services.reports import (

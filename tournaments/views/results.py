@@ -10,10 +10,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from base.errors import gettext_noop
 from clubs.forms import read_id, rule_error_text
 from clubs.models import Role
 from scoring.rules import RuleError
-from scoring.rules.errors import gettext_noop
 from tournaments.forms import ResultForm
 from tournaments.models import Pairing, Stage
 from tournaments.rows import Offer, Row, Stale

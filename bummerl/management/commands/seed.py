@@ -71,8 +71,8 @@ class Command(BaseCommand):
             )
         if options["no_demo"]:
             # A new server (make serve) without any account: the one-time code of /setup/
-            # goes to the log as it starts (bummerl.first_run).
-            from bummerl import first_run
+            # goes to the log as it starts (clubs.first_run).
+            from clubs import first_run
 
             if first_run.needed():
                 first_run.ensure_code()
