@@ -11,6 +11,8 @@ text, never a page, and says nothing about the site beyond that.
 from django.db import connection
 from django.http import HttpResponse
 
+from base import tasks
+
 PATH = "/healthz"
 
 
@@ -24,8 +26,6 @@ def problems() -> list[str]:
             cursor.fetchone()
     except Exception as error:  # any driver's error: the database cannot serve
         found.append(f"database: {type(error).__name__}")
-    from base import tasks
-
     broker = tasks.broker_check()
     if broker:
         found.append(f"task broker: {broker}")

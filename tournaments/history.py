@@ -3,6 +3,7 @@
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournaments.models import ResultCheck
 from tournaments.rows import match_name
 
 
@@ -92,8 +93,6 @@ def describe_change(state):
                 side = _("left") if value["side"] == "left" else _("right")
                 return f"{match(value['round'], value['pairing'])}: {side}"
             if action == "result check changed":
-                from tournaments.models import ResultCheck
-
                 return str(ResultCheck(value["result_check"]).label)
             if set(value) == {"round"}:
                 return _("Round %(n)s") % {"n": value["round"]}

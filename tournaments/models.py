@@ -24,6 +24,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Player
+from scoring.models import new_token as readable
 
 
 def new_token() -> str:
@@ -32,8 +33,6 @@ def new_token() -> str:
 
 def side_token() -> str:
     """A side link's token: readable aloud, like a table's link (``scoring.models``)."""
-    from scoring.models import new_token as readable
-
     return readable()
 
 

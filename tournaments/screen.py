@@ -19,6 +19,9 @@ QR code.
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
+from tournaments import formats
 from tournaments.models import Format
 from tournaments.rows import Column, Row, bracket_columns
 
@@ -133,10 +136,6 @@ def screen_pages(state, prizes) -> list[ScreenPage]:
 
 def _standing_pages(state) -> list[ScreenPage]:
     """The standings board of a Leben or points event (``formats.board``) in pages."""
-    from django.utils.translation import gettext
-
-    from tournaments import formats
-
     lines = formats.board(state).lines
     chunks = [
         tuple(lines[i : i + STANDING_PER_PAGE]) for i in range(0, len(lines), STANDING_PER_PAGE)

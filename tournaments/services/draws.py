@@ -8,9 +8,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
+from base.mail import mail_on
 from base.tasks import enqueue
 from clubs import audit
-from tournaments import bracket, draw, notices, verify
+from tournaments import bracket, draw, verify
 from tournaments.models import (
     Card,
     Format,
@@ -204,8 +205,8 @@ def _store_draw(t, state, number, pot_size, seed, result: "draw.Draw", actor, ro
 def _tell_tables_after(t: Tournament, round_: Round) -> None:
     """Once the draw of round 1 of a main bracket (not a consolation's) commits, queue the
     mails that tell the checked-in players where they play (``notices.tell_tables``);
-    nothing while mails are off (``notices.mail_on``)."""
-    if round_.number != 1 or t.parent_id is not None or not notices.mail_on():
+    nothing while mails are off (``base.mail.mail_on``)."""
+    if round_.number != 1 or t.parent_id is not None or not mail_on():
         return
     tournament_id = t.pk
     transaction.on_commit(

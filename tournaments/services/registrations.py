@@ -154,17 +154,6 @@ def checked_in_cards(registration: Registration) -> list[int]:
     return list(cards.order_by("number").values_list("number", flat=True))
 
 
-def waiting_position(registration: Registration) -> int | None:
-    """A waiting registration's place on the waiting list (1: the first in line); None
-    for one that does not wait."""
-    if registration.status != S.WAITING:
-        return None
-    earlier = Registration.objects.filter(
-        tournament_id=registration.tournament_id, status=S.WAITING, pk__lt=registration.pk
-    )
-    return earlier.count() + 1
-
-
 def _drawn(t: Tournament) -> bool:
     return Round.objects.live().filter(tournament=t).exists()
 

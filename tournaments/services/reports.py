@@ -16,7 +16,16 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
 from clubs import audit
-from tournaments.models import Card, Outcome, Pairing, Report, Result, ResultCheck, Side
+from tournaments.models import (
+    Card,
+    Outcome,
+    Pairing,
+    Report,
+    Result,
+    ResultCheck,
+    Side,
+    side_token,
+)
 from tournaments.services.reading import (
     RESULT_STANDS,
     locked,
@@ -240,8 +249,6 @@ def revoke_side_link(pairing: Pairing, side: str, actor: Actor) -> None:
 def renew_side_link(pairing: Pairing, side: str, actor: Actor) -> None:
     """Give ``side`` of the match a new link (the old one stops working); kept in the
     tournament's history, without the link."""
-    from tournaments.models import side_token
-
     with transaction.atomic():
         Pairing.objects.filter(pk=pairing.pk).update(
             **{f"{side}_token": side_token(), f"{side}_revoked_at": None}

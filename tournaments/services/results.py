@@ -327,3 +327,34 @@ def void_result(pairing: Pairing, actor: Actor, seen=NOT_CHECKED) -> None:
         audit.record(
             t.club_id, "tournament", t.pk, "result voided", actor=actor, before=_audit_result(live)
         )
+
+
+def follow_match_sheet(sender, sheet, state, key, **kwargs) -> None:
+    """Receiver of ``scoring.signals.sheet_changed``: a match played on a score sheet has
+    the result its sheet shows. What the sheet says is kept on the pairing (the desk flags
+    a sheet that contradicts the stored result). A decided Partie records (or corrects)
+    the match result; a correction on the sheet that undoes the Partie voids the result
+    the sheet made. A RuleError (the next round is drawn already) refuses the change on
+    the sheet. A result entered by hand is left alone: the organiser decides. Once a
+    result stands only organisers still write on the sheet (``Sheet.write_refusal``)."""
+    pairing = Pairing.objects.filter(sheet=sheet).select_related("tournament").first()
+    if pairing is None:
+        return
+    actor = kwargs.get("actor") or Actor(None, via_link=True)
+    winner = state.partie_winner
+    winner_card = None if winner is None else (pairing.left_id if winner == 0 else pairing.right_id)
+    score = "" if winner is None else f"{state.tally[1 - winner]}:{state.tally[winner]}"
+    Pairing.objects.filter(pk=pairing.pk).update(sheet_winner_id=winner_card, sheet_score=score)
+    pairing.sheet_winner_id, pairing.sheet_score = winner_card, score
+    live = Result.objects.live_for(pairing)
+    if live is not None and not live.from_sheet:
+        return
+    if winner is None:
+        if live is not None:
+            void_result(pairing, actor)
+        return
+    if live is not None and (live.winner_id, live.score) == (winner_card, score):
+        return
+    result_key = uuid.uuid5(uuid.NAMESPACE_URL, f"bummerl:sheet:{sheet.pk}:{key or uuid.uuid4()}")
+    write = correct_result if live is not None else record_result
+    write(pairing, winner_card, score, result_key, actor, from_sheet=True)

@@ -28,7 +28,7 @@ from tournaments.forms import SellForm, TablesForm, TournamentForm
 from tournaments.models import Card, Format, ResultCheck, Tournament
 from tournaments.money import euro
 from tournaments.prizes import still_in
-from tournaments.rows import Row, rows
+from tournaments.rows import Row, rows, waiting_reports
 from tournaments.services.cards import (
     cancel_sale,
     create_tournament,
@@ -40,7 +40,7 @@ from tournaments.services.cards import (
     undo_withdrawal,
     withdraw_card,
 )
-from tournaments.services.reading import CARD_COUNTS, load_state, lower_offer, waiting_reports
+from tournaments.services.reading import CARD_COUNTS, load_state, lower_offer
 from tournaments.views import formats
 from tournaments.views.common import actor, confirm, confirmed, tournament_for
 from tournaments.views.ranking import audit_context

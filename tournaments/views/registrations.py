@@ -30,6 +30,7 @@ from tournaments.forms import (
 )
 from tournaments.models import HOLDING_REGISTRATION, Registration, RegistrationStatus
 from tournaments.services import registrations as service
+from tournaments.services.reading import waiting_position
 from tournaments.views.common import actor, tournament_for
 from tournaments.views.public import announcement, name_query, public_tournament
 
@@ -134,7 +135,7 @@ def registration_link(request, token):
     context = {
         "tournament": t,
         "registration": r,
-        "position": service.waiting_position(r),
+        "position": waiting_position(r),
         "form": form,
         "error": error,
         "changeable": r.status in (RegistrationStatus.REGISTERED, RegistrationStatus.WAITING),
