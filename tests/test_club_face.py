@@ -344,8 +344,8 @@ def test_a_registered_players_calendar_lists_his_standing_registrations_in_the_c
     club = factories.club()  # its page need not be public: the link is his own
     first, second, third = (announced(club, name=f"Nacht {n}", days=n) for n in (2, 4, 6))
     mine = registrations.register(first, name="Anna Huber", cards=2, contact="+43 660 1234567")
-    registrations.register(second, name="anna  huber", cards=1)
-    gone = registrations.register(third, name="Anna Huber", cards=1)
+    registrations.register(second, name="anna  huber", cards=1, contact="+43 660 1234567")
+    gone = registrations.register(third, name="Anna Huber", cards=1, contact="+43 660 1234567")
     registrations.cancel(gone)
     registrations.register(second, name="Ben", cards=1)
     elsewhere = announced(factories.club(), name="Anderswo")

@@ -487,12 +487,13 @@ def test_at_the_close_of_check_in_those_not_checked_in_are_released_and_sold_at_
         t, Actor(), confirm=False, transfer_to="", checkin_closes=timezone.now() + HOUR
     )
     assert service.expire_due() == 0  # not yet
-    assert service.expire_due(now=timezone.now() + 2 * HOUR) == 2
+    assert service.expire_due(now=timezone.now() + 2 * HOUR) == 3
     assert service.expire_due(now=timezone.now() + 2 * HOUR) == 0
-    assert status(t, "ABDE") == ["checked_in", "no_show", "no_show", "waiting"]
+    # E waited: the waiting list is no longer served, so he is told he is released too.
+    assert status(t, "ABDE") == ["checked_in", "no_show", "no_show", "no_show"]
     released = AuditEntry.objects.filter(scope_id=t.pk, action="registration released")
-    assert sorted(e.after["name"] for e in released) == ["B", "D"]
-    assert told()[-2:] == [("B", "released"), ("D", "released")]
+    assert sorted(e.after["name"] for e in released) == ["B", "D", "E"]
+    assert told()[-3:] == [("B", "released"), ("D", "released"), ("E", "released")]
     # Check-in has closed: their cards are free for the door, not for the waiting list.
     sold = desk(t).post(
         desk_url(t, "sell"),
@@ -542,10 +543,10 @@ def test_expire_due_run_twice_at_once_releases_each_registration_once():
     for thread in threads:
         thread.join()
     assert errors == []
-    assert sum(changed) == 3  # D lapsed, A and B released
-    assert status(t, "ABDE") == ["no_show", "no_show", "cancelled", "waiting"]
+    assert sum(changed) == 4  # D lapsed, A and B released, and E who waited
+    assert status(t, "ABDE") == ["no_show", "no_show", "cancelled", "no_show"]
     assert AuditEntry.objects.filter(scope_id=t.pk, action="offer lapsed").count() == 1
-    assert AuditEntry.objects.filter(scope_id=t.pk, action="registration released").count() == 2
+    assert AuditEntry.objects.filter(scope_id=t.pk, action="registration released").count() == 3
 
 
 def test_the_desk_releases_everyone_not_checked_in_after_asking():

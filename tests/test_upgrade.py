@@ -4,6 +4,7 @@ and reads. The previous release's code is taken from the project's own history."
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -15,7 +16,7 @@ import pytest
 import bummerl
 
 ROOT = Path(__file__).resolve().parents[1]
-PREVIOUS = ("0.1.0", "b0f65d543254525f33067ec4685609ea027ebad2")
+PREVIOUS = ("0.2.0", "e08c9e03172c0ba782fd57d04d4212e0a81258b9")
 """The release before this one and its commit."""
 
 COUNT = (
@@ -34,6 +35,19 @@ def test_the_version_is_one_in_the_code_the_package_and_the_changelog():
     )
     assert first.startswith(f"## {bummerl.__version__} ")
     assert f"## {PREVIOUS[0]} " in (ROOT / "CHANGELOG.md").read_text()
+
+REGISTER = (
+    "import django; django.setup()\n"
+    "from tournaments.models import Registration, Tournament\n"
+    "t = Tournament.objects.order_by('pk').first()\n"
+    "for name in ('Rosa', 'Udo'):\n"
+    "    Registration.objects.create(tournament=t, name=name, name_fold=name.lower(), cards=1)\n"
+)
+REFERENCES = (
+    "import django, json; django.setup()\n"
+    "from tournaments.models import Registration\n"
+    "print(json.dumps(list(Registration.objects.values_list('reference', flat=True))))\n"
+)
 
 
 def run(cwd, *args, env):
@@ -66,9 +80,10 @@ def test_a_database_of_the_previous_release_migrates_and_keeps_every_row(tmp_pat
     env.pop("DATABASE_URL", None)
     run(old, "migrate", "--noinput", env=env)
     run(old, "seed", env=env)  # the previous release's demo data
+    run(old, "shell", "-v", "0", "-c", REGISTER, env=env)  # and two registrations
     before = run(old, "shell", "-v", "0", "-c", COUNT, env=env)
     out = run(ROOT, "migrate", "--noinput", env=env)
-    assert "Applying tournaments.0012_draw_without_winner... OK" in out
+    assert "Applying tournaments.0014_public_face... OK" in out
     after = json.loads(run(ROOT, "shell", "-v", "0", "-c", COUNT, env=env))
     before = json.loads(before)
     assert {k: after[k] for k in before} == before  # no row lost or added by the upgrade
@@ -87,3 +102,6 @@ def test_a_database_of_the_previous_release_migrates_and_keeps_every_row(tmp_pat
         "print('read')\n"
     )
     assert run(ROOT, "shell", "-v", "0", "-c", pages, env=env).strip() == "read"
+    codes = json.loads(run(ROOT, "shell", "-v", "0", "-c", REFERENCES, env=env))
+    assert len(codes) == 2 and len(set(codes)) == 2  # each its own transfer reference
+    assert all(re.fullmatch(r"BU-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}", c) for c in codes)

@@ -29,7 +29,7 @@ from django.utils.translation import ngettext
 from clubs.models import Club
 from scoring.display import option_words
 from tournaments import formats
-from tournaments.models import Card, Format, Registration, Round, Tournament
+from tournaments.models import HOLDING_REGISTRATION, Card, Format, Registration, Round, Tournament
 from tournaments.services import registrations
 from tournaments.services.reading import TournamentState, load_state
 from tournaments.services.sheets import match_rule_set
@@ -116,7 +116,7 @@ def upcoming_nights(club: Club, now: datetime.datetime | None = None) -> list[Up
         .values("n")
     )
     held = (
-        Registration.objects.filter(tournament=OuterRef("pk"), status="registered")
+        Registration.objects.filter(tournament=OuterRef("pk"), status__in=HOLDING_REGISTRATION)
         .values("tournament")
         .annotate(n=Sum("cards"))
         .values("n")

@@ -44,12 +44,8 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="registration",
             name="reference",
-            field=models.CharField(
-                default=tournaments.models.transfer_reference,
-                max_length=12,
-                null=True,
-                verbose_name="transfer reference",
-            ),
+            # empty at first: a default would give every existing row the same code
+            field=models.CharField(max_length=12, null=True, verbose_name="transfer reference"),
         ),
         migrations.AddField(
             model_name="registration",

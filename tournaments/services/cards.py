@@ -16,7 +16,16 @@ from clubs.models import Club, Player
 from clubs.players import player_named
 from tournaments import draw
 from tournaments.formats import board, withdrawable
-from tournaments.models import Card, Format, Kind, Pairing, Round, Tournament
+from tournaments.models import (
+    Card,
+    Format,
+    Kind,
+    Pairing,
+    Registration,
+    RegistrationStatus,
+    Round,
+    Tournament,
+)
 from tournaments.services.draws import create_placement
 from tournaments.services.formats import check_settings as check_format_settings
 from tournaments.services.reading import (
@@ -72,6 +81,17 @@ def create_tournament(club: Club, actor: Actor, **fields) -> Tournament:
         return t
 
 
+NOT_CHECKED_IN = (
+    RegistrationStatus.REGISTERED,
+    RegistrationStatus.OFFERED,
+    RegistrationStatus.WAITING,
+)
+REGISTERED_ALREADY = gettext_noop(
+    "%(name)s is registered for this night: check the registration in under "
+    "Registrations, or cancel it first."
+)
+
+
 def sell_cards(
     tournament: Tournament,
     name: str,
@@ -85,7 +105,9 @@ def sell_cards(
 
     RuleError on ``count`` (past the most per player, or past the cards laid out less
     those held for registrations, registered or offered, ``reading.count_reserved``) and
-    on ``name``; ``tournament`` once round 1 is drawn (RULES.md 5.1). The same ``key``
+    on ``name`` (also when a registration of that person stands and is not checked in:
+    its cards are sold by its check-in); ``tournament`` once round 1 is drawn (RULES.md
+    5.1). The same ``key``
     again returns the cards it sold when it is the same sale (name, count, paid), and is
     refused on ``key`` when it is another (an old page's form).
     """
@@ -109,6 +131,11 @@ def sell_cards(
             raise RuleError(
                 "tournament", gettext_noop("Round 1 is drawn: no more cards can be sold.")
             )
+        standing = Registration.objects.filter(
+            tournament=t, name_fold=name_fold(name), status__in=NOT_CHECKED_IN
+        ).first()
+        if standing is not None:  # one person, one player: his cards come with his check-in
+            raise RuleError("name", REGISTERED_ALREADY, name=standing.name)
         player = player_named(t.club, name)
         held = Card.objects.filter(tournament=t, player=player).count()
         if held + count > t.max_cards:

@@ -37,6 +37,7 @@ committed.
 """
 
 import datetime
+import unicodedata
 import uuid
 
 from django.conf import settings
@@ -72,6 +73,14 @@ refused, confirmed, marked paid or released."""
 
 SYSTEM = Actor()
 """The actor of the timed work (offers lapsing, the close of check-in)."""
+
+
+def clean_contact(text: str) -> str:
+    """A phone number or e-mail address as typed, without control and format characters
+    (an escape sequence, a right-to-left override that shows the number reordered on the
+    desk) and with its spaces folded to one."""
+    kept = "".join(c for c in text or "" if unicodedata.category(c) not in ("Cc", "Cf"))
+    return " ".join(kept.split())
 
 
 def reserved(tournament: Tournament) -> int:
@@ -301,6 +310,8 @@ def _check_open(t: Tournament) -> None:
     if _drawn(t):
         raise RuleError("tournament", gettext_noop("The draw has started: registration is over."))
     now = timezone.now()
+    if checkin_closed(t, now):
+        raise RuleError("tournament", gettext_noop("Check-in has closed: registration is over."))
     if not window_open(t, now):
         opens = t.registration_opens
         if t.registration_public and opens is not None and now < opens:
@@ -341,7 +352,7 @@ def register(
     cards), and is refused on ``key`` when it is another. Logged as "registered"; the
     player is told "registered" or "waiting"."""
     name = checked_name(name)
-    contact = " ".join((contact or "").split())
+    contact = clean_contact(contact)
     if len(contact) > CONTACT_LENGTH:
         raise RuleError("contact", gettext_noop("At most 120 characters."))
     with transaction.atomic():
@@ -426,6 +437,16 @@ def _check_status(r: Registration, statuses=STANDING_STATUSES) -> None:
         raise RuleError("registration", STANDING, status=r.get_status_display())
 
 
+DRAW_STARTED = gettext_noop("The draw has started.")
+
+
+def _check_not_drawn(t: Tournament) -> None:
+    """Once round 1 is drawn a registration no longer changes: it was checked in, or it
+    was not and plays no part in the night."""
+    if _drawn(t):
+        raise RuleError("registration", DRAW_STARTED)
+
+
 def change_cards(registration: Registration, cards: int) -> Registration:
     """Set the registration's number of cards (its private link). Fewer cards free theirs
     for the waiting list (``serve_waiting_list``); more are granted only when the free
@@ -437,12 +458,15 @@ def change_cards(registration: Registration, cards: int) -> Registration:
     with transaction.atomic():
         t, r = _locked_registration(registration)
         _check_status(r, (S.REGISTERED, S.WAITING))
-        if _drawn(t):
-            raise RuleError("registration", gettext_noop("The draw has started."))
+        _check_not_drawn(t)
         _check_count(t, cards)
         if cards == r.cards:
             return r
         _check_held(t, r.name, cards)
+        if cards > r.cards and not window_open(t):
+            raise RuleError(
+                "cards", gettext_noop("Registration has closed: no more cards can be added.")
+            )
         if r.status == S.REGISTERED and cards > r.cards:
             # More cards are taken only from free ones nobody waits for: the waiting
             # list is served first.
@@ -458,10 +482,14 @@ def change_cards(registration: Registration, cards: int) -> Registration:
                     gettext_noop("Only %(left)s more cards are free."),
                     left=free_cards(t),
                 )
-        before = r.cards
+        before, after = {"cards": r.cards}, {"cards": cards}
+        if r.paid and cards > r.cards:
+            # The transfer paid for fewer cards: marked again once the rest has come.
+            before["paid"], after["paid"] = True, False
+            r.paid = False
         r.cards = cards
-        r.save(update_fields=["cards", "changed_at"])
-        _log(r, "registration changed", {"cards": before}, {"cards": cards})
+        r.save(update_fields=["cards", "paid", "changed_at"])
+        _log(r, "registration changed", before, after)
         serve_waiting_list(t, timezone.now())
         r.refresh_from_db()
         return r
@@ -551,6 +579,7 @@ def accept_offer(registration: Registration) -> Registration:
             return r  # accepted already
         expired = r.status == S.CANCELLED and was_offered and r.offered_until <= now
         if r.status == S.OFFERED:
+            _check_not_drawn(t)
             r.status = S.REGISTERED
             r.save(update_fields=["status", "changed_at"])
             _log(r, "offer accepted", {"status": S.OFFERED}, {"cards": r.cards})
@@ -568,7 +597,15 @@ def decline_offer(registration: Registration) -> Registration:
     the cards go to the next in line. A second tap changes nothing. RuleError on
     ``registration`` when it is not offered. Logged as "offer declined", told
     "cancelled"."""
-    return _release(registration, S.CANCELLED, "offer declined", None, "cancelled", (S.OFFERED,))
+    return _release(
+        registration,
+        S.CANCELLED,
+        "offer declined",
+        None,
+        "cancelled",
+        (S.OFFERED,),
+        again=lambda r: r.offered_until is not None,  # declined (or lapsed) already
+    )
 
 
 # -- cancelling, confirming, refusing, releasing ---------------------------------------------
@@ -578,7 +615,10 @@ def cancel(registration: Registration, actor: Actor | None = None) -> Registrati
     """Cancel the registration (its private link, or an organiser): its cards serve the
     waiting list (``serve_waiting_list``). Cancelling a cancelled one changes nothing.
     RuleError on ``registration`` once it is checked in, refused or a no-show. Logged as
-    "registration cancelled", told "cancelled"."""
+    "registration cancelled", told "cancelled". An offered registration cancelled
+    declines its offer (``decline_offer``)."""
+    if registration.status == S.OFFERED:
+        return decline_offer(registration)
     return _release(registration, S.CANCELLED, "registration cancelled", actor, "cancelled")
 
 
@@ -611,15 +651,18 @@ def _release(
     actor: Actor | None,
     told: str,
     statuses=STANDING_STATUSES,
+    again=lambda r: True,
 ) -> Registration:
     """Set ``status`` (cancelled, refused, no-show) on a registration in one of
     ``statuses``, log ``action``, tell the player ``told`` and serve the waiting list;
-    the same status again changes nothing."""
+    the same status again changes nothing where ``again(r)`` (a second tap), else it is
+    refused as any other status. RuleError on ``registration`` once round 1 is drawn."""
     with transaction.atomic():
         t, r = _locked_registration(registration)
-        if r.status == status:
+        if r.status == status and again(r):
             return r
         _check_status(r, statuses)
+        _check_not_drawn(t)
         before = r.status
         r.status = status
         r.save(update_fields=["status", "changed_at"])
@@ -642,6 +685,7 @@ def confirm(registration: Registration, actor: Actor) -> Registration:
         if not t.confirm_registrations:
             raise RuleError("registration", WITHOUT_CONFIRMATION)
         _check_status(r)
+        _check_not_drawn(t)
         _confirm(r, actor)
         return r
 
@@ -712,10 +756,11 @@ def set_paid(registration: Registration, actor: Actor, *, paid: bool) -> Registr
     (the cards' payment is changed at the desk then), cancelled, refused or a no-show.
     Logged as "registration paid"."""
     with transaction.atomic():
-        _t, r = _locked_registration(registration)
+        t, r = _locked_registration(registration)
         if r.paid == paid:
             return r
         _check_status(r)
+        _check_not_drawn(t)
         r.paid = paid
         r.save(update_fields=["paid", "changed_at"])
         _log(r, "registration paid", {"paid": not paid}, {"paid": paid}, actor)
@@ -728,15 +773,16 @@ def set_paid(registration: Registration, actor: Actor, *, paid: bool) -> Registr
 def expire_due(now: datetime.datetime | None = None) -> int:
     """The timed work of every night (``tournaments.jobs.tick``): offers past
     ``offered_until`` lapse and go to the next in line (``_lapse_due``); once
-    ``checkin_closes`` has passed and before round 1 is drawn, the registrations still
-    holding cards (registered or offered) are released as no-shows ("registration
-    released"), their cards free for the door. Each night under its lock, so two runs at
+    ``checkin_closes`` has passed and before round 1 is drawn, the registrations not
+    checked in (registered, offered, and waiting: the waiting list is no longer served)
+    are released as no-shows ("registration released", told "released"), their cards
+    free for the door, where a player released may still buy cards. Each night under its lock, so two runs at
     once change each registration once: the second finds nothing due. Returns how many
     registrations changed."""
     now = now or timezone.now()
     offers = Registration.objects.filter(status=S.OFFERED, offered_until__lte=now)
     holding = Registration.objects.filter(
-        status__in=HOLDING_REGISTRATION,
+        status__in=STANDING_STATUSES,
         tournament__checkin_closes__isnull=False,
         tournament__checkin_closes__lte=now,
     )
@@ -754,5 +800,5 @@ def expire_due(now: datetime.datetime | None = None) -> int:
             t = locked(night)
             changed += _lapse_due(t, now)
             if checkin_closed(t, now) and not _drawn(t):
-                changed += _release_absent(t, HOLDING_REGISTRATION, SYSTEM)
+                changed += _release_absent(t, STANDING_STATUSES, SYSTEM)
     return changed

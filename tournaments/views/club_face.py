@@ -132,19 +132,21 @@ def club_calendar(request, slug):
 def registration_calendar(request, token):
     """A registered player's calendar, under his registration's private link
     (``/p/r/<token>/calendar.ics``): the nights of that club he stands registered for
-    (the same folded name, a status of ``ACTIVE_REGISTRATION``), each with its cards and
-    status. It names the nights' public pages only, never a registration's link; the
+    (a status of ``ACTIVE_REGISTRATION``; this registration and those of the same folded
+    name and the same contact), each with its cards and status. It names the nights' public pages only, never a registration's link; the
     club's page need not be public. 404 for an unknown token."""
     r = Registration.objects.filter(token=token).select_related("tournament__club").first()
     if r is None:
         raise Http404
     club = r.tournament.club
-    standing = {
-        s.tournament_id: s
-        for s in Registration.objects.filter(
-            tournament__club=club, name_fold=r.name_fold, status__in=ACTIVE_REGISTRATION
+    # His other registrations are those made with the same name and the same contact:
+    # a name alone is anybody's to type, so without a contact the feed has this one only.
+    mine = Registration.objects.filter(pk=r.pk)
+    if r.contact:
+        mine = Registration.objects.filter(
+            tournament__club=club, name_fold=r.name_fold, contact__iexact=r.contact
         )
-    }
+    standing = {s.tournament_id: s for s in mine.filter(status__in=ACTIVE_REGISTRATION)}
     rows = Tournament.objects.filter(pk__in=standing).order_by("starts_at", "id")
     body = feeds.calendar(
         f"{club.name} · {r.name}",
