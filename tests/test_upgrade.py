@@ -36,6 +36,7 @@ def test_the_version_is_one_in_the_code_the_package_and_the_changelog():
     assert first.startswith(f"## {bummerl.__version__} ")
     assert f"## {PREVIOUS[0]} " in (ROOT / "CHANGELOG.md").read_text()
 
+
 REGISTER = (
     "import django; django.setup()\n"
     "from tournaments.models import Registration, Tournament\n"
