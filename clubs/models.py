@@ -188,7 +188,7 @@ class Invitation(models.Model):
     """A single-use link that makes whoever accepts it a member of ``club`` with ``role``.
 
     Open until ``expires_at``; ``used_at``/``used_by`` are set once, by a conditional
-    UPDATE (``clubs.services.accept_invitation``), so two phones opening the same link
+    UPDATE (``clubs.invitations.accept_invitation``), so two phones opening the same link
     make one membership. Revoked invitations keep ``revoked_at``; nothing is deleted."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")

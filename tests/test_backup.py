@@ -24,8 +24,7 @@ from django.db import connection
 from django.utils import timezone
 
 from base.backups import MicrosecondEncoder, backed_up_models, iter_objects
-from clubs import audit
-from clubs import services as club_services
+from clubs import audit, invitations
 from clubs.models import Category, Club
 from scoring import services as scoring_services
 from scoring.rules import Redeal
@@ -94,7 +93,7 @@ def populate() -> Club:
         outcome="set_aside",
     )
     announced_registration(club)  # tournaments.registration (issue 28)
-    club_services.create_invitation(club, "member", owner)
+    invitations.create_invitation(club, "member", owner)
     season_services.save_season(
         club, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31), audit.by(owner), uuid.uuid4()
     )
