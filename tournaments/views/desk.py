@@ -42,7 +42,7 @@ from tournaments.services.cards import (
 )
 from tournaments.services.reading import CARD_COUNTS, load_state, lower_offer, waiting_reports
 from tournaments.views import formats
-from tournaments.views.common import actor, confirm, confirmed, tournament_for
+from tournaments.views.common import confirm, confirmed, tournament_for
 from tournaments.views.ranking import audit_context
 
 
@@ -56,7 +56,7 @@ def tournament_list(request, slug):
         data = form.cleaned_data
         tournament = create_tournament(
             club,
-            actor(request),
+            access.actor,
             name=data["name"],
             starts_at=data["starts_at"],
             venue=data["venue"],
@@ -178,7 +178,7 @@ def sell(request, slug, tournament_id):
         data = form.cleaned_data
         try:
             cards = sell_cards(
-                t, data["name"], data["count"], actor(request), data["key"], paid=data["paid"]
+                t, data["name"], data["count"], access.actor, data["key"], paid=data["paid"]
             )
         except RuleError as error:
             put_rule_error(form, error, shown=form.fields)  # a new key: sending again is a new sale
@@ -228,7 +228,7 @@ def mark_paid(request, slug, tournament_id, card_id):
             [("paid", "0")],
         )
     if request.method == "POST":
-        set_paid(card, actor(request), paid=paid)
+        set_paid(card, access.actor, paid=paid)
     return redirect(desk)
 
 
@@ -249,7 +249,7 @@ def cancel(request, slug, tournament_id, card_id):
     error = None
     if request.method == "POST":
         try:
-            cancel_sale(t, card_id, actor(request, access))
+            cancel_sale(t, card_id, access.actor)
         except RuleError as failure:
             error = rule_error_text(failure)
         else:
@@ -282,10 +282,10 @@ def withdraw(request, slug, tournament_id, card_id):
     if request.method == "POST":
         try:
             if undo:
-                undo_withdrawal(t, card_id, actor(request, access))
+                undo_withdrawal(t, card_id, access.actor)
                 messages.success(request, _("The withdrawal is undone."))
             else:
-                withdraw_card(t, card_id, actor(request, access))
+                withdraw_card(t, card_id, access.actor)
                 messages.success(
                     request,
                     _("Card %(card)s (%(name)s) is withdrawn.")
@@ -325,7 +325,7 @@ def withdraw(request, slug, tournament_id, card_id):
 def lower(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     try:
-        cards = lower_cards(t, actor(request))
+        cards = lower_cards(t, access.actor)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     else:
@@ -343,7 +343,7 @@ def pay_player(request, slug, tournament_id):
     ids = read_ids(request.POST, "card", most=max(CARD_COUNTS))
     if ids is None:
         return HttpResponseBadRequest("more cards than a night has")
-    numbers = pay_cards(t, ids, actor(request))
+    numbers = pay_cards(t, ids, access.actor)
     if numbers:
         messages.success(
             request,
@@ -362,7 +362,7 @@ def tables(request, slug, tournament_id):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            set_tables(t, data["tables"], actor(request), seen=data["seen"])
+            set_tables(t, data["tables"], access.actor, seen=data["seen"])
         except RuleError as error:
             put_rule_error(form, error, "tables")
         else:

@@ -26,7 +26,7 @@ from tournaments.money import euro
 from tournaments.printing import cash_context
 from tournaments.services import formats as writers
 from tournaments.services.reading import load_state
-from tournaments.views.common import actor, tournament_for
+from tournaments.views.common import tournament_for
 from tournaments.views.ranking import draw_audit
 
 CASH_KEYS = ("cash", "players", "unpaid", "split", "paid_out", "left_in_box")
@@ -97,7 +97,7 @@ def buy_life(request, slug, tournament_id, card_id):
     try:
         # A missing or garbled ``seen`` is refused as an out-of-date page.
         shown = -1 if seen is None else seen
-        card = writers.buy_life(t, card_id, actor(request, access), shown)
+        card = writers.buy_life(t, card_id, access.actor, shown)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     else:
@@ -119,7 +119,7 @@ def set_team(request, slug, tournament_id, card_id):
     """Name a player's team in a points event (organisers); empty: no team."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     try:
-        writers.set_team(t, card_id, request.POST.get("team", "")[:200], actor(request, access))
+        writers.set_team(t, card_id, request.POST.get("team", "")[:200], access.actor)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     return redirect(reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#board")

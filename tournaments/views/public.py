@@ -18,6 +18,7 @@ from base.htmx import partial_or_page
 from base.links import absolute_url
 from base.printing import qr_svg
 from base.text import german_key
+from clubs.access import link_actor, visitor
 from clubs.forms import read_id, rule_error_text
 from scoring.rules import RuleError
 from tournaments import links, printing
@@ -32,7 +33,7 @@ from tournaments.screen import screen_pages
 from tournaments.services import registrations
 from tournaments.services.reading import draw_scores, load_state, match_scores
 from tournaments.services.reports import confirm_report, other, report_result
-from tournaments.services.sheets import Actor, open_match_sheet
+from tournaments.services.sheets import open_match_sheet
 from tournaments.views import formats
 from tournaments.views.common import name_matches, pairing_rows
 from tournaments.views.ranking import audit_context, draw_audit
@@ -50,7 +51,7 @@ def match_link(request, token):
         return gone_page(request, error)
     error = None
     if request.method == "POST":
-        error, _stale = save_result(request, pairing, Actor(None, via_link=True), False)
+        error, _stale = save_result(request, pairing, link_actor(), False)
         if error is None:
             page = reverse("match_link", kwargs={"token": token})
             return redirect(f"{page}?sent={request.POST.get('key', '')}")
@@ -275,9 +276,7 @@ def match_sheet(request, token):
     except PairingGone as error:
         return gone_page(request, error)
     try:
-        sheet = open_match_sheet(
-            pairing, Actor(request.user if request.user.is_authenticated else None)
-        )
+        sheet = open_match_sheet(pairing, visitor(request))
     except RuleError as error:
         messages.error(request, rule_error_text(error))
         return redirect("match_link", token=token)
