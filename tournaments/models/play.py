@@ -56,6 +56,11 @@ class Card(models.Model):
     def __str__(self) -> str:
         return f"#{self.number}"
 
+    @property
+    def is_withdrawn(self) -> bool:
+        """The card's twin of ``Card.objects.withdrawn()`` (false: ``not_withdrawn()``)."""
+        return self.withdrawn_round is not None
+
 
 class RoundQuerySet(models.QuerySet):
     def live(self):
@@ -100,6 +105,11 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} R{self.number}"
+
+    @property
+    def is_live(self) -> bool:
+        """The round's twin of ``Round.objects.live()``: not undone."""
+        return self.undone_at is None
 
     @property
     def knockout(self) -> bool:
@@ -148,6 +158,11 @@ class Pull(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} pull {self.index}"
+
+    @property
+    def is_live(self) -> bool:
+        """The pull's twin of ``Pull.objects.live()``: not undone."""
+        return self.undone_at is None
 
 
 class Stage(models.TextChoices):
@@ -220,6 +235,11 @@ class Pairing(models.Model):
     def __str__(self) -> str:
         return f"{self.round or self.label} #{self.number}"
 
+    @property
+    def is_live(self) -> bool:
+        """The pairing's twin of ``Pairing.objects.live()``: not voided."""
+        return self.voided_at is None
+
 
 class ResultQuerySet(models.QuerySet):
     def live(self):
@@ -266,6 +286,11 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pairing}: {self.winner} {self.score}"
+
+    @property
+    def is_live(self) -> bool:
+        """The result's twin of ``Result.objects.live()``: it stands, not voided."""
+        return self.voided_at is None
 
 
 class Side(models.TextChoices):
@@ -323,6 +348,11 @@ class Report(models.Model):
     def __str__(self) -> str:
         return f"{self.pairing} ({self.side}): {self.winner} {self.score}"
 
+    @property
+    def is_open(self) -> bool:
+        """The report's twin of ``Report.objects.open()``: still waiting."""
+        return self.closed_at is None
+
 
 class TieBreakQuerySet(models.QuerySet):
     def live(self):
@@ -365,3 +395,8 @@ class TieBreak(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} {self.first}+ ({self.kind})"
+
+    @property
+    def is_live(self) -> bool:
+        """The order's twin of ``TieBreak.objects.live()``: it stands, not voided."""
+        return self.voided_at is None
