@@ -69,22 +69,13 @@ def desk_context(tournament, access, state, sell_form=None, checks=()) -> dict:
         "lower_to": None,
         "bracket_url": reverse("bracket", kwargs={"token": tournament.public_token}),
         "board": board,
-        "can_rebuy": _rebuy_open(tournament, state, board),
+        # who may buy a life now (the service's rule, RULES.md 5.10)
+        "life_buyers": {
+            line.card.pk for line in board.lines if writers.can_buy_life(state, line.card, board)
+        },
         "life_price": tournament.life_price,
         **draw_audit(state),
     }
-
-
-def _rebuy_open(t, state, board) -> bool:
-    """Whether the desk offers *Leben kaufen* now (``buy_life`` decides for each; the
-    board offers it only to a player with fewer than ``lives`` lives left)."""
-    return (
-        t.format == Format.LEBEN
-        and t.rebuy_until is not None
-        and len(state.rounds) + 1 <= t.rebuy_until
-        and not board.open_matches
-        and not board.finished
-    )
 
 
 @login_required
