@@ -57,6 +57,7 @@ from tournaments.models.tournament import (
     new_token,
     side_token,
 )
+from tournaments.prizes import Place
 
 __all__ = [
     "ACTIVE_REGISTRATION",
@@ -69,6 +70,7 @@ __all__ = [
     "Outcome",
     "Pairing",
     "PairingQuerySet",
+    "Place",
     "Pull",
     "PullQuerySet",
     "Registration",

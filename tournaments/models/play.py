@@ -194,7 +194,7 @@ class Pairing(models.Model):
     )
     stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.MAIN)
     number = models.PositiveIntegerField()
-    label = models.CharField(max_length=10, blank=True)
+    label = models.CharField(max_length=10, blank=True)  # a Place; "" in the main draw
     kind = models.CharField(max_length=10, choices=Kind.choices)
     seed = models.BigIntegerField(
         null=True, blank=True, help_text='a "5-8" placement draw\'s seed, kept to replay it'

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
 from clubs import audit
-from tournaments.models import Card, Outcome, Pairing, Report, Result, ResultCheck, Side
+from tournaments.models import Card, Outcome, Pairing, Report, Result, ResultCheck, Side, Stage
 from tournaments.services.reading import (
     RESULT_STANDS,
     locked,
@@ -64,7 +64,7 @@ def other(side: str) -> str:
 
 def _audit_report(report: Report) -> dict:
     pairing = report.pairing
-    main = pairing.round_id is not None and pairing.stage == "main"
+    main = pairing.round_id is not None and pairing.stage == Stage.MAIN
     return {
         "pairing": pairing.label or pairing.number,
         "round": pairing.round.number if main else None,
@@ -251,7 +251,7 @@ def renew_side_link(pairing: Pairing, side: str, actor: Actor) -> None:
 
 def _audit_link(pairing: Pairing, side: str, action: str, actor: Actor) -> None:
     t = pairing.tournament
-    main = pairing.round_id is not None and pairing.stage == "main"
+    main = pairing.round_id is not None and pairing.stage == Stage.MAIN
     audit.record(
         t.club_id,
         "tournament",

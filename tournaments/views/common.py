@@ -7,7 +7,7 @@ from django.shortcuts import render
 from base.text import german_key
 from clubs.access import Access, access_for
 from clubs.models import Role
-from tournaments.models import Tournament
+from tournaments.models import Kind, Tournament
 from tournaments.rows import Row, rows
 
 
@@ -54,7 +54,7 @@ def pairing_rows(state, pairings, only_open=False, player_query="") -> list[Row]
     for row in rows(state, pairings):
         if query and not name_matches(row, query):
             continue
-        if only_open and (row.kind != "match" or row.result is not None):
+        if only_open and (row.kind != Kind.MATCH or row.result is not None):
             continue
         shown.append(row)
     return shown

@@ -25,7 +25,7 @@ from scoring.rules import RuleError
 from tournaments import draw, printing
 from tournaments.categories import undecided
 from tournaments.forms import SellForm, TablesForm, TournamentForm
-from tournaments.models import Card, Format, ResultCheck, Tournament
+from tournaments.models import Card, Format, Kind, ResultCheck, Tournament
 from tournaments.money import euro
 from tournaments.prizes import still_in
 from tournaments.rows import Row, rows
@@ -302,7 +302,7 @@ def withdraw(request, slug, tournament_id, card_id):
         row
         for row in rows(state, pairings)
         if card_id in (row.pairing.left_id, row.pairing.right_id)
-        and row.kind == "match"
+        and row.kind == Kind.MATCH
         and row.result is None
     ]
     return render(

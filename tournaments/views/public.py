@@ -24,7 +24,17 @@ from scoring.rules import RuleError
 from tournaments import links, printing
 from tournaments.categories import overall_prizes
 from tournaments.forms import RegisterForm, ResultForm
-from tournaments.models import Format, Pairing, Report, Result, Round, Side, Tournament
+from tournaments.models import (
+    Format,
+    Kind,
+    Pairing,
+    Report,
+    Result,
+    ResultCheck,
+    Round,
+    Side,
+    Tournament,
+)
 from tournaments.nights import night_rules
 from tournaments.personal import read_personal_token
 from tournaments.prizes import still_in
@@ -66,7 +76,7 @@ def match_link(request, token):
             "row": row,
             "error": error,
             "thanks": result is not None and str(result.key) == request.GET.get("sent"),
-            "checked": pairing.tournament.result_check == "confirm",
+            "checked": pairing.tournament.result_check == ResultCheck.CONFIRM,
             "scores": match_scores(pairing.tournament),
             "draws": draw_scores(pairing.tournament),  # RULES.md 6: a level score
             "key": uuid.uuid4(),
@@ -196,7 +206,7 @@ def _personal_context(t: Tournament, player_id: int) -> dict:
         if round_.drawn_at is None:
             continue
         for row in rows(state, state.pairings[round_.pk]):
-            if row.kind == "bye" and row.left.pk in mine:
+            if row.kind == Kind.BYE and row.left.pk in mine:
                 name = round_name(round_.number, round_.pot_size, round_.knockout)
                 byes.append((name, row.left.number))
     place = state.player_places().get(player_id)
@@ -358,7 +368,7 @@ def side_link(request, token):
             "differ": bool(
                 mine and theirs and (mine.winner_id, mine.score) != (theirs.winner_id, theirs.score)
             ),
-            "checked": pairing.tournament.result_check == "confirm",
+            "checked": pairing.tournament.result_check == ResultCheck.CONFIRM,
             "error": error,
             "sent": request.GET.get("sent", ""),
             "scores": match_scores(pairing.tournament),
