@@ -17,6 +17,7 @@ from tournaments.models import (
     Format,
     Kind,
     Pairing,
+    Place,
     Pull,
     Round,
     Stage,
@@ -247,7 +248,7 @@ def create_placement(t: Tournament, actor: Actor, round_: Round | None) -> None:
 def _make_placement(t: Tournament, round_: Round | None, state, due) -> None:
     """The pairings of the placement matches ``due`` (``bracket.placement_due``)."""
     for label, cards in due:
-        if label == "5-8":
+        if label == Place.FIFTH_TO_EIGHTH:
             seed = secrets.randbits(48)
             owners = {c: state.cards[c].player_id for c in cards}
             pairs = draw.placement_pairs(list(cards), seed, owners=owners)
@@ -271,7 +272,7 @@ def _make_placement(t: Tournament, round_: Round | None, state, due) -> None:
                 kind=kind,
                 left_id=left,
                 right_id=right,
-                seed=seed if label == "5-8" else None,
+                seed=seed if label == Place.FIFTH_TO_EIGHTH else None,
             )
 
 

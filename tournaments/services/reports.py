@@ -24,6 +24,7 @@ from tournaments.models import (
     Result,
     ResultCheck,
     Side,
+    Stage,
     side_token,
 )
 from tournaments.services.reading import (
@@ -73,7 +74,7 @@ def other(side: str) -> str:
 
 def _audit_report(report: Report) -> dict:
     pairing = report.pairing
-    main = pairing.round_id is not None and pairing.stage == "main"
+    main = pairing.round_id is not None and pairing.stage == Stage.MAIN
     return {
         "pairing": pairing.label or pairing.number,
         "round": pairing.round.number if main else None,
@@ -258,7 +259,7 @@ def renew_side_link(pairing: Pairing, side: str, actor: Actor) -> None:
 
 def _audit_link(pairing: Pairing, side: str, action: str, actor: Actor) -> None:
     t = pairing.tournament
-    main = pairing.round_id is not None and pairing.stage == "main"
+    main = pairing.round_id is not None and pairing.stage == Stage.MAIN
     audit.record(
         t.club_id,
         "tournament",

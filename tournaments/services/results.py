@@ -14,6 +14,7 @@ from tournaments.models import (
     Kind,
     Outcome,
     Pairing,
+    Place,
     Report,
     Result,
     ResultCheck,
@@ -49,7 +50,7 @@ def void_dependents(t: Tournament, pairing: Pairing) -> None:
     """The matches for 5/6 and 7/8 are drawn from the two "5-8" results: when one of those
     changes, they are made again (RULES.md 5.5); ``check_editable`` has made sure they
     have no result yet. Their score sheets take no more deals."""
-    if pairing.label == "5-8":
+    if pairing.label == Place.FIFTH_TO_EIGHTH:
         dependents = Pairing.objects.live().filter(tournament=t, label__in=("5", "7"))
         for sheet_id in dependents.exclude(sheet=None).values_list("sheet_id", flat=True):
             lock_sheet(sheet_id, "closed", SHEET_REMADE)
@@ -60,7 +61,7 @@ def dependents(pairing: Pairing):
     """The pairings whose sheets a change of ``pairing``'s result may lock: itself, and
     for a "5-8" match the matches for 5 and 7."""
     query = Pairing.objects.filter(pk=pairing.pk)
-    if pairing.label == "5-8":
+    if pairing.label == Place.FIFTH_TO_EIGHTH:
         query = query | Pairing.objects.live().filter(
             tournament_id=pairing.tournament_id, label__in=("5", "7")
         )
@@ -96,7 +97,7 @@ def check_editable(t: Tournament, pairing: Pairing) -> None:
             )
         return
     if (
-        pairing.label == "5-8"
+        pairing.label == Place.FIFTH_TO_EIGHTH
         and Result.objects.live()
         .filter(pairing__in=Pairing.objects.live().filter(tournament=t, label__in=("5", "7")))
         .exists()

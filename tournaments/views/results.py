@@ -19,7 +19,7 @@ from tournaments.models import Pairing, Stage
 from tournaments.rows import Offer, Row, Stale
 from tournaments.services.reading import StaleResult, draw_scores, load_state, match_scores
 from tournaments.services.results import correct_result, record_result, void_result
-from tournaments.views.common import actor, pairing_rows, tournament_for
+from tournaments.views.common import pairing_rows, tournament_for
 
 
 @login_required
@@ -130,7 +130,7 @@ def result(request, slug, tournament_id, pairing_id):
     )
     if pairing is None:
         raise Http404
-    error, stale = save_result(request, pairing, actor(request, access), access.can_manage)
+    error, stale = save_result(request, pairing, access.actor, access.can_manage)
     # Placement matches are listed on the latest round's page, whatever round made them.
     main = pairing.stage == Stage.MAIN and pairing.round
     number = pairing.round.number if main else load_state(t).current.number
