@@ -16,7 +16,6 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from base.sqlrows import insert
 from clubs.models import AuditEntry
 
 ACTIONS = {
@@ -138,17 +137,15 @@ def record(
     (``"sheet"``, ``"tournament"`` or ``"club"`` and its id): ``actor`` has ``user_id`` (or
     None) and ``via_link``; ``before`` and ``after`` are JSON-able values (None where there
     is nothing)."""
-    insert(
-        AuditEntry(
-            club_id=club_id,
-            scope=scope,
-            scope_id=scope_id,
-            action=action,
-            actor_id=getattr(actor, "user_id", None),
-            via_link=getattr(actor, "via_link", False),
-            before=before,
-            after=after,
-        )
+    AuditEntry.objects.create(
+        club_id=club_id,
+        scope=scope,
+        scope_id=scope_id,
+        action=action,
+        actor_id=getattr(actor, "user_id", None),
+        via_link=getattr(actor, "via_link", False),
+        before=before,
+        after=after,
     )
 
 

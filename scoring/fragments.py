@@ -1,11 +1,14 @@
-"""The sheet page kept rendered, so that a page shown again, or fetched by every other
-phone at the table after a deal, is not read, folded and rendered again; and the entry
-forms kept for each Rufer, so that a page rendered afresh does not build them again.
+"""One of the sheet page's two caches: the rendered sheet page of a sheet state (the
+other is the kept fold, ``scoring.foldcache``). A page shown again, or fetched by every
+other phone at the table after a deal (the 2-second poll says the state changed), is
+not read, folded and rendered again.
 
 A page (or its ``#sheet`` partial) is kept in the ``fragments`` cache (each server
-process's memory) under a key made of all it is rendered from:
+process's memory) under a key made of all it is rendered from; the key is the one
+place it is invalidated (``key``): a write makes a new state, so a new key, and the
+old page is never asked for again (the cache drops it when full):
 
-- the sheet's state (``services.sheet_stats``: its version, which changes with every
+- the sheet's state (``reading.sheet_stats``: its version, which changes with every
   write, and the times of the newest row and of the last strike, which tell states
   apart even after a restore of the database gave ids out again) and when the sheet
   was opened, so a deal recorded, corrected or struck is a new key;
@@ -15,9 +18,8 @@ process's memory) under a key made of all it is rendered from:
   way the sheet was reached (account or link: its URLs) and what the access allows
   (``can_write``, ``can_manage``, a tournament's lock and its text).
 
-What differs per response is not kept: the CSRF token, the one-time keys of the entry
-forms and (in the kept entry forms) the page's version are rendered as markers and
-filled in for each response (``fill``), so no two phones ever share a key and no token
+What differs per response is not kept: the CSRF token and the one-time keys of the
+entry forms are rendered as markers and filled in for each response (``fill``), so no two phones ever share a key and no token
 is shared between users.
 
 Not kept: a page with a bound form (errors), a banner or a message, and a two-player
@@ -45,8 +47,6 @@ KEYS = {
 }
 """Rendered for the one-time keys of the entry forms (``EntryForm``'s ``key``, and the
 redeal and Augen forms' ``keys``)."""
-AFTER = SafeString("<!--after-->")
-"""Rendered for the ``after`` field of the kept entry forms (the version of the page)."""
 
 
 def _cache():
@@ -66,7 +66,7 @@ def may_have(sheet) -> bool:
 
 def key(request, access: SheetAccess, stats) -> str:
     """The cache key of the sheet page (or its partial) answering ``request`` for
-    ``access.sheet`` in the state ``stats`` (``services.sheet_stats``): see the module
+    ``access.sheet`` in the state ``stats`` (``reading.sheet_stats``): see the module
     docstring for what goes into it."""
     sheet = access.sheet
     parts = (
@@ -101,26 +101,10 @@ def put(cache_key: str, html: str) -> None:
     _cache().set(cache_key, str(html))
 
 
-def forms_key(access: SheetAccess, players, rufer: int | None) -> str:
-    """The cache key of the unbound entry forms of ``access.sheet`` (its rules, players
-    and URLs, the language) when ``rufer`` is Rufer."""
-    sheet = access.sheet
-    parts = (
-        sheet.pk,
-        str(sheet.created_at),
-        get_language(),
-        access.namespace,
-        sheet.entry_token if access.namespace == "entry" else "",
-        tuple(p.name for p in players),
-        rufer,
-    )
-    return "entry-forms:" + hashlib.sha256(repr(parts).encode()).hexdigest()
-
-
-def fill(html: str, request, version: str) -> str:
-    """``html`` rendered with the markers, with this response's CSRF token, fresh
-    one-time keys and the page's ``version``."""
-    html = html.replace(CSRF, get_token(request)).replace(AFTER, version)
+def fill(html: str, request) -> str:
+    """``html`` rendered with the markers, with this response's CSRF token and fresh
+    one-time keys."""
+    html = html.replace(CSRF, get_token(request))
     for marker in KEYS.values():
         if marker in html:
             html = html.replace(marker, str(uuid.uuid4()))
