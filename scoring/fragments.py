@@ -1,7 +1,7 @@
-"""One of the sheet page's two caches: the rendered sheet page of a sheet state (the
-other is the kept fold, ``scoring.foldcache``). A page shown again, or fetched by every
-other phone at the table after a deal (the 2-second poll says the state changed), is
-not read, folded and rendered again.
+"""One of the sheet page's two caches: the rendered sheet page of a sheet state, and its
+blank entry forms (the other is the kept fold, ``scoring.foldcache``). A page shown again,
+or fetched by every other phone at the table after a deal (the 2-second poll says the
+state changed), is not read, folded and rendered again.
 
 A page (or its ``#sheet`` partial) is kept in the ``fragments`` cache (each server
 process's memory) under a key made of all it is rendered from; the key is the one
@@ -18,8 +18,13 @@ old page is never asked for again (the cache drops it when full):
   way the sheet was reached (account or link: its URLs) and what the access allows
   (``can_write``, ``can_manage``, a tournament's lock and its text).
 
-What differs per response is not kept: the CSRF token and the one-time keys of the
-entry forms are rendered as markers and filled in for each response (``fill``), so no two phones ever share a key and no token
+The same cache keeps the blank entry forms of the sheet for each Rufer (``forms_key``:
+the sheet, its players' names, its URLs, the language), so that a page rendered afresh
+after a deal does not build them again; they change with none of the sheet's deals.
+
+What differs per response is not kept: the CSRF token, the one-time keys of the entry
+forms and (in the kept entry forms) the page's version are rendered as markers and
+filled in for each response (``fill``), so no two phones ever share a key and no token
 is shared between users.
 
 Not kept: a page with a bound form (errors), a banner or a message, and a two-player
@@ -47,6 +52,8 @@ KEYS = {
 }
 """Rendered for the one-time keys of the entry forms (``EntryForm``'s ``key``, and the
 redeal and Augen forms' ``keys``)."""
+AFTER = SafeString("<!--after-->")
+"""Rendered for the ``after`` field of the kept entry forms (the version of the page)."""
 
 
 def _cache():
@@ -101,10 +108,26 @@ def put(cache_key: str, html: str) -> None:
     _cache().set(cache_key, str(html))
 
 
-def fill(html: str, request) -> str:
-    """``html`` rendered with the markers, with this response's CSRF token and fresh
-    one-time keys."""
-    html = html.replace(CSRF, get_token(request))
+def forms_key(access: SheetAccess, players, rufer: int | None) -> str:
+    """The cache key of the unbound entry forms of ``access.sheet`` (its rules, players
+    and URLs, the language) when ``rufer`` is Rufer."""
+    sheet = access.sheet
+    parts = (
+        sheet.pk,
+        str(sheet.created_at),
+        get_language(),
+        access.namespace,
+        sheet.entry_token if access.namespace == "entry" else "",
+        tuple(p.name for p in players),
+        rufer,
+    )
+    return "entry-forms:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def fill(html: str, request, version: str) -> str:
+    """``html`` rendered with the markers, with this response's CSRF token, fresh
+    one-time keys and the page's ``version``."""
+    html = html.replace(CSRF, get_token(request)).replace(AFTER, version)
     for marker in KEYS.values():
         if marker in html:
             html = html.replace(marker, str(uuid.uuid4()))

@@ -14,7 +14,7 @@ import segno
 from django.contrib import messages
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import ngettext
@@ -77,7 +77,7 @@ def sheet_context(
 ):
     """The sheet page's context. ``marked``: rendered with the markers of
     ``scoring.fragments`` for the CSRF token and the one-time keys (``fragments.fill``
-    puts them in) and the unbound entry forms with them (``entry_forms``)."""
+    puts them in), and the unbound entry forms taken as kept (``entry_forms``)."""
     state = scored.state
     players = scored.players
     if form is None and not marked:
@@ -157,20 +157,34 @@ def sheet_context(
 
 
 def entry_forms(request, access, context) -> str:
-    """The unbound entry forms of the sheet page, with the marker of
-    ``scoring.fragments`` for the entry form's one-time key."""
+    """The unbound entry forms of the sheet page with the markers of
+    ``scoring.fragments``, as kept for the sheet and its Rufer (rendered and kept the
+    first time): they differ from deal to deal only by who is Rufer."""
     state, players = context["state"], context["players"]
-    form = EntryForm(players=players, rules=state.rules, initial={"key": fragments.KEYS["entry"]})
-    options = entry_options(form, players, state.rules, state.rufer)
-    html = render_to_string(
-        "scoring/sheet.html#entry-forms", {**context, "form": form, "options": options}, request
-    )
+    key = fragments.forms_key(access, players, state.rufer)
+    html = fragments.get(key)
+    if html is None:
+        form = EntryForm(
+            players=players, rules=state.rules, initial={"key": fragments.KEYS["entry"]}
+        )
+        html = render_to_string(
+            "scoring/sheet.html#entry-forms",
+            {
+                **context,
+                "form": form,
+                "options": entry_options(form, players, state.rules, state.rufer),
+                "after": fragments.AFTER,
+            },
+            request,
+        )
+        fragments.put(key, html)
     return mark_safe(html)  # rendered by the template engine, markers only
 
 
 def deal_lines(rows, base: str, can_write: bool, counts_down: bool) -> list[str]:
     """The deal list's ``rows`` (``display.sheet_rows``) as HTML lines. ``base``: the
     page's address."""
+    line = get_template("scoring/sheet.html#deal-line")
     lines = []
     for row in rows:
         if row.game:
@@ -186,7 +200,7 @@ def deal_lines(rows, base: str, can_write: bool, counts_down: bool) -> list[str]
             d = row.deal
             shown = (("kind", "voided"), ("text", row.text), ("voided_at", d.voided_at))
             shown += (("voided_by", d.voided_by), ("via_link", d.voided_via_link))
-        lines.append(render_to_string("scoring/sheet.html#deal-line", dict(shown)))
+        lines.append(line.render(dict(shown)))
     return lines
 
 
@@ -283,7 +297,7 @@ def render_sheet(request, access, scored, status=200, keep=None, **extra):
         and fragments.keeps(access.sheet, scored.state)
     ):
         fragments.put(keep, html)
-    return vary_on_htmx(HttpResponse(fragments.fill(html, request), status=status))
+    return vary_on_htmx(HttpResponse(fragments.fill(html, request, scored.version), status=status))
 
 
 def _as_read(scored, stats) -> bool:
@@ -312,7 +326,7 @@ def page(request, access):
         keep = fragments.key(request, access, stats)
         html = fragments.get(keep)
         if html is not None:
-            return vary_on_htmx(HttpResponse(fragments.fill(html, request)))
+            return vary_on_htmx(HttpResponse(fragments.fill(html, request, stats.version)))
     players = access.players
     if show_all:
         scored = reading.read_sheet(sheet, players)
