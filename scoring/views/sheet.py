@@ -14,6 +14,7 @@ import segno
 from django.contrib import messages
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -184,7 +185,9 @@ def entry_forms(request, access, context) -> str:
 def deal_lines(rows, base: str, can_write: bool, counts_down: bool) -> list[str]:
     """The deal list's ``rows`` (``display.sheet_rows``) as HTML lines. ``base``: the
     page's address."""
-    line = get_template("scoring/sheet.html#deal-line")
+    # One template context for the whole list: a context per line cost more than the line.
+    line = get_template("scoring/sheet.html#deal-line").template
+    context = Context(autoescape=True)
     lines = []
     for row in rows:
         if row.game:
@@ -200,7 +203,8 @@ def deal_lines(rows, base: str, can_write: bool, counts_down: bool) -> list[str]
             d = row.deal
             shown = (("kind", "voided"), ("text", row.text), ("voided_at", d.voided_at))
             shown += (("voided_by", d.voided_by), ("via_link", d.voided_via_link))
-        lines.append(line.render(dict(shown)))
+        with context.push(dict(shown)):
+            lines.append(line.render(context))
     return lines
 
 
