@@ -20,7 +20,6 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from base.sqlrows import insert
 from clubs.models import AuditEntry
 
 
@@ -260,23 +259,21 @@ def record(
     before: Any = None,
     after: Any = None,
 ) -> None:
-    """Keep one change of ``action`` (a code of ``ACTIONS``) on ``scope``/``scope_id``
+    """Keep one change of ``action`` (an ``Action``) on ``scope``/``scope_id``
     (``"sheet"``, ``"tournament"`` or ``"club"`` and its id): ``actor`` has ``user_id`` (or
     None) and ``via_link``; ``before`` and ``after`` are JSON-able values (None where there
     is nothing). ValueError for an action that is not an ``Action``: every change has
     its entry in ``REGISTRY``."""
     action = Action(action)
-    insert(
-        AuditEntry(
-            club_id=club_id,
-            scope=scope,
-            scope_id=scope_id,
-            action=action,
-            actor_id=getattr(actor, "user_id", None),
-            via_link=getattr(actor, "via_link", False),
-            before=before,
-            after=after,
-        )
+    AuditEntry.objects.create(
+        club_id=club_id,
+        scope=scope,
+        scope_id=scope_id,
+        action=action,
+        actor_id=getattr(actor, "user_id", None),
+        via_link=getattr(actor, "via_link", False),
+        before=before,
+        after=after,
     )
 
 

@@ -11,6 +11,7 @@ a new one at the same ``position``. Writes go through ``scoring.services`` only.
 """
 
 import dataclasses
+import json
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -85,12 +86,6 @@ def new_token() -> str:
     return "-".join(signs[i : i + 4] for i in range(0, 16, 4))
 
 
-_READ_RULES: dict = {}
-"""``Sheet.core_rules`` read in this process, by sheet and language, with the stored
-value they were read from (a sheet's rules are written once, when it is opened; the
-stored value is compared all the same, as after a restore). Emptied at 2048 entries."""
-
-
 class Sheet(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="sheets")
     title = models.CharField(_("title"), max_length=100, blank=True)
@@ -159,20 +154,12 @@ class Sheet(models.Model):
     def core_rules(self) -> core.RuleSet:
         """The sheet's rules for scoring and showing: the presets' contract names in the
         active language (``scoring.contract_names``); ``rules`` keeps them as stored.
-        Read once per language and stored ``rules`` value in this process (a request
-        asks for them several times, every request of a table again; a ``core.RuleSet``
-        is frozen)."""
+        Read once per language and stored ``rules`` value on this instance (a request
+        asks for them several times; a ``core.RuleSet`` is frozen)."""
         language = get_language()
         made = self.__dict__.get("_core_rules")
         if made is None or made[0] != language or made[1] is not self.rules:
-            made = _READ_RULES.get((self.pk, language))
-            if made is None or made[1] != self.rules:  # equal stored values: the same rules
-                made = (language, self.rules, shown_rules(core.RuleSet.from_dict(self.rules)))
-                if self.pk is not None:
-                    if len(_READ_RULES) >= 2048:
-                        _READ_RULES.clear()
-                    _READ_RULES[self.pk, language] = made
-            made = (language, self.rules, made[2])
+            made = (language, self.rules, shown_rules(core.RuleSet.from_dict(self.rules)))
             self.__dict__["_core_rules"] = made
         return made[2]
 
@@ -201,6 +188,35 @@ class Sheet(models.Model):
             lock.get("template") or gettext_noop("This sheet takes no more entries."),
             **(lock.get("params") or {}),
         )
+
+    @staticmethod
+    def size_refusal(live: int, rows: int) -> core.RuleError | None:
+        """Why a write may not leave a sheet with ``live`` live deals and ``rows`` rows,
+        or None: more than ``BUMMERL_MAX_DEALS`` live deals (the limit of an import), or
+        more than twice as many rows with the struck-out and corrected ones (a private
+        link cannot grow a sheet without end; its page and printouts read every row)."""
+        limit = settings.BUMMERL_MAX_DEALS
+        if live > limit:
+            return core.RuleError(
+                "sheet",
+                gettext_noop("A sheet has at most %(limit)s deals: open a new table for the next."),
+                limit=limit,
+            )
+        if rows > 2 * limit:
+            return core.RuleError(
+                "sheet",
+                gettext_noop(
+                    "A sheet keeps at most %(limit)s rows, struck-out and corrected deals "
+                    "included: open a new table for the next deals."
+                ),
+                limit=2 * limit,
+            )
+        return None
+
+
+def as_stored(value):
+    """A value as a JSON field gives it back (tuples as lists, enums as strings)."""
+    return json.loads(json.dumps(value))
 
 
 class Seat(models.Model):

@@ -13,8 +13,8 @@ from clubs.audit import Actor
 from clubs.models import Club
 from clubs.players import player_named
 from scoring import rules as core
-from scoring.models import Deal, RuleSet, Seat, Sheet, deal_rows
-from scoring.services import ScoredSheet, as_stored, load_players
+from scoring.models import Deal, RuleSet, Seat, Sheet, as_stored, deal_rows
+from scoring.reading import ScoredSheet, load_players
 from scoring.sheetjson import entry_to_dict, parse_document, score_document
 
 
