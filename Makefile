@@ -45,7 +45,7 @@ run: seed .secret_key
 	@echo "  Bummerl runs on http://$(HOST):$(PORT)/"
 	@echo "  Demo sign-in: user 'demo', password 'schnapsen-demo'"
 	@echo ""
-	@# The task worker (large printouts, bummerl.tasks) runs beside the site and stops with it.
+	@# The task worker (large printouts, base.tasks) runs beside the site and stops with it.
 	$(RUN_ENV) $(BIN)/python manage.py qcluster & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(RUN_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)

@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 from django.urls import register_converter
 
-from bummerl.converters import IdConverter
+from base.converters import IdConverter
 
 
 class BummerlConfig(AppConfig):
@@ -10,6 +10,6 @@ class BummerlConfig(AppConfig):
     name = "bummerl"
 
     def ready(self) -> None:
-        """Register the converter ``id`` (``bummerl.converters``) before any URL
+        """Register the converter ``id`` (``base.converters``) before any URL
         pattern is read."""
         register_converter(IdConverter, "id")

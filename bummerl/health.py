@@ -3,13 +3,15 @@
 It answers before the Host header is checked (a monitor asks by IP address or
 ``localhost``, which ``ALLOWED_HOSTS`` rightly refuses for pages) and over plain http
 (``SECURE_REDIRECT_EXEMPT``). It checks the database with one trivial query and the
-task queue's Redis broker when one is set (``bummerl.tasks.broker_check``): 200 "ok", or
+task queue's Redis broker when one is set (``base.tasks.broker_check``): 200 "ok", or
 503 with one line per failing part ("database: OperationalError"). The body is plain
 text, never a page, and says nothing about the site beyond that.
 """
 
 from django.db import connection
 from django.http import HttpResponse
+
+from base import tasks
 
 PATH = "/healthz"
 
@@ -24,8 +26,6 @@ def problems() -> list[str]:
             cursor.fetchone()
     except Exception as error:  # any driver's error: the database cannot serve
         found.append(f"database: {type(error).__name__}")
-    from bummerl import tasks
-
     broker = tasks.broker_check()
     if broker:
         found.append(f"task broker: {broker}")

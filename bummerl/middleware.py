@@ -10,10 +10,9 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import resolve_url
 from django.utils import translation
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from bummerl.htmx import vary_on_htmx
+from base.htmx import SIGN_IN_HEADER, page_behind, vary_on_htmx
 
 
 class LanguageMiddleware:
@@ -121,24 +120,6 @@ class RequestChecksMiddleware:
             if name != "utf-8":
                 return 400, lambda: _("The form was sent in another charset than UTF-8.")
         return None
-
-
-SIGN_IN_HEADER = "Bummerl-Sign-In"
-"""The header of a 401 that asks a page's script to sign in (``SignInMiddleware``)."""
-
-
-def page_behind(request) -> str | None:
-    """The page a request was sent from, as a path with its query: htmx's
-    ``HX-Current-URL`` (the site's scripts send it too), else the ``Referer``; None when
-    neither names a page of this site."""
-    for header in ("HX-Current-URL", "Referer"):
-        url = request.headers.get(header, "")
-        if url and url_has_allowed_host_and_scheme(
-            url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-        ):
-            parts = urlsplit(url)
-            return parts.path + (f"?{parts.query}" if parts.query else "")
-    return None
 
 
 class SignInMiddleware:

@@ -41,7 +41,7 @@ if not DEBUG and (len(SECRET_KEY) < 32 or SECRET_KEY == DEVELOPMENT_KEY):
 SECRET_KEY = SECRET_KEY or DEVELOPMENT_KEY
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["*"] if DEBUG else [])
 # The site's address (scheme and host, e.g. "https://bummerl.example.org"): links in
-# QR codes, handed-over links and mails start with it (bummerl.links). Unset, they start
+# QR codes, handed-over links and mails start with it (base.links). Unset, they start
 # with the address a page was opened by, which must then be a checked one.
 SITE_URL = env_str("DJANGO_SITE_URL", "").rstrip("/")
 if SITE_URL:
@@ -83,7 +83,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Every answer, static files and early refusals too, carries the site's CSP.
-    "bummerl.csp.ContentSecurityPolicyMiddleware",
+    "base.csp.ContentSecurityPolicyMiddleware",
     # /healthz answers here, before anything reads the Host header (bummerl.health).
     "bummerl.health.HealthMiddleware",
     "bummerl.middleware.RequestChecksMiddleware",
@@ -126,15 +126,15 @@ for _proxy in TRUSTED_PROXIES:
             f"DJANGO_TRUSTED_PROXIES: {_proxy!r} is not an address or network"
         ) from None
 # An IPv6 visitor is counted by his /64 network, an IPv4 one by his address.
-AXES_CLIENT_IP_CALLABLE = "bummerl.clientip.limit_address"
-CSRF_FAILURE_VIEW = "bummerl.views.csrf_failure"
+AXES_CLIENT_IP_CALLABLE = "base.clientip.limit_address"
+CSRF_FAILURE_VIEW = "clubs.accounts.csrf_failure"
 
 # Mail: only with a mail server (DJANGO_EMAIL_HOST) is a password reset offered by mail;
 # without one, the reset page sends the visitor to the club's owner (a reset link).
 # Registered players get their mails (tournaments.notices, sent by the task worker) when
 # a mail server is named or EMAIL_BACKEND is another than Django's SMTP one (the test
 # run's in-memory backend), and the links in them have an address: DJANGO_SITE_URL, else
-# the first host DJANGO_ALLOWED_HOSTS names (bummerl.links.site_base); never while any
+# the first host DJANGO_ALLOWED_HOSTS names (base.links.site_base); never while any
 # host is allowed without a site address. Without mail, the registration's private link
 # shows all a mail would say.
 EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", "")
@@ -184,9 +184,9 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 # phones_unreachable: links of the page that no phone reaches
-                "bummerl.links.phone_reach",
+                "base.links.phone_reach",
             ],
-            "libraries": {"durations": "bummerl.durations"},
+            "libraries": {"durations": "base.durations"},
         },
     },
 ]
@@ -228,7 +228,7 @@ CACHES = {
         "TIMEOUT": 3600,
         "OPTIONS": {"MAX_ENTRIES": 1000},
     },
-    # Printouts made once per content (bummerl.printing.pdf_response), in files that every
+    # Printouts made once per content (base.printing.pdf_response), in files that every
     # server process reads, for a day; and the count of new printouts per private link.
     "printouts": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
@@ -237,7 +237,7 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 500},
     },
 }
-# The task queue (bummerl.tasks, django-q2): printouts that take more than a second are
+# The task queue (base.tasks, django-q2): printouts that take more than a second are
 # made by its worker (`manage.py qcluster`, started beside the site by `make run`). Its
 # broker is the database by default; BUMMERL_TASK_BROKER=redis://host:port/db picks Redis.
 TASK_BROKER = env_str("BUMMERL_TASK_BROKER", "database")
@@ -254,7 +254,7 @@ Q_CLUSTER = {
     "poll": 0.5,
     **({"redis": TASK_BROKER} if TASK_BROKER.startswith("redis") else {"orm": "default"}),
 }
-# The first run's one-time code (bummerl.first_run): its hash and the wrong tries.
+# The first run's one-time code (clubs.first_run): its hash and the wrong tries.
 SETUP_CODE_FILE = Path(
     env_str("BUMMERL_SETUP_CODE_FILE", str(BASE_DIR / "cache" / "setup-code.json"))
 )
@@ -354,7 +354,7 @@ LOGGING = {
         },
         **{
             name: {"handlers": [], "level": LOG_LEVEL}
-            for name in ("bummerl", "clubs", "scoring", "tournaments")
+            for name in ("base", "bummerl", "clubs", "scoring", "seasons", "tournaments")
         },
     },
 }
@@ -364,7 +364,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 # there too (SecurityMiddleware matches these against the path without its first "/").
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 X_FRAME_OPTIONS = "DENY"
-# Content-Security-Policy of every answer (bummerl.csp): the site's own scripts and styles
+# Content-Security-Policy of every answer (base.csp): the site's own scripts and styles
 # only, no inline script or style, no eval, images of its own or data:, no plugins, never
 # in a frame, forms and <base> to itself. The admin and PDFs work under it as well.
 CONTENT_SECURITY_POLICY = (

@@ -3,10 +3,10 @@ from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import include, path
 
-from bummerl import site_pages
-from bummerl import views as site_views
+from clubs import accounts as site_views
 from clubs import category_pages as category_views
 from clubs import members as member_views
+from clubs import site_pages
 from clubs import views as club_views
 from seasons import widgets as season_widgets
 from tournaments import urls as tournament_urls

@@ -3,7 +3,10 @@
 A non-member gets 404 (the club's pages are not advertised); a member without the
 needed role gets 403. Anonymous visitors are sent to sign in by ``login_required``.
 ``access_for`` answers both questions at once: the club, the user's role in it, and what
-that role allows, so that no view compares roles by hand.
+that role allows, so that no view compares roles by hand. The access carries the
+``actor`` of the user's changes, made once here: views pass ``access.actor`` to the
+writers and never build one. A page that needs no account (a private link) takes its
+actor from ``link_actor`` or ``visitor``.
 """
 
 from dataclasses import dataclass
@@ -12,7 +15,10 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import F
 from django.http import Http404
 
-from clubs.models import Club, Role, role_allows
+from clubs.audit import Actor
+from clubs.models import Club, Membership, Role, role_allows
+
+LINK_ACTOR = Actor(None, via_link=True)
 
 
 @dataclass(frozen=True)
@@ -25,6 +31,14 @@ class Access:
 
     club: Club
     role: Role
+    actor: Actor  # the user, an organiser when the role allows managing
+
+    @classmethod
+    def of(cls, request, club: Club, role: str) -> "Access":
+        """The access of the request's user with ``role`` in ``club``."""
+        role = Role(role)
+        organiser = role_allows(role, Role.ORGANISER)
+        return cls(club=club, role=role, actor=Actor(request.user, organiser=organiser))
 
     def allows(self, role: str) -> bool:
         return role_allows(self.role, role)
@@ -54,7 +68,7 @@ def access_for(request, slug: str, role: str = Role.MEMBER) -> Access:
     )
     if club is None:
         raise Http404
-    access = Access(club=club, role=Role(club.role))
+    access = Access.of(request, club, club.role)
     if not access.allows(role):
         raise PermissionDenied
     return access
@@ -63,6 +77,27 @@ def access_for(request, slug: str, role: str = Role.MEMBER) -> Access:
 def club_for(request, slug: str, role: str = Role.MEMBER) -> Club:
     """The club ``slug`` for a view that needs no more than the check: see ``access_for``."""
     return access_for(request, slug, role).club
+
+
+def member_access(request, slug: str) -> Access | None:
+    """The signed-in user's ``Access`` to the club ``slug``, or None for an anonymous
+    visitor and a non-member: for pages that also show something to the public. One
+    query."""
+    if not request.user.is_authenticated:
+        return None
+    member = Membership.objects.filter(club__slug=slug, user=request.user).select_related("club")
+    found = member.first()
+    return None if found is None else Access.of(request, found.club, found.role)
+
+
+def link_actor() -> Actor:
+    """The holder of a private link, who writes without an account."""
+    return LINK_ACTOR
+
+
+def visitor(request) -> Actor:
+    """The actor of a page that needs no account: the signed-in user, or nobody."""
+    return Actor(request.user if request.user.is_authenticated else None)
 
 
 def clubs_of(user):

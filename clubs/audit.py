@@ -1,105 +1,230 @@
 """The audit trail: ``record`` is called by the services inside their transactions;
 ``history_rows`` turns entries into the readable rows of the history page.
 
-An action is a short English code (``"deal recorded"``); ``ACTIONS`` gives its label on
-the page. A new action needs one line there; an action without one shows its code.
-``before`` and ``after`` are shown by a ``describe`` function of the page that owns the
-scope (it knows the sheet's players or the tournament's cards), else field by field.
+An action is an ``Action`` (stored as its short English code, ``"deal recorded"``);
+``REGISTRY`` gives each its label on the page and how its values read (``Reads``): a new
+action is one member and one entry, and ``record`` refuses any other. ``before`` and
+``after`` are shown by a ``describe`` function of the page that owns the scope (it knows
+the sheet's players or the tournament's cards) for the way the registry names, else
+field by field.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from django.utils.formats import date_format
+from django.utils.functional import Promise
 from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from bummerl.sqlrows import insert
 from clubs.models import AuditEntry
 
-ACTIONS = {
+
+class Action(StrEnum):
+    """Every change the history keeps, by its stored code (``AuditEntry.action``)."""
+
     # score sheets
-    "deal recorded": gettext_lazy("Deal recorded"),
-    "deal corrected": gettext_lazy("Deal corrected"),
-    "deal struck out": gettext_lazy("Deal struck out"),
-    "sheet imported": gettext_lazy("Sheet imported"),
+    DEAL_RECORDED = "deal recorded"
+    DEAL_CORRECTED = "deal corrected"
+    DEAL_STRUCK_OUT = "deal struck out"
+    SHEET_IMPORTED = "sheet imported"
     # tournaments
-    "cards sold": gettext_lazy("Cards sold"),
-    "card paid": gettext_lazy("Payment changed"),
-    "sale cancelled": gettext_lazy("Sale cancelled"),
-    "card withdrawn": gettext_lazy("Card withdrawn"),
-    "withdrawal undone": gettext_lazy("Withdrawal undone"),
-    "cards lowered": gettext_lazy("Cards laid out lowered"),
-    "tables set": gettext_lazy("Tables set"),
-    "round drawn": gettext_lazy("Round drawn"),
-    "pull entered": gettext_lazy("Pull entered"),
-    "pull undone": gettext_lazy("Pull undone"),
-    "draw undone": gettext_lazy("Draw undone"),
-    "result recorded": gettext_lazy("Result recorded"),
-    "result corrected": gettext_lazy("Result corrected"),
-    "result voided": gettext_lazy("Result voided"),
-    "result reported": gettext_lazy("Result reported by a player"),
-    "result confirmed": gettext_lazy("Result confirmed by the other player"),
-    "report accepted": gettext_lazy("Reported result accepted"),
-    "side link revoked": gettext_lazy("Player's match link revoked"),
-    "side link renewed": gettext_lazy("Player's match link renewed"),
-    "result check changed": gettext_lazy("Check of the players' results changed"),
-    "life bought": gettext_lazy("Life bought"),
-    "team set": gettext_lazy("Team set"),
+    CARDS_SOLD = "cards sold"
+    CARD_PAID = "card paid"
+    SALE_CANCELLED = "sale cancelled"
+    CARD_WITHDRAWN = "card withdrawn"
+    WITHDRAWAL_UNDONE = "withdrawal undone"
+    CARDS_LOWERED = "cards lowered"
+    TABLES_SET = "tables set"
+    ROUND_DRAWN = "round drawn"
+    PULL_ENTERED = "pull entered"
+    PULL_UNDONE = "pull undone"
+    DRAW_UNDONE = "draw undone"
+    RESULT_RECORDED = "result recorded"
+    RESULT_CORRECTED = "result corrected"
+    RESULT_VOIDED = "result voided"
+    RESULT_REPORTED = "result reported"
+    RESULT_CONFIRMED = "result confirmed"
+    REPORT_ACCEPTED = "report accepted"
+    SIDE_LINK_REVOKED = "side link revoked"
+    SIDE_LINK_RENEWED = "side link renewed"
+    RESULT_CHECK_CHANGED = "result check changed"
+    LIFE_BOUGHT = "life bought"
+    TEAM_SET = "team set"
     # announced nights: registration, waiting list, check-in (issue 28)
-    "registration set": gettext_lazy("Registration window set"),
-    "registered": gettext_lazy("Player registered"),
-    "registration changed": gettext_lazy("Registration changed"),
-    "registration cancelled": gettext_lazy("Registration cancelled"),
-    "registration moved up": gettext_lazy("Moved up from the waiting list"),
-    "registration checked in": gettext_lazy("Checked in"),
-    "registration no-show": gettext_lazy("Did not come"),
-    "registration paid": gettext_lazy("Registration's payment changed"),
-    "registration terms set": gettext_lazy("Confirmation, bank account and check-in set"),
-    "registration confirmed": gettext_lazy("Registration confirmed"),
-    "registration refused": gettext_lazy("Registration refused"),
-    "registration offered": gettext_lazy("Cards offered from the waiting list"),
-    "offer accepted": gettext_lazy("Offer accepted"),
-    "offer declined": gettext_lazy("Offer declined"),
-    "offer lapsed": gettext_lazy("Offer lapsed"),
-    "registration released": gettext_lazy("Released: not checked in"),
+    REGISTRATION_SET = "registration set"
+    REGISTERED = "registered"
+    REGISTRATION_CHANGED = "registration changed"
+    REGISTRATION_CANCELLED = "registration cancelled"
+    REGISTRATION_MOVED_UP = "registration moved up"
+    REGISTRATION_CHECKED_IN = "registration checked in"
+    REGISTRATION_NO_SHOW = "registration no-show"
+    REGISTRATION_PAID = "registration paid"
+    REGISTRATION_TERMS_SET = "registration terms set"
+    REGISTRATION_CONFIRMED = "registration confirmed"
+    REGISTRATION_REFUSED = "registration refused"
+    REGISTRATION_OFFERED = "registration offered"
+    OFFER_ACCEPTED = "offer accepted"
+    OFFER_DECLINED = "offer declined"
+    OFFER_LAPSED = "offer lapsed"
+    REGISTRATION_RELEASED = "registration released"
     # players and clubs
-    "player added": gettext_lazy("Player added"),
-    "player renamed": gettext_lazy("Player renamed"),
-    "players merged": gettext_lazy("Players merged"),
-    "club created": gettext_lazy("Club created"),
-    "club page changed": gettext_lazy("Club's public page changed"),
-    "invitation created": gettext_lazy("Invitation created"),
-    "invitation revoked": gettext_lazy("Invitation revoked"),
-    "invitation accepted": gettext_lazy("Invitation accepted"),
-    "role changed": gettext_lazy("Role changed"),
-    "member removed": gettext_lazy("Member removed"),
-    "reset link issued": gettext_lazy("Password reset link issued"),
-    "reset link used": gettext_lazy("Password set with a reset link"),
-    "sign-in unlocked": gettext_lazy("Sign-in lock lifted"),
-    "e-mail changed": gettext_lazy("E-mail address changed"),
-    "club renamed": gettext_lazy("Club renamed"),
-    "table renamed": gettext_lazy("Table renamed"),
-    "table archived": gettext_lazy("Table archived"),
-    "table restored": gettext_lazy("Table restored from the archive"),
-    "tournament created": gettext_lazy("Tournament created"),
-    "draw started": gettext_lazy("Draw at the venue started"),
-    "match sheet opened": gettext_lazy("Score sheet of a match opened"),
-    "link revoked": gettext_lazy("Table link revoked"),
-    "link renewed": gettext_lazy("Table link renewed"),
-    "season saved": gettext_lazy("Season saved"),
-    "ranking settings changed": gettext_lazy("Ranking settings changed"),
+    PLAYER_ADDED = "player added"
+    PLAYER_RENAMED = "player renamed"
+    PLAYERS_MERGED = "players merged"
+    CLUB_CREATED = "club created"
+    CLUB_PAGE_CHANGED = "club page changed"
+    INVITATION_CREATED = "invitation created"
+    INVITATION_REVOKED = "invitation revoked"
+    INVITATION_ACCEPTED = "invitation accepted"
+    ROLE_CHANGED = "role changed"
+    MEMBER_REMOVED = "member removed"
+    RESET_LINK_ISSUED = "reset link issued"
+    RESET_LINK_USED = "reset link used"
+    SIGN_IN_UNLOCKED = "sign-in unlocked"
+    E_MAIL_CHANGED = "e-mail changed"
+    CLUB_RENAMED = "club renamed"
+    TABLE_RENAMED = "table renamed"
+    TABLE_ARCHIVED = "table archived"
+    TABLE_RESTORED = "table restored"
+    TOURNAMENT_CREATED = "tournament created"
+    DRAW_STARTED = "draw started"
+    MATCH_SHEET_OPENED = "match sheet opened"
+    LINK_REVOKED = "link revoked"
+    LINK_RENEWED = "link renewed"
+    SEASON_SAVED = "season saved"
+    RANKING_SETTINGS_CHANGED = "ranking settings changed"
     # categories, ranking and consolation (RULES.md 5.8, 5.9, 5.11)
-    "category added": gettext_lazy("Category added"),
-    "category member added": gettext_lazy("Player put into a category"),
-    "category member removed": gettext_lazy("Player taken out of a category"),
-    "stechen recorded": gettext_lazy("Stechen recorded"),
-    "lots drawn": gettext_lazy("Lots drawn for equal places"),
-    "consolation opened": gettext_lazy("Consolation opened"),
+    CATEGORY_ADDED = "category added"
+    CATEGORY_MEMBER_ADDED = "category member added"
+    CATEGORY_MEMBER_REMOVED = "category member removed"
+    STECHEN_RECORDED = "stechen recorded"
+    LOTS_DRAWN = "lots drawn"
+    CONSOLATION_OPENED = "consolation opened"
+
+
+class Reads(StrEnum):
+    """How an action's ``before``/``after`` read on its history page: ``FIELDS`` field by
+    field (``readable``); the others by the ``describe`` of the page that owns the scope
+    (``tournaments.history``, ``scoring.display``), which knows the cards' holders or
+    the sheet's players."""
+
+    FIELDS = "fields"
+    DEAL = "deal"
+    IMPORT = "import"
+    SALE = "sale"
+    SALE_CANCELLED = "sale cancelled"
+    CARD_PAID = "card paid"
+    ROUND_DRAWN = "round drawn"
+    ROUND = "round"
+    PULL = "pull"
+    TOURNAMENT = "tournament"
+    TABLES = "tables"
+    MATCH = "match"
+    SIDE_LINK = "side link"
+    RESULT_CHECK = "result check"
+    RESULT = "result"
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What the history page knows of an action: its ``label`` and how its values read."""
+
+    label: Promise
+    reads: Reads = Reads.FIELDS
+
+
+REGISTRY: dict[Action, Kind] = {
+    # score sheets
+    Action.DEAL_RECORDED: Kind(gettext_lazy("Deal recorded"), Reads.DEAL),
+    Action.DEAL_CORRECTED: Kind(gettext_lazy("Deal corrected"), Reads.DEAL),
+    Action.DEAL_STRUCK_OUT: Kind(gettext_lazy("Deal struck out"), Reads.DEAL),
+    Action.SHEET_IMPORTED: Kind(gettext_lazy("Sheet imported"), Reads.IMPORT),
+    # tournaments
+    Action.CARDS_SOLD: Kind(gettext_lazy("Cards sold"), Reads.SALE),
+    Action.CARD_PAID: Kind(gettext_lazy("Payment changed"), Reads.CARD_PAID),
+    Action.SALE_CANCELLED: Kind(gettext_lazy("Sale cancelled"), Reads.SALE_CANCELLED),
+    Action.CARD_WITHDRAWN: Kind(gettext_lazy("Card withdrawn")),
+    Action.WITHDRAWAL_UNDONE: Kind(gettext_lazy("Withdrawal undone")),
+    Action.CARDS_LOWERED: Kind(gettext_lazy("Cards laid out lowered")),
+    Action.TABLES_SET: Kind(gettext_lazy("Tables set"), Reads.TABLES),
+    Action.ROUND_DRAWN: Kind(gettext_lazy("Round drawn"), Reads.ROUND_DRAWN),
+    Action.PULL_ENTERED: Kind(gettext_lazy("Pull entered"), Reads.PULL),
+    Action.PULL_UNDONE: Kind(gettext_lazy("Pull undone")),
+    Action.DRAW_UNDONE: Kind(gettext_lazy("Draw undone"), Reads.ROUND),
+    Action.RESULT_RECORDED: Kind(gettext_lazy("Result recorded"), Reads.RESULT),
+    Action.RESULT_CORRECTED: Kind(gettext_lazy("Result corrected"), Reads.RESULT),
+    Action.RESULT_VOIDED: Kind(gettext_lazy("Result voided"), Reads.RESULT),
+    Action.RESULT_REPORTED: Kind(gettext_lazy("Result reported by a player"), Reads.RESULT),
+    Action.RESULT_CONFIRMED: Kind(
+        gettext_lazy("Result confirmed by the other player"), Reads.RESULT
+    ),
+    Action.REPORT_ACCEPTED: Kind(gettext_lazy("Reported result accepted"), Reads.RESULT),
+    Action.SIDE_LINK_REVOKED: Kind(gettext_lazy("Player's match link revoked"), Reads.SIDE_LINK),
+    Action.SIDE_LINK_RENEWED: Kind(gettext_lazy("Player's match link renewed"), Reads.SIDE_LINK),
+    Action.RESULT_CHECK_CHANGED: Kind(
+        gettext_lazy("Check of the players' results changed"), Reads.RESULT_CHECK
+    ),
+    Action.LIFE_BOUGHT: Kind(gettext_lazy("Life bought")),
+    Action.TEAM_SET: Kind(gettext_lazy("Team set")),
+    # announced nights: registration, waiting list, check-in (issue 28)
+    Action.REGISTRATION_SET: Kind(gettext_lazy("Registration window set")),
+    Action.REGISTERED: Kind(gettext_lazy("Player registered")),
+    Action.REGISTRATION_CHANGED: Kind(gettext_lazy("Registration changed")),
+    Action.REGISTRATION_CANCELLED: Kind(gettext_lazy("Registration cancelled")),
+    Action.REGISTRATION_MOVED_UP: Kind(gettext_lazy("Moved up from the waiting list")),
+    Action.REGISTRATION_CHECKED_IN: Kind(gettext_lazy("Checked in")),
+    Action.REGISTRATION_NO_SHOW: Kind(gettext_lazy("Did not come")),
+    Action.REGISTRATION_PAID: Kind(gettext_lazy("Registration's payment changed")),
+    Action.REGISTRATION_TERMS_SET: Kind(
+        gettext_lazy("Confirmation, bank account and check-in set")
+    ),
+    Action.REGISTRATION_CONFIRMED: Kind(gettext_lazy("Registration confirmed")),
+    Action.REGISTRATION_REFUSED: Kind(gettext_lazy("Registration refused")),
+    Action.REGISTRATION_OFFERED: Kind(gettext_lazy("Cards offered from the waiting list")),
+    Action.OFFER_ACCEPTED: Kind(gettext_lazy("Offer accepted")),
+    Action.OFFER_DECLINED: Kind(gettext_lazy("Offer declined")),
+    Action.OFFER_LAPSED: Kind(gettext_lazy("Offer lapsed")),
+    Action.REGISTRATION_RELEASED: Kind(gettext_lazy("Released: not checked in")),
+    # players and clubs
+    Action.PLAYER_ADDED: Kind(gettext_lazy("Player added")),
+    Action.PLAYER_RENAMED: Kind(gettext_lazy("Player renamed")),
+    Action.PLAYERS_MERGED: Kind(gettext_lazy("Players merged")),
+    Action.CLUB_CREATED: Kind(gettext_lazy("Club created")),
+    Action.CLUB_PAGE_CHANGED: Kind(gettext_lazy("Club's public page changed")),
+    Action.INVITATION_CREATED: Kind(gettext_lazy("Invitation created")),
+    Action.INVITATION_REVOKED: Kind(gettext_lazy("Invitation revoked")),
+    Action.INVITATION_ACCEPTED: Kind(gettext_lazy("Invitation accepted")),
+    Action.ROLE_CHANGED: Kind(gettext_lazy("Role changed")),
+    Action.MEMBER_REMOVED: Kind(gettext_lazy("Member removed")),
+    Action.RESET_LINK_ISSUED: Kind(gettext_lazy("Password reset link issued")),
+    Action.RESET_LINK_USED: Kind(gettext_lazy("Password set with a reset link")),
+    Action.SIGN_IN_UNLOCKED: Kind(gettext_lazy("Sign-in lock lifted")),
+    Action.E_MAIL_CHANGED: Kind(gettext_lazy("E-mail address changed")),
+    Action.CLUB_RENAMED: Kind(gettext_lazy("Club renamed")),
+    Action.TABLE_RENAMED: Kind(gettext_lazy("Table renamed")),
+    Action.TABLE_ARCHIVED: Kind(gettext_lazy("Table archived")),
+    Action.TABLE_RESTORED: Kind(gettext_lazy("Table restored from the archive")),
+    Action.TOURNAMENT_CREATED: Kind(gettext_lazy("Tournament created"), Reads.TOURNAMENT),
+    Action.DRAW_STARTED: Kind(gettext_lazy("Draw at the venue started"), Reads.ROUND),
+    Action.MATCH_SHEET_OPENED: Kind(gettext_lazy("Score sheet of a match opened"), Reads.MATCH),
+    Action.LINK_REVOKED: Kind(gettext_lazy("Table link revoked")),
+    Action.LINK_RENEWED: Kind(gettext_lazy("Table link renewed")),
+    Action.SEASON_SAVED: Kind(gettext_lazy("Season saved")),
+    Action.RANKING_SETTINGS_CHANGED: Kind(gettext_lazy("Ranking settings changed")),
+    # categories, ranking and consolation (RULES.md 5.8, 5.9, 5.11)
+    Action.CATEGORY_ADDED: Kind(gettext_lazy("Category added")),
+    Action.CATEGORY_MEMBER_ADDED: Kind(gettext_lazy("Player put into a category")),
+    Action.CATEGORY_MEMBER_REMOVED: Kind(gettext_lazy("Player taken out of a category")),
+    Action.STECHEN_RECORDED: Kind(gettext_lazy("Stechen recorded")),
+    Action.LOTS_DRAWN: Kind(gettext_lazy("Lots drawn for equal places")),
+    Action.CONSOLATION_OPENED: Kind(gettext_lazy("Consolation opened")),
 }
-"""Action code -> label of the history page (German first, through gettext)."""
+"""Each action's label on the history page (German first, through gettext) and how its
+values read. ``record`` takes no other action."""
 
 
 @dataclass(frozen=True)
@@ -134,21 +259,21 @@ def record(
     before: Any = None,
     after: Any = None,
 ) -> None:
-    """Keep one change of ``action`` (a code of ``ACTIONS``) on ``scope``/``scope_id``
+    """Keep one change of ``action`` (an ``Action``) on ``scope``/``scope_id``
     (``"sheet"``, ``"tournament"`` or ``"club"`` and its id): ``actor`` has ``user_id`` (or
     None) and ``via_link``; ``before`` and ``after`` are JSON-able values (None where there
-    is nothing)."""
-    insert(
-        AuditEntry(
-            club_id=club_id,
-            scope=scope,
-            scope_id=scope_id,
-            action=action,
-            actor_id=getattr(actor, "user_id", None),
-            via_link=getattr(actor, "via_link", False),
-            before=before,
-            after=after,
-        )
+    is nothing). ValueError for an action that is not an ``Action``: every change has
+    its entry in ``REGISTRY``."""
+    action = Action(action)
+    AuditEntry.objects.create(
+        club_id=club_id,
+        scope=scope,
+        scope_id=scope_id,
+        action=action,
+        actor_id=getattr(actor, "user_id", None),
+        via_link=getattr(actor, "via_link", False),
+        before=before,
+        after=after,
     )
 
 
@@ -156,10 +281,25 @@ def history(scope: str, scope_id: int):
     return AuditEntry.objects.filter(scope=scope, scope_id=scope_id).select_related("actor")
 
 
+def kind(action: str) -> Kind | None:
+    """The registry's entry of a stored action code; None for a code no writer makes any
+    more (an old entry)."""
+    try:
+        return REGISTRY[Action(action)]
+    except ValueError:
+        return None
+
+
 def action_label(action: str) -> str:
     """``"deal recorded"`` -> ``"Spiel eingetragen"``; an unknown code is shown as it is."""
-    label = ACTIONS.get(action)
-    return str(label) if label is not None else action
+    found = kind(action)
+    return str(found.label) if found is not None else action
+
+
+def reads(action: str) -> Reads:
+    """How the values of ``action`` read (``Reads.FIELDS`` for an unknown code)."""
+    found = kind(action)
+    return found.reads if found is not None else Reads.FIELDS
 
 
 FIELDS = {

@@ -4,11 +4,11 @@ club's history. All three are idempotent: sent twice, they change once."""
 
 from django.db import transaction
 
+from base.errors import RuleError, gettext_noop
+from base.text import clean_name
 from clubs import audit
-from clubs.errors import RuleError, gettext_noop
 from clubs.models import Category, Club, Player
 from clubs.players import known_player
-from clubs.text import clean_name
 
 
 def add_category(club: Club, name: str, actor: audit.Actor) -> Category:

@@ -8,10 +8,10 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from base.errors import RuleError
 from clubs import audit
 from clubs.access import access_for
 from clubs.categories import add_category, set_member
-from clubs.errors import RuleError
 from clubs.forms import CategoryPostForm, rule_error_text
 from clubs.models import Category, Player, Role
 

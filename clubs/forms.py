@@ -13,7 +13,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 
-from clubs.errors import RuleError
+from base.errors import RuleError
 from clubs.models import Category, Role, colour_check
 
 
@@ -67,7 +67,7 @@ def new_key() -> uuid.UUID:
 MAX_ID = 2**63 - 1
 """The largest value of a 64-bit integer column (SQLite's INTEGER, PostgreSQL's
 bigint): no id or number a page sends is taken past it (SQLite cannot even compare a
-larger one). An id in an address has at most 18 digits (``bummerl.converters``)."""
+larger one). An id in an address has at most 18 digits (``base.converters``)."""
 
 
 class IdField(forms.IntegerField):

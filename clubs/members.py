@@ -18,10 +18,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from bummerl.links import absolute_url
-from clubs import services
+from base.errors import RuleError
+from base.links import absolute_url
+from clubs import invitations, services
 from clubs.access import club_for
-from clubs.errors import RuleError
 from clubs.forms import (
     ClubFaceForm,
     ClubForm,
@@ -111,7 +111,7 @@ def _members_page(
         )
     owner_ids = {m.user_id for m in members if m.role == Role.OWNER and m.user.is_active}
     for item in invitations:
-        # an invitation works only while its maker is an owner (services.invitation_refusal)
+        # an invitation works only while its maker is an owner (invitations.invitation_refusal)
         item["dead"] = item["invitation"].created_by_id not in owner_ids
     return render(
         request,
@@ -147,7 +147,7 @@ def members(request, slug):
         form = InvitationForm(request.POST)
         if form.is_valid():
             try:
-                invitation = services.create_invitation(
+                invitation = invitations.create_invitation(
                     club, form.cleaned_data["role"], request.user, form.cleaned_data["key"]
                 )
             except RuleError as error:
@@ -342,7 +342,7 @@ def invitation_revoke(request, slug, invitation_id):
     invitation = Invitation.objects.filter(club=club, pk=invitation_id).first()
     if invitation is None:
         raise Http404
-    services.revoke_invitation(invitation, request.user)
+    invitations.revoke_invitation(invitation, request.user)
     messages.success(request, _("The invitation is revoked: its link no longer works."))
     return redirect("members", slug=club.slug)
 
@@ -363,9 +363,9 @@ def join(request, token):
     context = {"invitation": invitation, "club": invitation.club}
     state = invitation.state
     if state != "open":
-        context["reason"] = _(services.GONE[state])
+        context["reason"] = _(invitations.GONE[state])
         return render(request, "clubs/join.html", context, status=GONE_STATUS)
-    refused = services.invitation_refusal(invitation)
+    refused = invitations.invitation_refusal(invitation)
     if refused is not None:  # its maker is no longer an owner
         context["reason"] = rule_error_text(refused)
         return render(request, "clubs/join.html", context, status=GONE_STATUS)
@@ -375,7 +375,7 @@ def join(request, token):
         context["current"] = current
         if request.method == "POST" and current is None:
             try:
-                services.accept_invitation(invitation, user)
+                invitations.accept_invitation(invitation, user)
             except RuleError as error:
                 return _refused(request, context, error)
             return _joined(request, invitation)
@@ -383,7 +383,7 @@ def join(request, token):
     form = JoinForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            user, _membership = services.join_with_new_account(
+            user, _membership = invitations.join_with_new_account(
                 invitation, form.cleaned_data["username"], form.cleaned_data["password1"]
             )
         except RuleError as error:
@@ -400,7 +400,7 @@ def join(request, token):
 
 def _refused(request, context, error: RuleError):
     context["reason"] = rule_error_text(error)
-    gone = error.params.get("state") in {*services.GONE, *services.ISSUER_GONE}
+    gone = error.params.get("state") in {*invitations.GONE, *invitations.ISSUER_GONE}
     return render(request, "clubs/join.html", context, status=GONE_STATUS if gone else 409)
 
 

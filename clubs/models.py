@@ -12,7 +12,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from clubs.text import TYPED_MAX, clean_name, german_key, name_fold
+from base.text import TYPED_MAX, clean_name, german_key, name_fold
 
 
 def colour_check(value: str) -> None:
@@ -81,7 +81,7 @@ class PlayerQuerySet(models.QuerySet):
 
 
 class Player(models.Model):
-    """A person at the card table. ``name`` is stored clean (``clubs.text.clean_name``);
+    """A person at the card table. ``name`` is stored clean (``base.text.clean_name``);
     ``name_fold`` is the person's identity in the club (case folded, unique per club:
     "anna" is Anna); ``name_key`` sorts and searches in German order."""
 
@@ -188,7 +188,7 @@ class Invitation(models.Model):
     """A single-use link that makes whoever accepts it a member of ``club`` with ``role``.
 
     Open until ``expires_at``; ``used_at``/``used_by`` are set once, by a conditional
-    UPDATE (``clubs.services.accept_invitation``), so two phones opening the same link
+    UPDATE (``clubs.invitations.accept_invitation``), so two phones opening the same link
     make one membership. Revoked invitations keep ``revoked_at``; nothing is deleted."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")

@@ -5,7 +5,7 @@ Every writer runs in one transaction, locks what it changes and keeps an audit e
 naming the form field.
 
 One person is one player of a club: names are stored clean and a player's identity is
-the case-folded name (``clubs.text``), unique per club in the database. Typing a known
+the case-folded name (``base.text``), unique per club in the database. Typing a known
 name in another case finds that player. Organisers rename players and merge two players
 who turn out to be one person; both are kept in the club's history.
 """
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
+from base.errors import RuleError, gettext_noop
+from base.text import TYPED_MAX, clean_name, name_fold
 from clubs import audit
-from clubs.errors import RuleError, gettext_noop
 from clubs.models import Club, Player
-from clubs.text import TYPED_MAX, clean_name, name_fold
 
 NAME_LENGTH = 80
 

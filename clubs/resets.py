@@ -32,8 +32,8 @@ from django.utils.encoding import force_bytes
 from django.utils.http import base36_to_int, int_to_base36, urlsafe_base64_encode
 from django.utils.translation import gettext
 
+from base.errors import RuleError, gettext_noop
 from clubs import audit
-from clubs.errors import RuleError, gettext_noop
 from clubs.models import Club, Membership, Role
 
 # Why a link may not be made (the owner's members page) ...

@@ -1,4 +1,5 @@
-"""The only writers of clubs, memberships and invitations (players: ``clubs.players``).
+"""The only writers of clubs and memberships (invitations: ``clubs.invitations``;
+players: ``clubs.players``).
 
 Every writer runs in one transaction, locks what it changes and keeps an audit entry
 (scope ``"club"``, ``scope_id`` the club's id). User-fixable refusals are ``RuleError``s
@@ -18,10 +19,10 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.text import slugify
 
+from base.errors import RuleError, gettext_noop, key_reused
+from base.text import clean_name
 from clubs import audit, resets
-from clubs.errors import RuleError, gettext_noop, key_reused
-from clubs.models import AuditEntry, Club, Invitation, Membership, Role, colour_check
-from clubs.text import clean_name
+from clubs.models import AuditEntry, Club, Membership, Role, colour_check
 
 # -- Clubs -------------------------------------------------------------------------------
 
@@ -45,10 +46,10 @@ def create_club(name: str, owner, key: uuid.UUID | None = None) -> Club:
     The slug (the club's address ``/c/<slug>/``) is ``slugify(name)``, made unique with a
     number. A repeated ``key`` (a double tap) returns the club made by the first request
     when it is the same founding (same name, same account); another name or another
-    account with that key is refused on ``key`` (``clubs.errors.key_reused``: an old
+    account with that key is refused on ``key`` (``base.errors.key_reused``: an old
     page's form), never answered with the earlier club.
     Refused (RuleError on ``name``): an empty name (nothing visible, as
-    ``clubs.text.clean_name``), more than 100 characters.
+    ``base.text.clean_name``), more than 100 characters.
     """
     name = clean_name(name)
     if not name:
@@ -95,212 +96,10 @@ def _same_club(earlier: Club, name: str, owner) -> Club:
     return earlier
 
 
-# -- Invitations -------------------------------------------------------------------------
-
-
-def create_invitation(club: Club, role: str, by, key: uuid.UUID | None = None) -> Invitation:
-    """A single-use link for ``club`` that makes its holder a member with ``role``; open
-    for ``BUMMERL_INVITE_DAYS`` (default 7) days. ``by`` is the owner's account.
-    A repeated ``key`` returns the first request's invitation when it is the same (club,
-    role, account); another is refused on ``key`` (``clubs.errors.key_reused``).
-    Refused (RuleError on ``role``): a role that does not exist."""
-    if role not in Role.values:
-        raise RuleError("role", gettext_noop("Choose a role."))
-    if key is not None:
-        earlier = Invitation.objects.filter(key=key).first()
-        if earlier is not None:
-            return _same_invitation(earlier, club, role, by)
-    days = settings.INVITE_DAYS
-    try:
-        with transaction.atomic():
-            invitation = Invitation.objects.create(
-                club=club,
-                role=role,
-                key=key,
-                created_by=by,
-                expires_at=timezone.now() + datetime.timedelta(days=days),
-            )
-            audit.record(
-                club.pk,
-                "club",
-                club.pk,
-                "invitation created",
-                actor=audit.by(by),
-                before=None,
-                after={"invitation": invitation.pk, "role": role, "expires_at": _iso(invitation)},
-            )
-            return invitation
-    except IntegrityError:
-        earlier = Invitation.objects.filter(key=key).first() if key else None
-        if earlier is None:
-            raise key_reused() from None
-        return _same_invitation(earlier, club, role, by)
-
-
-def _same_invitation(earlier: Invitation, club: Club, role: str, by) -> Invitation:
-    """``earlier`` when its key is sent again for the same club, role and account."""
-    if (earlier.club_id, earlier.role, earlier.created_by_id) != (
-        club.pk,
-        role,
-        getattr(by, "pk", None),
-    ):
-        raise key_reused()
-    return earlier
-
-
-def _iso(invitation: Invitation) -> str:
-    return invitation.expires_at.isoformat(timespec="seconds")
-
-
-def revoke_invitation(invitation: Invitation, by) -> None:
-    """Close an open invitation: its link then says it was revoked. A used, revoked or
-    expired invitation is left as it is."""
-    with transaction.atomic():
-        done = Invitation.objects.open().filter(pk=invitation.pk).update(revoked_at=timezone.now())
-        if done:
-            audit.record(
-                invitation.club_id,
-                "club",
-                invitation.club_id,
-                "invitation revoked",
-                actor=audit.by(by),
-                before={"invitation": invitation.pk, "role": invitation.role},
-                after=None,
-            )
-
-
-GONE = {
-    "used": gettext_noop(
-        "This invitation link has already been used. Ask the club's owner for a new one."
-    ),
-    "revoked": gettext_noop(
-        "This invitation link was revoked. Ask the club's owner for a new one."
-    ),
-    "expired": gettext_noop(
-        "This invitation link has expired. Ask the club's owner for a new one."
-    ),
-}
-
-
-ISSUER_GONE = {
-    "issuer": gettext_noop(
-        "This invitation link no longer works: %(issuer)s, who made it, is no longer an "
-        "owner of %(club)s. Ask the club's owner for a new one."
-    ),
-    "no_issuer": gettext_noop(
-        "This invitation link no longer works: the account that made it no longer exists. "
-        "Ask the club's owner for a new one."
-    ),
-}
-
-
-def invitation_refusal(invitation: Invitation) -> RuleError | None:
-    """Why an open ``invitation`` cannot be accepted now: only an owner of the club makes
-    one (the members page), and it works only while its maker still is one, an active
-    account (an invitation may make an owner). RuleError on ``invitation`` with ``state``
-    ``issuer`` (the maker is no longer an owner) or ``no_issuer`` (his account is gone);
-    None while the rule holds. One query."""
-    maker = invitation.created_by
-    if maker is None:
-        return RuleError("invitation", ISSUER_GONE["no_issuer"], state="no_issuer")
-    if (
-        maker.is_active
-        and Membership.objects.filter(
-            club_id=invitation.club_id, user=maker, role=Role.OWNER
-        ).exists()
-    ):
-        return None
-    return RuleError(
-        "invitation",
-        ISSUER_GONE["issuer"],
-        issuer=maker.get_username(),
-        club=invitation.club.name,
-        state="issuer",
-    )
-
-
-def accept_invitation(invitation: Invitation, user) -> Membership:
-    """Make ``user`` a member of the invitation's club with its role, and use it up.
-
-    Single use is kept by the database: one conditional UPDATE (``used_at IS NULL``, not
-    revoked, not expired) marks it used; of two requests at the same moment, the second
-    updates no row and is refused. The maker must still be an owner of the club
-    (``invitation_refusal``, asked under the club's row lock, which role changes take).
-    Refused (RuleError on ``invitation``, with ``state``
-    ``used``/``revoked``/``expired``/``member``/``issuer``/``no_issuer``): a link that is
-    not open, a user who already belongs to the club (the link then stays open for
-    someone else), a maker who is no longer an owner.
-    """
-    club = invitation.club
-    try:
-        with transaction.atomic():
-            _lock_members(club)
-            refused = invitation_refusal(
-                Invitation.objects.select_related("created_by", "club").get(pk=invitation.pk)
-            )
-            if refused is not None:
-                raise refused
-            current = Membership.objects.filter(user=user, club=club).first()
-            if current is not None:
-                raise RuleError(
-                    "invitation",
-                    gettext_noop("You already belong to %(club)s as %(role)s."),
-                    club=club.name,
-                    role=current.get_role_display(),
-                    state="member",
-                )
-            now = timezone.now()
-            used = (
-                Invitation.objects.open().filter(pk=invitation.pk).update(used_at=now, used_by=user)
-            )
-            if not used:
-                invitation.refresh_from_db()
-                state = invitation.state
-                raise RuleError("invitation", GONE.get(state, GONE["used"]), state=state)
-            membership = Membership.objects.create(user=user, club=club, role=invitation.role)
-            audit.record(
-                club.pk,
-                "club",
-                club.pk,
-                "invitation accepted",
-                actor=audit.by(user),
-                before=None,
-                after={
-                    "invitation": invitation.pk,
-                    "user": user.get_username(),
-                    "role": invitation.role,
-                },
-            )
-            return membership
-    except IntegrityError:
-        # The same account joined through another link at the same moment.
-        raise RuleError(
-            "invitation",
-            gettext_noop("You already belong to %(club)s."),
-            club=club.name,
-            state="member",
-        ) from None
-
-
-def join_with_new_account(invitation: Invitation, username: str, password: str):
-    """A new account ``username`` (validated by the caller's form) that accepts
-    ``invitation``: both or neither (a refused invitation creates no account).
-    Returns ``(user, membership)``; refusals as ``accept_invitation``, and RuleError on
-    ``username`` when the name was taken a moment ago."""
-    try:
-        with transaction.atomic():
-            user = get_user_model().objects.create_user(username, password=password)
-            return user, accept_invitation(invitation, user)
-    except IntegrityError:
-        raise RuleError(
-            "username", gettext_noop("A user with that username already exists.")
-        ) from None
-
-
 # -- Members -----------------------------------------------------------------------------
 
 
-def _lock_members(club: Club) -> None:
+def lock_members(club: Club) -> None:
     # Two owners demoting each other at the same moment must not leave the club without
     # an owner: every change of roles takes the club's row lock first.
     Club.objects.select_for_update().filter(pk=club.pk).first()
@@ -319,7 +118,7 @@ def change_role(membership: Membership, role: str, by) -> Membership:
     if role not in Role.values:
         raise RuleError("role", gettext_noop("Choose a role."))
     with transaction.atomic():
-        _lock_members(membership.club)
+        lock_members(membership.club)
         locked = Membership.objects.select_related("user").get(pk=membership.pk)
         if locked.role == role:
             return locked
@@ -348,7 +147,7 @@ def remove_member(membership: Membership, by) -> None:
     """Take the account out of the club (its account and the club's records stay).
     Refused (RuleError on ``member``): the club's last owner."""
     with transaction.atomic():
-        _lock_members(membership.club)
+        lock_members(membership.club)
         locked = Membership.objects.select_related("user").filter(pk=membership.pk).first()
         if locked is None:
             return
@@ -460,7 +259,7 @@ def set_email(membership: Membership, email: str, by) -> bool:
             code, params = found
             raise RuleError("email", resets.ISSUE[code], **params)
     with transaction.atomic():
-        _lock_members(membership.club)
+        lock_members(membership.club)
         account = get_user_model().objects.select_for_update().get(pk=user.pk)
         before = account.email
         if before == email:

@@ -15,15 +15,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from bummerl.htmx import partial_or_page, vary_on_htmx
+from base.errors import RuleError
+from base.htmx import partial_or_page, vary_on_htmx
+from base.text import TYPED_MAX, clean_name, warn_unprintable
 from clubs import audit
 from clubs.access import Access, access_for, club_for, clubs_of
-from clubs.errors import RuleError
 from clubs.forms import PlayerForm, put_rule_error, read_id, rule_error_text
 from clubs.models import AuditEntry, Club, Player, Role
 from clubs.players import add_player, known_player, merge_plan, merge_players, rename_player
 from clubs.tables import PlayerTable, paginate
-from clubs.text import TYPED_MAX, clean_name, warn_unprintable
 
 PLAYER_FIGURES: list[Callable[[Club, Player], dict]] = []
 """Functions ``(club, player) -> context`` whose values a player's page shows: the apps

@@ -19,9 +19,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from bummerl.sqlrows import Columns, fetch, table
+from base.errors import RuleError
+from base.sqlrows import Columns, fetch, table
 from clubs.audit import Actor
-from clubs.errors import RuleError
 from clubs.models import Club, Membership, Player, Role, role_allows
 from scoring.models import Seat, Sheet
 from scoring.signals import link_open

@@ -8,7 +8,7 @@ form carries, and the refusal of a write from an older state (DESIGN.md principl
 import re
 from dataclasses import dataclass
 
-from clubs.errors import RuleError, gettext_noop
+from base.errors import RuleError, gettext_noop
 from scoring.models import DealRow
 
 

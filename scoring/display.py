@@ -1,13 +1,14 @@
 """Words and rows for showing a sheet: presentation only, no rule is decided here."""
 
-import functools
 from dataclasses import dataclass
 
 from django.utils.html import format_html
-from django.utils.translation import get_language, gettext_noop, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from scoring import rules as core
+from scoring.forms import OPTION_CHOICES, OPTION_LABELS
+from scoring.models import ENTRY_TYPES
 from scoring.rules import bauern, dreier
 
 
@@ -71,41 +72,6 @@ def describe_entry(entry, players, rules: core.RuleSet) -> str:
     if out is not None:
         text += " · " + _("%(name)s sits out") % {"name": names[out]}
     return text
-
-
-class _Same:
-    """``rules`` in a cache key, told apart by identity (the rule sets are not hashable):
-    the key holds it, so no other object can take its identity while the key is kept."""
-
-    __slots__ = ("rules",)
-
-    def __init__(self, rules):
-        self.rules = rules
-
-    def __hash__(self) -> int:
-        return id(self.rules)
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, _Same) and other.rules is self.rules
-
-
-@dataclass(frozen=True)
-class _Named:
-    name: str
-
-
-@functools.lru_cache(maxsize=8192)
-def _entry_text(language: str, names: tuple[str, ...], rules: _Same, entry) -> str:
-    return describe_entry(entry, [_Named(name) for name in names], rules.rules)
-
-
-def entry_texts(players, rules: core.RuleSet):
-    """``describe_entry`` for the entries of one sheet (``players`` in seat order, its
-    ``Sheet.core_rules``), in the active language: a function of an entry, kept per
-    process for each entry (a rule core entry: frozen, so it can be a key), names, rule
-    set and language: a sheet's page describes the same deals from deal to deal."""
-    names = tuple(p.name for p in players)
-    return functools.partial(_entry_text, get_language(), names, _Same(rules))
 
 
 @dataclass(frozen=True)
@@ -223,9 +189,9 @@ def game_text(game: core.Game, players) -> str:
 
 def sheet_rows(scored) -> list[Row]:
     """Deal rows in play order, voided ones in place, a result row after each game.
-    Of a recent part (``services.ScoredSheet.first``), the games finished before it
+    Of a recent part (``reading.ScoredSheet.first``), the games finished before it
     come first, one result row each."""
-    text_of = entry_texts(scored.players, scored.state.rules)
+    players, rules = scored.players, scored.state.rules
     lines = iter(scored.state.lines)
     games = {g.decided_at: (i, g) for i, g in enumerate(scored.state.games)}
     rows: list[Row] = []
@@ -234,7 +200,7 @@ def sheet_rows(scored) -> list[Row]:
         if game.decided_at < number:
             rows.append(_game_row(scored, index, game))
     for deal in scored.deals:
-        text = text_of(deal.entry)
+        text = describe_entry(deal.entry, players, rules)
         if deal.voided_at is not None:
             rows.append(Row(deal, text))
             continue
@@ -256,8 +222,6 @@ def describe_change(scored):
     """The ``describe`` of the sheet's history page (``clubs.audit.history_rows``): a
     stored deal as its line, e.g. "Spiel 3: Bettler · Ben · gewonnen (Ben +4)"; an
     import as its players and number of deals. None for values of another shape."""
-    from scoring.models import ENTRY_TYPES
-
     names = [p.name for p in scored.players]
 
     def describe(action: str, value) -> str | None:
@@ -369,8 +333,6 @@ def option_words(rules: core.RuleSet, keys=TWO_PLAYER_OPTIONS) -> list[tuple[str
     in the words the rule-set form uses (``scoring.forms.OPTION_LABELS`` and
     ``OPTION_CHOICES``): e.g. ("A false Ausmelden gives the opponent", "2, or 3 if he had
     no trick"); a yes/no option reads "yes" or "no", a number as itself."""
-    from scoring.forms import OPTION_CHOICES, OPTION_LABELS
-
     words = []
     for key in keys:
         value = rules.options.get(key)

@@ -1,5 +1,9 @@
-"""The fold of a sheet kept with the sheet (``Sheet.fold``), so that a deal recorded or
-a page shown folds only the open game and the one before it, not the whole evening.
+"""The second of the sheet page's two caches (the first is the rendered page of a state,
+``scoring.fragments``): the kept fold, where the last two games of a sheet began, kept
+with the sheet (``Sheet.fold``), so that a deal recorded or a page shown folds only the
+open game and the one before it, not the whole evening. It is written in one place,
+``keep``, by the writers of ``scoring.services`` (a read never writes it; a sheet whose
+kept fold does not fit is folded whole until its next write keeps it again).
 
 What is kept: the ``Mark``s of the rule core (``scoring.rules.sheet``) where those two
 games began, each with the position of the deal before it, under the number of struck
@@ -21,13 +25,13 @@ position.
 
 import dataclasses
 import enum
-import functools
 import hashlib
 import importlib
 import json
 from pathlib import Path
 
 from scoring import rules as core
+from scoring.models import Sheet
 
 RULES_DIR = Path(core.__file__).resolve().parent
 CODE = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(RULES_DIR.glob("*.py")))).hexdigest()[
@@ -91,21 +95,16 @@ def kept(fold: str, struck: int) -> list[tuple[core.Mark, int]] | None:
     """The marks (with the position before each) of a kept ``fold`` (the JSON text of
     ``made``) made by this rule code while ``struck`` rows were struck; None when not, or
     when it cannot be read (no fold yet, or a text that is no fold).
-
-    A fold's text is read once per process (``_read``): the marks given back for the same
-    text are the same objects. They are not to be changed; ``score_sheet`` going on from
-    a mark copies what it changes (``rules.sheet._own_copy``)."""
+    ``score_sheet`` going on from a mark copies what it changes
+    (``rules.sheet._own_copy``), so the marks may be folded on more than once."""
     read = _read(fold) if fold else None
     if read is None or read[0] != struck or read[1] != CODE:
         return None
     return list(read[2])
 
 
-@functools.lru_cache(maxsize=128)
 def _read(fold: str) -> tuple[int, str, tuple[tuple[core.Mark, int], ...]] | None:
-    """``fold``'s struck rows, rule code digest and marks; None when it cannot be read.
-    Kept for the 128 folds read last: a table's fold changes when one of its games
-    ends, so a night of up to 128 tables reads each state once per process."""
+    """``fold``'s struck rows, rule code digest and marks; None when it cannot be read."""
     try:
         data = json.loads(fold)
         marks = tuple((core.Mark(m["count"], load(m["state"])), m["after"]) for m in data["marks"])
@@ -126,3 +125,23 @@ def made(struck: int, marks: list[tuple[core.Mark, int]]) -> str:
         ],
     }
     return json.dumps(data, separators=(",", ":"))
+
+
+def keep(sheet: Sheet, struck: int, state: core.SheetState, live: list, start=None) -> None:
+    """Keep the marks of ``state`` with ``sheet`` (``Sheet.fold``, in the database and
+    on ``sheet``), ``struck`` of its rows being struck: the one place the kept fold is
+    written, by the writers of ``scoring.services`` only (a read never writes it).
+    ``live`` are the live rows from ``state.first_line`` on, in order; ``start`` the mark
+    the fold went on from, with the position before it."""
+    offset = state.first_line
+    marks = []
+    for mark in state.marks:
+        if mark.count == 0:
+            after = 0
+        elif mark.count > offset:
+            after = live[mark.count - 1 - offset].position
+        else:
+            after = start[1]  # the mark the fold began with
+        marks.append((mark, after))
+    sheet.fold = made(struck, marks)
+    Sheet.objects.filter(pk=sheet.pk).update(fold=sheet.fold)

@@ -5,8 +5,6 @@ its place on the sheet is decided by the rule core through ``scoring.services``,
 whose RuleError the view puts on the field it names.
 """
 
-import copy
-import functools
 import uuid
 
 from django import forms
@@ -113,9 +111,12 @@ class EntryForm(forms.Form):
     def __init__(self, *args, players=(), rules: core.RuleSet | None = None, **kwargs):
         kwargs.setdefault("initial", {}).setdefault("key", uuid.uuid4())
         contracts = tuple((c.code, c.name) for c in rules.contracts) if rules else None
-        self.base_fields = {}  # Django deep-copies these per form: the fields come below
         super().__init__(*args, **kwargs)
-        self.fields = dict(_entry_fields(tuple(p.name for p in players), contracts))
+        seats = [(str(i), p.name) for i, p in enumerate(players)]
+        for name in ("declarer", "tiebreak_winner", "winner", "by"):
+            self.fields[name].choices = seats
+        if contracts is not None:
+            self.fields["contract"].choices = list(contracts)
         self.rules = rules
         self.entry = None
 
@@ -158,22 +159,6 @@ class EntryForm(forms.Form):
                 other_had_trick=data.get("other_had_trick"),
             )
         return data
-
-
-@functools.lru_cache(maxsize=256)
-def _entry_fields(names: tuple[str, ...], contracts: tuple | None) -> dict:
-    """``EntryForm``'s fields with the seats ``names`` and the ``contracts`` (code, name)
-    as choices, made once per process for each sheet's seats and rules: Django's copy
-    of every field for every form was most of a form's cost. The fields are shared by
-    the forms of a sheet and never changed after they are made here (labels stay lazy:
-    they are translated when shown)."""
-    fields = copy.deepcopy(EntryForm.base_fields)
-    seats = [(str(i), name) for i, name in enumerate(names)]
-    for name in ("declarer", "tiebreak_winner", "winner", "by"):
-        fields[name].choices = seats
-    if contracts is not None:
-        fields["contract"].choices = list(contracts)
-    return fields
 
 
 class OpenSheetForm(forms.Form):

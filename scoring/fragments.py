@@ -1,11 +1,14 @@
-"""The sheet page kept rendered, so that a page shown again, or fetched by every other
-phone at the table after a deal, is not read, folded and rendered again; and the entry
-forms kept for each Rufer, so that a page rendered afresh does not build them again.
+"""One of the sheet page's two caches: the rendered sheet page of a sheet state, and its
+blank entry forms (the other is the kept fold, ``scoring.foldcache``). A page shown again,
+or fetched by every other phone at the table after a deal (the 2-second poll says the
+state changed), is not read, folded and rendered again.
 
 A page (or its ``#sheet`` partial) is kept in the ``fragments`` cache (each server
-process's memory) under a key made of all it is rendered from:
+process's memory) under a key made of all it is rendered from; the key is the one
+place it is invalidated (``key``): a write makes a new state, so a new key, and the
+old page is never asked for again (the cache drops it when full):
 
-- the sheet's state (``services.sheet_stats``: its version, which changes with every
+- the sheet's state (``reading.sheet_stats``: its version, which changes with every
   write, and the times of the newest row and of the last strike, which tell states
   apart even after a restore of the database gave ids out again) and when the sheet
   was opened, so a deal recorded, corrected or struck is a new key;
@@ -14,6 +17,10 @@ process's memory) under a key made of all it is rendered from:
   language, the address asked for (``?all=1``), page or partial, signed in or not, the
   way the sheet was reached (account or link: its URLs) and what the access allows
   (``can_write``, ``can_manage``, a tournament's lock and its text).
+
+The same cache keeps the blank entry forms of the sheet for each Rufer (``forms_key``:
+the sheet, its players' names, its URLs, the language), so that a page rendered afresh
+after a deal does not build them again; they change with none of the sheet's deals.
 
 What differs per response is not kept: the CSRF token, the one-time keys of the entry
 forms and (in the kept entry forms) the page's version are rendered as markers and
@@ -33,7 +40,7 @@ from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
-from bummerl.htmx import wants_partial
+from base.htmx import wants_partial
 from scoring.access import SheetAccess
 
 CSRF = SafeString("<!--csrf-->")
@@ -66,7 +73,7 @@ def may_have(sheet) -> bool:
 
 def key(request, access: SheetAccess, stats) -> str:
     """The cache key of the sheet page (or its partial) answering ``request`` for
-    ``access.sheet`` in the state ``stats`` (``services.sheet_stats``): see the module
+    ``access.sheet`` in the state ``stats`` (``reading.sheet_stats``): see the module
     docstring for what goes into it."""
     sheet = access.sheet
     parts = (

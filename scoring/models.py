@@ -11,6 +11,7 @@ a new one at the same ``position``. Writes go through ``scoring.services`` only.
 """
 
 import dataclasses
+import json
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -22,11 +23,11 @@ from django.db import connection, models
 from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from bummerl.sqlrows import Columns, fetch, table
+from base.errors import gettext_noop
+from base.sqlrows import Columns, fetch, table
 from clubs.models import Club, Player
 from scoring import rules as core
 from scoring.contract_names import shown_rules
-from scoring.rules.errors import gettext_noop
 
 
 class RuleSet(models.Model):
@@ -83,12 +84,6 @@ def new_token() -> str:
     token, whatever its shape."""
     signs = "".join(secrets.choice(TOKEN_ALPHABET) for _ in range(16))
     return "-".join(signs[i : i + 4] for i in range(0, 16, 4))
-
-
-_READ_RULES: dict = {}
-"""``Sheet.core_rules`` read in this process, by sheet and language, with the stored
-value they were read from (a sheet's rules are written once, when it is opened; the
-stored value is compared all the same, as after a restore). Emptied at 2048 entries."""
 
 
 class Sheet(models.Model):
@@ -159,20 +154,12 @@ class Sheet(models.Model):
     def core_rules(self) -> core.RuleSet:
         """The sheet's rules for scoring and showing: the presets' contract names in the
         active language (``scoring.contract_names``); ``rules`` keeps them as stored.
-        Read once per language and stored ``rules`` value in this process (a request
-        asks for them several times, every request of a table again; a ``core.RuleSet``
-        is frozen)."""
+        Read once per language and stored ``rules`` value on this instance (a request
+        asks for them several times; a ``core.RuleSet`` is frozen)."""
         language = get_language()
         made = self.__dict__.get("_core_rules")
         if made is None or made[0] != language or made[1] is not self.rules:
-            made = _READ_RULES.get((self.pk, language))
-            if made is None or made[1] != self.rules:  # equal stored values: the same rules
-                made = (language, self.rules, shown_rules(core.RuleSet.from_dict(self.rules)))
-                if self.pk is not None:
-                    if len(_READ_RULES) >= 2048:
-                        _READ_RULES.clear()
-                    _READ_RULES[self.pk, language] = made
-            made = (language, self.rules, made[2])
+            made = (language, self.rules, shown_rules(core.RuleSet.from_dict(self.rules)))
             self.__dict__["_core_rules"] = made
         return made[2]
 
@@ -201,6 +188,35 @@ class Sheet(models.Model):
             lock.get("template") or gettext_noop("This sheet takes no more entries."),
             **(lock.get("params") or {}),
         )
+
+    @staticmethod
+    def size_refusal(live: int, rows: int) -> core.RuleError | None:
+        """Why a write may not leave a sheet with ``live`` live deals and ``rows`` rows,
+        or None: more than ``BUMMERL_MAX_DEALS`` live deals (the limit of an import), or
+        more than twice as many rows with the struck-out and corrected ones (a private
+        link cannot grow a sheet without end; its page and printouts read every row)."""
+        limit = settings.BUMMERL_MAX_DEALS
+        if live > limit:
+            return core.RuleError(
+                "sheet",
+                gettext_noop("A sheet has at most %(limit)s deals: open a new table for the next."),
+                limit=limit,
+            )
+        if rows > 2 * limit:
+            return core.RuleError(
+                "sheet",
+                gettext_noop(
+                    "A sheet keeps at most %(limit)s rows, struck-out and corrected deals "
+                    "included: open a new table for the next deals."
+                ),
+                limit=2 * limit,
+            )
+        return None
+
+
+def as_stored(value):
+    """A value as a JSON field gives it back (tuples as lists, enums as strings)."""
+    return json.loads(json.dumps(value))
 
 
 class Seat(models.Model):
@@ -266,7 +282,7 @@ def deal_rows(
     sheet_id: int, after: int | None = None, key: uuid.UUID | None = None
 ) -> list[DealRow]:
     """The deals of a sheet in play order (struck ones in place) as ``DealRow``s, in one
-    hand-written query (``bummerl.sqlrows``): all, or those at a position after
+    hand-written query (``base.sqlrows``): all, or those at a position after
     ``after``, or (with ``key``) the rows of that one-time key."""
     where = 'd."sheet_id" = %s'
     params: list = [sheet_id]

@@ -4,7 +4,7 @@ import uuid
 
 from django.db import IntegrityError, transaction
 
-from clubs.errors import RuleError, gettext_noop, key_reused
+from base.errors import RuleError, gettext_noop, key_reused
 from clubs.models import Club
 from scoring import rules as core
 from scoring.models import RuleSet

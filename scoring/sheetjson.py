@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from clubs.text import clean_name, name_fold
+from base.errors import gettext_noop
+from base.text import clean_name, name_fold
 from scoring.rules import (
     DreierDeal,
     EndedDeal,
@@ -23,7 +24,6 @@ from scoring.rules import (
     Variant,
     score_sheet,
 )
-from scoring.rules.errors import gettext_noop
 from scoring.rules.presets import preset
 from scoring.rules.ruleset import check_contract_count
 from scoring.rules.sheet import Entry

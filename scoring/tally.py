@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db.models import Count, Prefetch
 from django.utils.timezone import localtime
 
-from clubs.text import german_key
+from base.text import german_key
 from scoring import rules as core
 from scoring.models import Deal, Seat, Sheet, Variant
 

@@ -6,15 +6,15 @@ import uuid
 
 from django.db import IntegrityError, transaction
 
+from base.errors import key_reused
+from base.text import name_fold
 from clubs import audit
 from clubs.audit import Actor
-from clubs.errors import key_reused
 from clubs.models import Club
 from clubs.players import player_named
-from clubs.text import name_fold
 from scoring import rules as core
-from scoring.models import Deal, RuleSet, Seat, Sheet, deal_rows
-from scoring.services import ScoredSheet, as_stored, load_players
+from scoring.models import Deal, RuleSet, Seat, Sheet, as_stored, deal_rows
+from scoring.reading import ScoredSheet, load_players
 from scoring.sheetjson import entry_to_dict, parse_document, score_document
 
 

@@ -6,7 +6,7 @@ import uuid
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from clubs.errors import RuleError
+from base.errors import RuleError
 from clubs.forms import LinesField, rule_error_text
 from seasons import ranking
 from seasons.models import Pick

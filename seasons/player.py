@@ -12,8 +12,8 @@ from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from base.text import german_key
 from clubs.models import Club, Player
-from clubs.text import german_key
 from scoring.models import Seat, Sheet, Variant
 from scoring.tally import club_day
 from seasons import ranking

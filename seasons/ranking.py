@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from clubs.errors import RuleError, gettext_noop
+from base.errors import RuleError, gettext_noop
 
 
 @dataclass(frozen=True)

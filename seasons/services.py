@@ -8,8 +8,8 @@ import uuid
 
 from django.db import transaction
 
+from base.errors import RuleError, gettext_noop, key_reused
 from clubs import audit
-from clubs.errors import RuleError, gettext_noop, key_reused
 from clubs.models import Club
 from seasons import ranking
 from seasons.models import RankingSettings, Season

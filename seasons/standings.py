@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Sum
 from django.db.models.functions import TruncDate
 
+from base.text import german_key
 from clubs.models import Club
-from clubs.text import german_key
 from scoring.models import Seat, Sheet, Variant
 from seasons import ranking
 from seasons.days import CLUB_ZONE, moments

@@ -15,13 +15,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from bummerl.printing import pdf_response
-from bummerl.spreadsheets import TableExport
-from clubs import audit
-from clubs.access import Access, access_for
-from clubs.errors import RuleError
+from base.errors import RuleError
+from base.printing import pdf_response
+from base.spreadsheets import TableExport
+from clubs.access import Access, access_for, member_access
 from clubs.forms import put_rule_error
-from clubs.models import Club, Membership, Role
+from clubs.models import Club, Role
 from clubs.tables import paginate
 from seasons import ranking
 from seasons.forms import SeasonForm, SettingsForm
@@ -38,14 +37,9 @@ def ranking_access(request, slug: str) -> tuple[Club, Access | None] | None:
     """The club and the visitor's ``Access`` (None: a visitor reading a public ranking);
     None when the club's rankings are not public and the visitor has not signed in.
     A signed-in visitor who is no member of a club with private rankings gets 404."""
-    if request.user.is_authenticated:
-        member = (
-            Membership.objects.filter(club__slug=slug, user=request.user)
-            .select_related("club")
-            .first()
-        )
-        if member is not None:
-            return member.club, Access(club=member.club, role=Role(member.role))
+    access = member_access(request, slug)
+    if access is not None:
+        return access.club, access
     club = Club.objects.filter(slug=slug, ranking_settings__public=True).first()
     if club is not None:
         return club, None
@@ -116,7 +110,7 @@ def season_save(request, slug, season_id=None):
                 data["name"],
                 data["first_day"],
                 data["last_day"],
-                audit.by(request.user),
+                access.actor,
                 data["key"],
                 season,
             )
@@ -144,7 +138,7 @@ def settings_save(request, slug):
                 min_games=data["min_games"],
                 pick=data["pick"],
                 public=data["public"],
-                actor=audit.by(request.user),
+                actor=access.actor,
                 key=data["key"],
             )
         except RuleError as error:

@@ -8,8 +8,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from bummerl.csp import frameable
-from bummerl.links import absolute_url
+from base.csp import frameable
+from base.links import absolute_url
 from clubs.models import Club
 from seasons.models import Season
 from seasons.standings import settings_of

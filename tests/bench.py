@@ -517,7 +517,7 @@ def pdf_figures(club, small, finished) -> None:
 
     from pypdf import PdfReader
 
-    from bummerl.printing import render_pdf
+    from base.printing import render_pdf
     from tests.turns import in_turns
     from tournaments import printing
     from tournaments.simulation import simulate
@@ -562,13 +562,13 @@ def match_sheet_figures(club) -> None:
     client.force_login(organiser)
     from django.core.cache import caches
 
-    from bummerl.printing import make_printout
+    from base.printing import make_printout
 
     t = factories.tournament(club, cards=1024, sold=1024, name="Bench 512 sheets")
     draw_round(t, Actor(), seed=5)
     url = f"/c/{club.slug}/tournaments/{t.pk}/rounds/1/sheets.pdf"
     trivial = median_time(lambda: client.get("/healthz"), 50)
-    # The request: the task worker makes the file (bummerl.tasks); the page answers at once.
+    # The request: the task worker makes the file (base.tasks); the page answers at once.
     started = time.perf_counter()
     asked = client.get(url)
     request_time = time.perf_counter() - started

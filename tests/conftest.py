@@ -52,7 +52,7 @@ def fast_password_hashing():
 @pytest.fixture(autouse=True)
 def fresh_printouts():
     """Every test starts without kept printouts and with no new printouts counted
-    (``bummerl.printing``): the kept files and counts live in one folder of the run."""
+    (``base.printing``): the kept files and counts live in one folder of the run."""
     from django.core.cache import caches
 
     caches["printouts"].clear()

@@ -7,7 +7,7 @@ import uuid
 from django.contrib.auth import get_user_model
 
 from clubs.models import Club, Membership, Player
-from scoring import services
+from scoring import reading, services
 from scoring.models import RuleSet
 from scoring.rules import DreierDeal, TieBreak
 from scoring.rules import RuleSet as CoreRuleSet
@@ -84,7 +84,7 @@ def key() -> str:
 def next_entry(sheet):
     """The next entry of a bench sheet: the normal game by the Rufer (1, 2, 3 points in
     turn), or the tie-break won by the first tied player when one is due."""
-    state = services.read_sheet(sheet).state
+    state = reading.read_sheet(sheet).state
     if state.awaiting_tiebreak:
         return TieBreak(state.awaiting_tiebreak[0])
     return DreierDeal("normal", state.rufer, True, 0, 1 + len(state.lines) % 3)
@@ -92,7 +92,7 @@ def next_entry(sheet):
 
 def fill(sheet, count: int) -> None:
     """Record ``next_entry`` deals until the sheet has ``count`` deal rows."""
-    while len(services.read_sheet(sheet).deals) < count:
+    while len(reading.read_sheet(sheet).deals) < count:
         services.record_entry(sheet, next_entry(sheet), uuid.uuid4(), services.Actor())
 
 

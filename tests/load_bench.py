@@ -47,7 +47,7 @@ from django.core.cache import caches  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
-from bummerl import tasks  # noqa: E402
+from base import tasks  # noqa: E402
 from scoring.models import Deal  # noqa: E402
 from scoring.services import Actor  # noqa: E402
 from tests import factories  # noqa: E402
@@ -125,7 +125,7 @@ def main() -> None:
         keys = [f"load-{i}" for i in range(2)]
         for key in keys:  # as the page of the match sheets hands them to the worker
             tasks.enqueue(
-                "bummerl.printing.make_printout",
+                "base.printing.make_printout",
                 "tournaments.printing.match_sheets_job",
                 [big.pk, first.pk],
                 "de-at",

@@ -27,7 +27,7 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from scoring import services  # noqa: E402
+from scoring import reading, services  # noqa: E402
 from tests import factories  # noqa: E402
 
 ROUNDS = 30
@@ -67,7 +67,7 @@ def main() -> None:
             profile.enable()
             client.post(record, data, headers={"HX-Request": "true"})
             profile.disable()
-            last = services.read_sheet(sheet).live_deals[-1]
+            last = reading.read_sheet(sheet).live_deals[-1]
             services.void_deal(sheet, last.pk, services.Actor())
         show(f"record a deal (POST + partial), {count} deals", profile, top)
 

@@ -15,5 +15,5 @@ os.environ.setdefault("BUMMERL_TASKS_SYNC", "1")
 
 from bummerl.settings import *  # noqa: E402, F403
 
-# The first run's one-time code (bummerl.first_run) is kept in this run's own folder.
+# The first run's one-time code (clubs.first_run) is kept in this run's own folder.
 SETUP_CODE_FILE = Path(tempfile.mkdtemp(prefix="bummerl-setup-")) / "setup-code.json"

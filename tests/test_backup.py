@@ -23,11 +23,11 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.utils import timezone
 
-from bummerl.management.backups import MicrosecondEncoder, backed_up_models, iter_objects
-from clubs import audit
-from clubs import services as club_services
+from base.backups import MicrosecondEncoder, backed_up_models, iter_objects
+from clubs import audit, invitations
 from clubs.models import Category, Club
 from scoring import services as scoring_services
+from scoring import upkeep
 from scoring.rules import Redeal
 from seasons import ranking
 from seasons import services as season_services
@@ -76,7 +76,7 @@ def populate() -> Club:
     factories.presets()
     sheet = factories.sheet(club)
     scoring_services.record_entry(sheet, Redeal(), factories.key(), scoring_services.Actor(owner))
-    scoring_services.archive_sheet(sheet, scoring_services.Actor(owner))  # clubs.archived
+    upkeep.archive_sheet(sheet, scoring_services.Actor(owner))  # clubs.archived
     t = simulate(club, cards=8, players=6, max_cards=2, seed=1)
     ladies = Category.objects.create(club=club, name="Damen")
     ladies.players.add(Card.objects.filter(tournament=t).first().player)
@@ -94,7 +94,7 @@ def populate() -> Club:
         outcome="set_aside",
     )
     announced_registration(club)  # tournaments.registration (issue 28)
-    club_services.create_invitation(club, "member", owner)
+    invitations.create_invitation(club, "member", owner)
     season_services.save_season(
         club, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31), audit.by(owner), uuid.uuid4()
     )

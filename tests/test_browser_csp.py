@@ -1,4 +1,4 @@
-"""The site's Content-Security-Policy in a real Chromium (``bummerl.csp``): the sheet page
+"""The site's Content-Security-Policy in a real Chromium (``base.csp``): the sheet page
 records deals with taps, polls and swaps with htmx, the members page asks before it
 removes, the club page's season list sends itself, the admin's widgets work, a PDF
 opens in the viewer and the offline copy of a sheet keeps the policy, and the browser
@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from playwright.sync_api import Error, Page, expect
 
-from clubs import services
+from clubs import invitations
 from clubs.models import Membership
 from tests import factories
 from tests.waiting import wait_until
@@ -131,7 +131,7 @@ def test_the_admin_works_under_the_same_policy(live_server, page: Page):
     club = factories.club()
     chief = get_user_model().objects.create_superuser("chef", password="pw-chef")
     Membership.objects.create(user=chief, club=club, role="owner")
-    invitation = services.create_invitation(club, "member", chief)
+    invitation = invitations.create_invitation(club, "member", chief)
     watched = Watched(page)
     sign_in(page, live_server, "chef", "/admin/")
     membership = Membership.objects.get(user=chief)

@@ -1,5 +1,5 @@
 """A large printout in a real Chromium: the page says the PDF is being made, with its
-step, and turns into the PDF by itself once the task worker made it (bummerl.tasks)."""
+step, and turns into the PDF by itself once the task worker made it (base.tasks)."""
 
 import pytest
 from django.urls import reverse

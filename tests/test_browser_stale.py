@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
-from scoring import services
+from scoring import reading, services
 from scoring.models import Deal
 from tests import factories
 from tests.waiting import wait_until
@@ -96,7 +96,7 @@ def test_back_after_saving_a_deal_never_drops_the_next_one(live_server, page: Pa
         "Gespeichert: Gang · Clara · gewonnen"
     )
     expect_totals(page, 0, 4, 9)
-    assert services.read_sheet(sheet).state.totals == (0, 4, 9)
+    assert reading.read_sheet(sheet).state.totals == (0, 4, 9)
     print("Back: the sheet page was", "asked again" if url in str(asked) else "kept in memory")
 
 
@@ -133,7 +133,7 @@ def test_an_old_page_shown_after_back_refuses_its_used_key_in_plain_words(
     )
     expect(page.locator("#sheet .banner.ok")).to_have_count(0)
     expect_totals(page, 0, 4, 0)
-    assert services.read_sheet(sheet).state.totals == (0, 4, 0)
+    assert reading.read_sheet(sheet).state.totals == (0, 4, 0)
     expect(page.locator('input[name=contract][value="gang"]')).to_be_checked()
     page.locator('form.deal-form button[name=won][value="1"]').click()
     expect(page.locator("#sheet .banner.ok")).to_contain_text(
@@ -202,7 +202,7 @@ def test_the_correction_page_shows_its_refusal_on_the_phones_screen(live_server,
     expect_refusal_in_view(
         phone, "#err-normal_points", "Spiel 1: Ein normales Spiel zählt 1, 2 oder 3."
     )
-    assert services.read_sheet(sheet).state.totals == (0, 4, 0)
+    assert reading.read_sheet(sheet).state.totals == (0, 4, 0)
 
 
 def test_the_two_player_form_shows_its_refusal_on_the_phones_screen(live_server, phone):

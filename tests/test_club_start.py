@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs import services
+from clubs import invitations, services
 from clubs.admin import HistoryAdmin
 from clubs.models import AuditEntry, Club, Invitation, Membership, Role
 from scoring.rules import RuleError
@@ -50,7 +50,7 @@ def club(olga):
 
 
 def invite(club, owner, role="member") -> Invitation:
-    return services.create_invitation(club, role, owner)
+    return invitations.create_invitation(club, role, owner)
 
 
 def join_path(invitation) -> str:
@@ -259,9 +259,9 @@ def test_a_taken_user_name_is_refused_on_its_field(olga, club):
 def test_a_used_revoked_or_expired_link_says_so_with_410(olga, club, state, text):
     invitation = invite(club, olga)
     if state == "used":
-        services.accept_invitation(invitation, factories.user())
+        invitations.accept_invitation(invitation, factories.user())
     elif state == "revoked":
-        services.revoke_invitation(invitation, olga)
+        invitations.revoke_invitation(invitation, olga)
     else:
         Invitation.objects.filter(pk=invitation.pk).update(
             expires_at=timezone.now() - datetime.timedelta(seconds=1)
@@ -302,7 +302,7 @@ def test_a_link_used_while_the_form_was_filled_in_makes_no_account(olga, club):
     invitation = invite(club, olga)
     visitor = Client()
     assert visitor.get(join_path(invitation)).status_code == 200
-    services.accept_invitation(invitation, factories.user())
+    invitations.accept_invitation(invitation, factories.user())
     response = visitor.post(
         join_path(invitation), {"username": "spaet", "password1": PASSWORD, "password2": PASSWORD}
     )
@@ -324,7 +324,7 @@ def test_the_owner_revokes_an_open_invitation(olga, club):
 def test_two_accepts_of_one_link_at_once_make_one_membership(transactional_db):
     club = factories.club()
     owner = factories.user(club, "owner")
-    invitation = services.create_invitation(club, "scorer", owner)
+    invitation = invitations.create_invitation(club, "scorer", owner)
     people = [factories.user(), factories.user()]
     start = threading.Barrier(2)
     outcomes = []
@@ -332,7 +332,7 @@ def test_two_accepts_of_one_link_at_once_make_one_membership(transactional_db):
     def accept(person):
         try:
             start.wait()
-            services.accept_invitation(Invitation.objects.get(pk=invitation.pk), person)
+            invitations.accept_invitation(Invitation.objects.get(pk=invitation.pk), person)
             outcomes.append("joined")
         except RuleError as error:
             outcomes.append(error.params["state"])
@@ -454,7 +454,7 @@ def test_an_unknown_role_is_refused(olga, club):
 
 def test_the_members_history_shows_who_joined_for_owners_only(olga, club):
     invitation = invite(club, olga, "scorer")
-    services.accept_invitation(invitation, factories.user(username="max"))
+    invitations.accept_invitation(invitation, factories.user(username="max"))
     url = reverse("club_history", kwargs={"slug": club.slug})
     page = signed_in(olga).get(url)
     actions = [row.action for row in page.context["rows"]]

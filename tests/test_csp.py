@@ -1,4 +1,4 @@
-"""Every answer of the site carries one strict Content-Security-Policy (``bummerl.csp``),
+"""Every answer of the site carries one strict Content-Security-Policy (``base.csp``),
 and nothing the site sends to a browser needs more: no inline script, no ``on…=``
 attribute, no ``javascript:`` link, no ``style=`` attribute or ``<style>``, no htmx
 feature that needs eval or an inline style."""

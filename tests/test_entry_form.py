@@ -5,7 +5,7 @@ of its request, and one form's data and errors never reach another."""
 import pytest
 from django.utils import translation
 
-from scoring import services
+from scoring import reading
 from scoring.forms import EntryForm
 from tests import factories
 
@@ -16,7 +16,7 @@ def test_each_form_has_its_sheets_seats_contracts_and_language():
     club = factories.club()
     one, two = factories.sheet(club), factories.sheet(club, names=("Dora", "Emil", "Fritz"))
     forms = [
-        EntryForm(players=services.load_players(s), rules=s.core_rules) for s in (one, two, one)
+        EntryForm(players=reading.load_players(s), rules=s.core_rules) for s in (one, two, one)
     ]
     assert [dict(f.fields["declarer"].choices) for f in forms] == [
         {"0": "Anna", "1": "Ben", "2": "Clara"},
@@ -27,7 +27,7 @@ def test_each_form_has_its_sheets_seats_contracts_and_language():
     names = {}
     for language in ("de", "en"):
         with translation.override(language):
-            form = EntryForm(players=services.load_players(one), rules=one.core_rules)
+            form = EntryForm(players=reading.load_players(one), rules=one.core_rules)
             names[language] = dict(form.fields["contract"].choices)["normal"]
             names[language + " label"] = str(form["declarer"].label)
     assert names == {
@@ -41,7 +41,7 @@ def test_each_form_has_its_sheets_seats_contracts_and_language():
 def test_a_forms_errors_and_data_stay_its_own():
     club = factories.club()
     sheet = factories.sheet(club)
-    players, rules = services.load_players(sheet), sheet.core_rules
+    players, rules = reading.load_players(sheet), sheet.core_rules
     bad = EntryForm(
         {"key": factories.key(), "kind": "dreier", "declarer": "7"}, players=players, rules=rules
     )

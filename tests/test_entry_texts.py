@@ -1,13 +1,13 @@
-"""The deal texts of a sheet's list are kept per process (``display.entry_texts``): the
-same as ``describe_entry`` for each entry, players' names, rule set and language, and
-never one of another rule set, name or language."""
+"""The deal texts of a sheet's list (``display.sheet_rows``, ``describe_entry``) are those
+of each entry, players' names, rule set and language, and never one of another rule
+set, name or language."""
 
 import dataclasses
 
 from django.utils import translation
 
 from scoring import rules as core
-from scoring.display import describe_entry, entry_texts
+from scoring.display import describe_entry
 from scoring.rules.presets import preset_data
 
 
@@ -17,7 +17,7 @@ class Person:
 
 
 def entry_text(entry, players, rules) -> str:
-    return entry_texts(players, rules)(entry)
+    return describe_entry(entry, players, rules)
 
 
 RULES = core.RuleSet.from_dict(preset_data()["wiki"])
@@ -32,7 +32,7 @@ def renamed(rules, code: str, name: str):
     return dataclasses.replace(rules, catalog=catalog)
 
 
-def test_a_kept_text_is_the_described_one_for_its_names_rules_and_language():
+def test_a_text_is_the_one_for_its_names_rules_and_language():
     other = renamed(RULES, "gang", "Durchmarsch")
     for language in ("de", "en", "de"):
         with translation.override(language):

@@ -11,7 +11,7 @@ import pytest
 import tablib
 from django.urls import reverse
 
-from bummerl.spreadsheets import cell
+from base.spreadsheets import cell
 from clubs.models import Player
 from seasons.models import RankingSettings, Season
 from tests import factories

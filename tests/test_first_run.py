@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from bummerl import first_run
+from clubs import first_run
 from tests import factories
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ from tournaments import formats
 from tournaments.export import export
 from tournaments.models import Pairing, Result, Round, Tournament
 from tournaments.services.draws import draw_round, start_physical_draw, undo_draw
-from tournaments.services.formats import buy_life, set_team
+from tournaments.services.formats import buy_life, can_buy_life, set_team
 from tournaments.services.reading import load_state
 from tournaments.services.results import correct_result, record_result, void_result
 from tournaments.services.ties import draw_lots
@@ -175,6 +175,45 @@ def test_a_life_is_bought_until_the_round_set_and_only_once_per_tap(db):
     with pytest.raises(RuleError) as error:
         buy_life(t, out.card.pk, ACTOR, seen=1)  # round 3 is past rebuy_until
     assert error.value.field == "card" and "no longer" in str(error.value)
+
+
+def _buyers(t):
+    """The cards ``can_buy_life`` lets buy a life now, checked against ``buy_life`` (which
+    is tried on each and rolled back)."""
+    from django.db import transaction
+
+    state = load_state(t)
+    allowed = {pk for pk, c in state.cards.items() if can_buy_life(state, c)}
+    for pk, c in state.cards.items():
+        try:
+            with transaction.atomic():
+                buy_life(t, pk, ACTOR, seen=c.rebuys)
+                raise _Bought
+        except _Bought:
+            assert pk in allowed
+        except RuleError:
+            assert pk not in allowed
+    return allowed
+
+
+class _Bought(Exception):
+    pass
+
+
+def test_the_desk_offers_a_life_exactly_to_those_buy_life_sells_one(db, client):
+    t = leben(factories.club(), players=4, lives=2, rebuy_until=2)
+    assert _buyers(t) == set()  # everyone has both lives
+    first = draw_round(t, ACTOR, seed=2)
+    assert _buyers(t) == set()  # the round is open
+    for p in Pairing.objects.filter(round=first, kind="match"):
+        win(p, p.left_id)
+    losers = {p.right_id for p in Pairing.objects.filter(round=first, kind="match")}
+    assert _buyers(t) == losers
+    client.force_login(factories.user(t.club))
+    page = client.get(reverse("tournament", kwargs={"slug": t.club.slug, "tournament_id": t.pk}))
+    assert page.context["life_buyers"] == losers
+    for pk in losers:
+        assert reverse("buy_life", args=[t.club.slug, t.pk, pk]) in page.content.decode()
 
 
 # Punkteschnapsen -----------------------------------------------------------------------

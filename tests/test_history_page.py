@@ -164,12 +164,12 @@ def test_an_action_without_a_label_shows_its_code_and_its_fields(client):
     audit.record(
         club.pk, "sheet", sheet.pk, "card withdrawn", actor=None, before=None, after={"card": 5}
     )
-    audit.record(
-        club.pk,
-        "sheet",
-        sheet.pk,
-        "dice rolled",
-        actor=None,
+    # An entry of an action no writer makes any more (``record`` takes registered ones only).
+    AuditEntry.objects.create(
+        club=club,
+        scope="sheet",
+        scope_id=sheet.pk,
+        action="dice rolled",
         before={"a": [1, 2]},
         after={"b": True},
     )
@@ -219,11 +219,19 @@ def recorded_actions() -> set[str]:
 def test_every_recorded_action_has_a_german_label():
     actions = recorded_actions()
     assert {"deal recorded", "deal corrected", "cards sold", "result voided"} <= actions
-    assert sorted(actions - set(audit.ACTIONS)) == []
+    assert sorted(actions - set(audit.REGISTRY)) == []
     with translation.override("de-at"):
-        untranslated = [code for code, label in audit.ACTIONS.items() if str(label) == code]
+        untranslated = [code for code, kind in audit.REGISTRY.items() if str(kind.label) == code]
         assert untranslated == []
         assert audit.action_label("deal struck out") == "Spiel gestrichen"
+
+
+def test_every_action_is_registered_once_and_record_takes_no_other():
+    assert set(audit.REGISTRY) == set(audit.Action)
+    with pytest.raises(ValueError):
+        audit.record(1, "club", 1, "deal recordet", actor=audit.Actor())
+    assert audit.reads("result voided") == audit.Reads.RESULT
+    assert audit.reads("no such action") == audit.Reads.FIELDS
 
 
 @pytest.mark.browser

@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.urls import reverse
 
-from scoring import services
+from scoring import reading
 from scoring.models import Deal
 from scoring.rules import EndedDeal, RuleError, score_schnapsen_deal
 from scoring.rules.presets import preset
@@ -185,16 +185,16 @@ def test_the_migration_clears_values_the_scoring_ignored_and_keeps_the_points():
             sheet=sheet, position=1, kind=kind, inputs=inputs, points=points, key=uuid.uuid4()
         )
         with pytest.raises(RuleError):
-            services.read_sheet(sheet)
+            reading.read_sheet(sheet)
     module = __import__(
         "scoring.migrations.0003_clear_ignored_deal_inputs", fromlist=["clear_ignored_inputs"]
     )
     module.clear_ignored_inputs(apps, connection.schema_editor())  # its connection only
     assert Deal.objects.get(sheet=two).inputs == ended | {"other_augen": None}
     assert Deal.objects.get(sheet=three).inputs == dreier | {"normal_points": None}
-    assert services.read_sheet(two).state.tally == (0, 0)
-    assert services.read_sheet(two).state.totals == (0, 3)
-    assert services.read_sheet(three).state.totals == (0, 9, 0)
+    assert reading.read_sheet(two).state.tally == (0, 0)
+    assert reading.read_sheet(two).state.totals == (0, 3)
+    assert reading.read_sheet(three).state.totals == (0, 9, 0)
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The sign-in lock counts an IPv6 visitor by his /64 network (``bummerl.clientip.
+"""The sign-in lock counts an IPv6 visitor by his /64 network (``base.clientip.
 limit_address``): one connection gets a whole /64, so rotating addresses in it earns no
 fresh guesses. IPv4 addresses are counted one by one, as before."""
 
@@ -7,7 +7,7 @@ from axes.models import AccessAttempt
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from bummerl.clientip import limit_address
+from base.clientip import limit_address
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -92,7 +92,7 @@ def test_the_counted_address(remote, counted, settings):
 
 
 def test_the_lock_is_told_to_count_by_limit_address(settings):
-    assert settings.AXES_CLIENT_IP_CALLABLE == "bummerl.clientip.limit_address"
+    assert settings.AXES_CLIENT_IP_CALLABLE == "base.clientip.limit_address"
     assert settings.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"]]
 
 
@@ -101,7 +101,7 @@ def test_the_lock_is_told_to_count_by_limit_address(settings):
 
 def test_new_printouts_of_anonymous_visitors_are_counted_by_their_64(settings):
     """A public ranking's PDF (no link, no account) is counted per address
-    (``bummerl.printing.render_lane``): an IPv6 visitor by his /64."""
+    (``base.printing.render_lane``): an IPv6 visitor by his /64."""
     import datetime
 
     from seasons.models import RankingSettings, Season

@@ -1,6 +1,6 @@
 """A private link cannot tie up the server: a sheet takes a bounded number of deals (as
 an import does), no printout is made twice for the same content, and a link makes a
-bounded number of new printouts in a while (``bummerl.printing``)."""
+bounded number of new printouts in a while (``base.printing``)."""
 
 import pytest
 import weasyprint

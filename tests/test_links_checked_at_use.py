@@ -1,6 +1,6 @@
 """Links that carry someone's permission are checked when they are used, not only when
 they are made: an owner's password reset link (``clubs.resets``) and an invitation with a
-role (``clubs.services.invitation_refusal``) work only while the rule that allowed them
+role (``clubs.invitations.invitation_refusal``) work only while the rule that allowed them
 still holds.
 
 Personas: olga owns the club and makes the links, otto is its second owner, max is a
@@ -19,8 +19,8 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import int_to_base36, urlsafe_base64_encode
 
-from clubs import resets, services
-from clubs.errors import RuleError
+from base.errors import RuleError
+from clubs import invitations, resets, services
 from clubs.models import AuditEntry, Club, Invitation, Membership, Role
 from tests import factories
 
@@ -298,7 +298,7 @@ def join_path(invitation) -> str:
 
 @pytest.mark.parametrize("change", ["demoted", "removed", "deleted"])
 def test_an_invitation_whose_maker_is_no_longer_an_owner_is_refused(club, olga, otto, change):
-    invitation = services.create_invitation(club, Role.OWNER, olga)
+    invitation = invitations.create_invitation(club, Role.OWNER, olga)
     membership = Membership.objects.get(user=olga, club=club)
     if change == "demoted":
         services.change_role(membership, Role.MEMBER, otto)
@@ -341,16 +341,16 @@ def test_an_invitation_whose_maker_is_no_longer_an_owner_is_refused(club, olga, 
 
 
 def test_the_service_refuses_an_invitation_whose_maker_was_demoted(club, olga, otto):
-    invitation = services.create_invitation(club, Role.SCORER, olga)
+    invitation = invitations.create_invitation(club, Role.SCORER, olga)
     services.change_role(Membership.objects.get(user=olga, club=club), Role.SCORER, otto)
     with pytest.raises(RuleError) as error:
-        services.accept_invitation(invitation, factories.user(username="late"))
+        invitations.accept_invitation(invitation, factories.user(username="late"))
     assert error.value.params == {"issuer": "olga", "club": club.name, "state": "issuer"}
     assert not Membership.objects.filter(user__username="late").exists()
 
 
 def test_an_invitation_of_a_standing_owner_still_makes_a_member(club, olga):
-    invitation = services.create_invitation(club, Role.SCORER, olga)
+    invitation = invitations.create_invitation(club, Role.SCORER, olga)
     members = signed_in(olga).get(reverse("members", kwargs={"slug": club.slug}))
     assert "Gilt nicht:" not in members.content.decode()
     someone = factories.user(username="someone")

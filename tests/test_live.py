@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import services
+from scoring import reading, services
 from scoring.changes import version_of
 from scoring.rules import DreierDeal
 from tests import factories
@@ -48,7 +48,7 @@ def test_the_version_is_that_of_the_rows_after_deals_and_a_strike_out(client, sh
     second = record(sheet)
     services.void_deal(sheet, second.pk, ACTOR)
     record(sheet)
-    expected = version_of(services.read_sheet(sheet).deals)
+    expected = version_of(reading.read_sheet(sheet).deals)
     assert client.get(version_url(sheet)).content.decode() == expected
     assert expected.endswith("-1")
 
@@ -77,7 +77,7 @@ def test_the_sheet_page_carries_its_version_and_where_to_poll(client, sheet):
     record(sheet)
     page = reverse("entry:page", kwargs={"token": sheet.entry_token})
     html = client.get(page).content.decode()
-    version = version_of(services.read_sheet(sheet).deals)
+    version = version_of(reading.read_sheet(sheet).deals)
     assert f'data-live="{page}" data-version="{version}"' in html
 
 

@@ -9,7 +9,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 
-from scoring import foldcache, services
+from scoring import foldcache, reading
 from scoring.models import Sheet
 from tests import factories
 
@@ -41,8 +41,8 @@ def test_a_fold_kept_as_json_is_read_as_text_after_the_migration_and_back():
     assert json.loads(kept.fold) == json.loads(text)
     assert foldcache.kept(kept.fold, 0) is not None
     with CaptureQueriesContext(connection) as queries:
-        recent = services.read_recent(kept, services.load_players(kept))
+        recent = reading.read_recent(kept, reading.load_players(kept))
     assert len(queries) == 3  # the kept fold was used: no whole read
-    assert recent.state == services.recent_part(services.read_sheet(kept)).state
+    assert recent.state == reading.recent_part(reading.read_sheet(kept)).state
     again = Sheet.objects.get(pk=fresh.pk)
     assert foldcache.kept(again.fold, 0) is None  # "{}": no fold, made afresh when read

@@ -16,8 +16,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django_q.models import Schedule
 
-from bummerl import links
-from clubs.text import name_fold
+from base import links
+from base.text import name_fold
 from tests import factories
 from tournaments import notices
 from tournaments.models import Card, Pairing, Registration

@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from clubs import invitations
 from clubs import services as club_services
 from clubs.models import AuditEntry, Club, Invitation, Membership
 from scoring import rulesets, services, transfer
@@ -447,8 +448,8 @@ def owners():
 def test_an_invitation_sent_twice_with_one_key_is_made_once(owners):
     club, _second, olga, _otto = owners
     key = uuid.uuid4()
-    first = club_services.create_invitation(club, "scorer", olga, key)
-    assert club_services.create_invitation(club, "scorer", olga, key).pk == first.pk
+    first = invitations.create_invitation(club, "scorer", olga, key)
+    assert invitations.create_invitation(club, "scorer", olga, key).pk == first.pk
     assert Invitation.objects.count() == 1
 
 
@@ -456,14 +457,14 @@ def test_an_invitation_sent_twice_with_one_key_is_made_once(owners):
 def test_a_key_that_made_an_invitation_does_not_make_or_answer_another(owners, change):
     club, second, olga, otto = owners
     key = uuid.uuid4()
-    first = club_services.create_invitation(club, "scorer", olga, key)
+    first = invitations.create_invitation(club, "scorer", olga, key)
     where, role, by = {
         "role": (club, "organiser", olga),
         "club": (second, "scorer", olga),
         "account": (club, "scorer", otto),
     }[change]
     with pytest.raises(RuleError) as error:
-        club_services.create_invitation(where, role, by, key)
+        invitations.create_invitation(where, role, by, key)
     assert error.value.field == "key"
     assert list(Invitation.objects.values_list("pk", "club_id", "role")) == [
         (first.pk, club.pk, "scorer")

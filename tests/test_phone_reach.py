@@ -1,13 +1,13 @@
 """QR codes and links for phones that start with an address no phone reaches (the laptop
 opened by 127.0.0.1 or localhost) say so on every page and printout that carries them
-(``bummerl.links.unreachable_host``, ``phones_warning``); opened by the laptop's network
+(``base.links.unreachable_host``, ``phones_warning``); opened by the laptop's network
 address, or with ``DJANGO_SITE_URL`` a real host, nothing is said."""
 
 import pytest
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from bummerl.links import is_loopback, phones_warning, unreachable_host
+from base.links import is_loopback, phones_warning, unreachable_host
 from clubs.models import Membership
 from scoring.services import Actor
 from tests import factories

@@ -14,8 +14,8 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 from pypdf import PdfReader
 
+from base.text import unprintable
 from clubs.models import Player
-from clubs.text import unprintable
 from scoring import services as scoring
 from scoring.rules import DreierDeal, QuickDeal
 from scoring.services import Actor

@@ -28,7 +28,7 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
-from clubs import services as club_services
+from clubs import invitations
 from tests import factories
 from tests.test_access_walk import announced_registration
 from tests.test_access_walk import pages as named_pages
@@ -58,7 +58,7 @@ def world():
     played = open_pairings[0]
     match_sheet = open_match_sheet(played, Actor())
     owner = factories.user(club, "owner")
-    invitation = club_services.create_invitation(club, "member", owner)
+    invitation = invitations.create_invitation(club, "member", owner)
     announced_registration(club)  # an announced night's registration (issue 28)
     clients = {"anonymous": Client()}
     for role in ACCOUNTS:

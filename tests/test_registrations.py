@@ -19,7 +19,7 @@ from tournaments.models import Card, Registration
 from tournaments.services import registrations as service
 from tournaments.services.cards import sell_cards
 from tournaments.services.draws import draw_round
-from tournaments.services.reading import load_state
+from tournaments.services.reading import load_state, waiting_position
 from tournaments.services.sheets import Actor
 
 pytestmark = pytest.mark.django_db
@@ -265,7 +265,7 @@ def test_past_the_cards_laid_out_registrations_wait_and_a_cancellation_moves_the
     Client().post(cancel, {"action": "cancel"})
     # Registration is open: the freed cards are offered to D, held for him (timed offer).
     assert [registered(t, n).status for n in "DE"] == ["offered", "waiting"]
-    assert service.waiting_position(registered(t, "E")) == 1
+    assert waiting_position(registered(t, "E")) == 1
     more = Client().post(change, {"action": "cards", "cards": 3})  # E waits: not before him
     assert "Andere warten auf Karten: jetzt können keine weiteren dazukommen." in (
         more.content.decode()
@@ -317,7 +317,7 @@ def test_two_people_taking_the_last_card_at_once_one_gets_it_the_other_waits_fir
     statuses = sorted(registered(t, n).status for n in ("Xaver", "Yvonne"))
     assert statuses == ["registered", "waiting"]
     waiting = Registration.objects.get(tournament=t, status="waiting")
-    assert service.waiting_position(waiting) == 1
+    assert waiting_position(waiting) == 1
     assert service.reserved(t) == 8
 
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clubs.errors import RuleError
-from clubs.text import german_key
+from base.errors import RuleError
+from base.text import german_key
 from seasons import ranking
 from seasons.ranking import KeyLine, Row
 

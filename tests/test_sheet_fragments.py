@@ -19,9 +19,9 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clubs.errors import RuleError
+from base.errors import RuleError
 from clubs.players import rename_player
-from scoring import services
+from scoring import reading, services
 from scoring.models import Deal
 from scoring.rules import DreierDeal, Redeal, TieBreak
 from tests import factories
@@ -79,7 +79,7 @@ WRITES = st.lists(
 
 def write(sheet, what: str) -> None:
     """One write of the kind ``what`` (nothing when it does not fit the sheet)."""
-    scored = services.read_sheet(sheet)
+    scored = reading.read_sheet(sheet)
     state, live = scored.state, scored.live_deals
     with contextlib.suppress(RuleError):
         if what == "strike" and live:
@@ -155,7 +155,7 @@ def test_a_renamed_player_shows_at_once(table):
     sheet, client = table
     factories.fill(sheet, 2)
     assert "Clara" in kept(client, page_url(sheet))
-    clara = services.load_players(sheet)[2]
+    clara = reading.load_players(sheet)[2]
     rename_player(clara, "Klara", ACTOR)
     html = client.get(page_url(sheet)).content.decode()
     assert "Klara" in html and "Clara" not in html
@@ -189,7 +189,7 @@ def test_a_restore_that_gives_ids_out_again_shows_the_deals_restored(table):
     sheet, client = table
     factories.fill(sheet, 2)
     assert "Bettler · Clara" not in kept(client, page_url(sheet))
-    last = services.read_sheet(sheet).live_deals[-1]
+    last = reading.read_sheet(sheet).live_deals[-1]
     Deal.objects.filter(pk=last.pk).update(
         kind="dreier",
         inputs={"contract": "bettler", "declarer": 2, "won": True, "spritzen": 0},
@@ -219,7 +219,7 @@ def test_an_account_renamed_or_removed_shows_at_once_on_the_rows_it_struck(table
     sheet, client = table
     olga = factories.user(sheet.club, "scorer", username="olga")
     factories.fill(sheet, 3)
-    services.void_deal(sheet, services.read_sheet(sheet).live_deals[-1].pk, services.Actor(olga))
+    services.void_deal(sheet, reading.read_sheet(sheet).live_deals[-1].pk, services.Actor(olga))
     assert re.search(r"<small>\S+ \d\d:\d\d · olga</small>", kept(client, page_url(sheet)))
     olga.username = "olga.k"
     olga.save()
@@ -237,15 +237,15 @@ def test_a_rename_while_the_page_is_read_is_not_kept_under_the_names_after(table
     the names it shows, and the next page shows the new name."""
     sheet, client = table
     factories.fill(sheet, 2)
-    clara = services.load_players(sheet)[2]
-    sheet_stats = services.sheet_stats
+    clara = reading.load_players(sheet)[2]
+    sheet_stats = reading.sheet_stats
 
     def renamed_meanwhile(sheet, *args, **kwargs):
-        monkeypatch.setattr(services, "sheet_stats", sheet_stats)
+        monkeypatch.setattr(reading, "sheet_stats", sheet_stats)
         rename_player(clara, "Klara", ACTOR)
         return sheet_stats(sheet, *args, **kwargs)
 
-    monkeypatch.setattr(services, "sheet_stats", renamed_meanwhile)
+    monkeypatch.setattr(reading, "sheet_stats", renamed_meanwhile)
     html = client.get(page_url(sheet)).content.decode()
     assert "Clara" in html and "Klara" not in html  # read before the rename
     html = client.get(page_url(sheet)).content.decode()
@@ -258,16 +258,16 @@ def test_an_account_renamed_while_the_page_is_read_is_not_kept_under_the_name_be
     sheet, client = table
     olga = factories.user(sheet.club, "scorer", username="olga")
     factories.fill(sheet, 3)
-    services.void_deal(sheet, services.read_sheet(sheet).live_deals[-1].pk, services.Actor(olga))
-    read_recent = services.read_recent
+    services.void_deal(sheet, reading.read_sheet(sheet).live_deals[-1].pk, services.Actor(olga))
+    read_recent = reading.read_recent
 
     def renamed_meanwhile(*args, **kwargs):
-        monkeypatch.setattr(services, "read_recent", read_recent)
+        monkeypatch.setattr(reading, "read_recent", read_recent)
         olga.username = "olga.k"
         olga.save()
         return read_recent(*args, **kwargs)
 
-    monkeypatch.setattr(services, "read_recent", renamed_meanwhile)
+    monkeypatch.setattr(reading, "read_recent", renamed_meanwhile)
     assert " · olga.k</small>" in client.get(page_url(sheet)).content.decode()
     olga.username = "olga"
     olga.save()

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from clubs.errors import RuleError
+from base.errors import RuleError
 from scoring.rules import RuleSet
 from scoring.rules.presets import preset
 from tests import factories

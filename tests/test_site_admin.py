@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from bummerl.management.backups import FORMAT
+from base.backups import FORMAT
 from clubs.models import AuditEntry
 from tests import factories
 

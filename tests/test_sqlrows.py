@@ -1,19 +1,18 @@
-"""Rows read by hand-written SQL (``bummerl.sqlrows``) are what the ORM reads, field by
+"""Rows read by hand-written SQL (``base.sqlrows``) are what the ORM reads, field by
 field, on the database the tests run on (SQLite, and PostgreSQL where DATABASE_URL is
-set); rows stored by hand-written SQL (``insert``) are those the ORM's ``create``
-stores; and the access to a sheet built on them answers as before for every kind of
+set); and the access to a sheet built on them answers as before for every kind of
 address."""
 
 from datetime import timedelta
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
-from bummerl.sqlrows import Columns, fetch, insert, table
-from clubs.models import AuditEntry, Club, Player
-from scoring import services
+from base.sqlrows import Columns, fetch, table
+from clubs.models import Club, Player
+from scoring import reading, services
 from scoring.models import Deal, DealRow, Sheet, deal_rows
 from tests import factories
 
@@ -34,7 +33,7 @@ def test_a_sheet_with_every_kind_of_field_reads_as_the_orm_reads_it():
     club = factories.club()
     sheet = factories.sheet(club)
     factories.fill(sheet, 30)  # keeps a fold
-    voided = services.read_sheet(sheet).live_deals[-1]
+    voided = reading.read_sheet(sheet).live_deals[-1]
     services.void_deal(sheet, voided.pk, services.Actor(factories.user(club)))
     Sheet.objects.filter(pk=sheet.pk).update(
         locked_at=timezone.now(),
@@ -105,7 +104,7 @@ def test_deal_rows_are_the_deals_as_the_orm_reads_them():
     club = factories.club()
     sheet = factories.sheet(club)
     factories.fill(sheet, 8)
-    live = services.read_sheet(sheet).live_deals
+    live = reading.read_sheet(sheet).live_deals
     services.void_deal(sheet, live[-1].pk, services.Actor(factories.user(club, username="olga")))
     services.void_deal(sheet, live[-2].pk, services.Actor(None, via_link=True))
     fields = ("pk", "position", "kind", "inputs", "points", "key", "recorded_at", "voided_at")
@@ -128,35 +127,3 @@ def stored(instance) -> dict:
     """The row of ``instance`` as the ORM reads it back, without its id and times."""
     row = fields_of(type(instance).objects.get(pk=instance.pk))
     return {k: v for k, v in row.items() if k not in ("id", "at", "recorded_at")}
-
-
-def test_an_inserted_row_is_the_row_the_orm_creates():
-    club = factories.club()
-    sheet = factories.sheet(club)
-    user = factories.user(club)
-    for fields in (
-        {"scope": "sheet", "scope_id": 7, "action": "deal recorded", "actor_id": user.pk},
-        {"scope": "sheet", "scope_id": 7, "action": "x", "before": {"ä": [1, None]}, "after": None},
-        {"scope": "club", "scope_id": 1, "action": "y", "via_link": True, "after": ["a", 2.5]},
-    ):
-        ours, orms = (
-            insert(AuditEntry(club=club, **fields)),
-            AuditEntry.objects.create(club=club, **fields),
-        )
-        assert ours.pk and ours._state.adding is False and ours.at is not None
-        assert stored(ours) == stored(orms)
-        assert AuditEntry.objects.get(pk=ours.pk).at == ours.at
-    key = factories.key()
-    deal = {"kind": "dreier", "inputs": {"contract": "gang", "won": True}, "points": [0, 8, 0]}
-    ours = insert(Deal(sheet=sheet, position=1, key=key, **deal))
-    orms = Deal.objects.create(sheet=sheet, position=2, key=factories.key(), **deal)
-    assert {**stored(ours), "position": 2, "key": None} == {**stored(orms), "key": None}
-    assert str(Deal.objects.get(pk=ours.pk).key) == key
-    assert Deal.objects.get(pk=ours.pk).recorded_at == ours.recorded_at
-    with pytest.raises(IntegrityError), transaction.atomic():  # the one-time key, once
-        insert(Deal(sheet=sheet, position=3, key=key, **deal))
-
-
-def test_a_model_that_saves_more_than_its_row_is_not_inserted_by_hand():
-    with pytest.raises(TypeError):
-        insert(Player(club=factories.club(), name="Anna"))  # Player.save folds the name

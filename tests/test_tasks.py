@@ -1,4 +1,4 @@
-"""Printouts over a second are made by the task worker (bummerl.tasks, bummerl.printing.
+"""Printouts over a second are made by the task worker (base.tasks, base.printing.
 queued_pdf_response): the page answers at once with the job's progress, one job per
 state however often it is asked, and the same address hands out the PDF once the worker
 made it; with the database as broker and with Redis, through a real worker process."""
@@ -17,7 +17,7 @@ from django.urls import reverse
 from django_q.models import OrmQ
 from pypdf import PdfReader
 
-from bummerl import tasks
+from base import tasks
 from tests import factories
 from tournaments import printing
 from tournaments.services.draws import draw_round

@@ -15,7 +15,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from scoring import services
+from scoring import reading, services
 from scoring.models import Deal
 from scoring.rules import DreierDeal, QuickDeal
 from tests import factories
@@ -70,7 +70,7 @@ def phones(sheet):
 
 
 def totals(sheet):
-    return services.read_sheet(sheet).state.totals
+    return reading.read_sheet(sheet).state.totals
 
 
 def test_the_second_phone_recording_the_same_deal_is_refused_then_records_it_anyway(sheet, phones):
@@ -87,7 +87,7 @@ def test_the_second_phone_recording_the_same_deal_is_refused_then_records_it_any
     assert totals(sheet) == (0, 4, 0)  # +4, not +8
     # The refusal shows the same entry again, from the sheet as it is now.
     assert refused.context["form"]["contract"].value() == "bettler"
-    assert refused.context["stale"]["after"] == services.read_sheet(sheet).version
+    assert refused.context["stale"]["after"] == reading.read_sheet(sheet).version
     anyway = ben_phone.anyway(refused)
     assert "Gespeichert: Bettler · Ben · gewonnen" in anyway.content.decode()
     assert totals(sheet) == (0, 8, 0)
@@ -281,7 +281,7 @@ def test_record_anyway_after_the_partie_was_decided_says_why_nothing_was_saved()
     phone.load()
     for points in (3, 3, 1):  # Anna wins the Bummerl, Ben Schneider: two Bummerl, the Partie
         services.record_entry(two, QuickDeal(0, points), uuid.uuid4(), ACTOR)
-    assert services.read_sheet(two).state.partie_winner == 0
+    assert reading.read_sheet(two).state.partie_winner == 0
     count = Deal.objects.filter(sheet=two).count()
     refused = phone.record({"kind": "quick", "winner": 1, "points": 2})
     again = phone.anyway(refused)
@@ -374,7 +374,7 @@ def test_every_write_form_of_the_sheet_carries_the_state_it_was_rendered_from(ki
     forms = sheet_forms(html)
     assert len(forms) == count, forms
     assert all("after" in names for _action, names in forms), forms
-    version = services.read_sheet(sheet).version
+    version = reading.read_sheet(sheet).version
     assert html.count('name="after"') == html.count(f'name="after" value="{version}"')
 
 
@@ -382,7 +382,7 @@ def test_every_write_form_of_the_sheet_carries_the_state_it_was_rendered_from(ki
 def test_two_phones_sending_at_once_from_one_state_record_one_deal_and_refuse_the_other():
     club = factories.club()
     sheet = factories.sheet(club)
-    after = services.read_sheet(sheet).version
+    after = reading.read_sheet(sheet).version
     outcomes = []
 
     def send():
@@ -402,7 +402,7 @@ def test_two_phones_sending_at_once_from_one_state_record_one_deal_and_refuse_th
     for thread in threads:
         thread.join()
     assert sorted(outcomes, key=str) == sorted(["recorded", ["recorded"]], key=str)
-    assert services.read_sheet(sheet).state.totals == (0, 4, 0)
+    assert reading.read_sheet(sheet).state.totals == (0, 4, 0)
 
 
 @pytest.mark.django_db(transaction=True)

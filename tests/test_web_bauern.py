@@ -9,7 +9,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from scoring import services, transfer
+from scoring import reading, services, transfer
 from scoring.models import Deal, RuleSet, Sheet
 from scoring.rules import DreierDeal
 from scoring.tally import tally, variants_played
@@ -69,7 +69,7 @@ def test_a_table_of_four_opens_with_the_seats_in_clockwise_order(client, club):
     sheet = Sheet.objects.get(club=club)
     assert response.status_code == 302
     assert sheet.variant == "bauernschnapsen"
-    assert [p.name for p in services.load_players(sheet)] == list(NAMES)
+    assert [p.name for p in reading.load_players(sheet)] == list(NAMES)
     assert sheet.rules["options"]["spritzen_levels"] == 1
 
 
@@ -195,13 +195,13 @@ def test_the_game_end_names_the_losing_team_and_each_gets_the_bummerl(client, ta
     url = reverse("sheet:page", kwargs={"pk": table.pk})
     html = client.get(url, {"saved": deal.pk}).content.decode()
     assert "Runde 1 ist aus (24 · 0 · 24 · 0): Ben &amp; Dora sind Schneider: je 2 Bummerl." in html
-    assert services.read_sheet(table).state.tally == (0, 2, 0, 2)
+    assert reading.read_sheet(table).state.tally == (0, 2, 0, 2)
 
 
 def test_a_redeal_keeps_the_dealer(client, table):
     url = reverse("sheet:record", kwargs={"pk": table.pk})
     client.post(url, {"key": factories.key(), "kind": "redeal"}, headers={"HX-Request": "true"})
-    state = services.read_sheet(table).state
+    state = reading.read_sheet(table).state
     assert (len(state.lines), state.dealer, state.rufer) == (1, 0, 1)
 
 
@@ -217,7 +217,7 @@ def test_export_gives_the_bauern_shape_and_imports_again(client, club, table):
     assert document["deals"][0]["points"] == {"Anna": 3, "Ben": 0, "Clara": 3, "Dora": 0}
     assert document["deals"][0]["rufer"] == "Ben"
     imported = transfer.import_document(club, document, services.Actor(), "again")
-    again = services.read_sheet(imported).state
+    again = reading.read_sheet(imported).state
     assert again.totals == (3, 0, 3, 0)
     assert imported.variant == "bauernschnapsen"
 

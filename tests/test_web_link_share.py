@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from scoring import services
+from scoring import services, upkeep
 from scoring.models import Sheet, new_token
 from tests import factories
 
@@ -49,7 +49,7 @@ def test_the_link_page_offers_copy_and_share_with_the_link_in_a_field(client, ta
 
 
 def test_a_revoked_link_disables_copy_and_share_and_says_why(client, table):
-    services.revoke_link(table, services.Actor())
+    upkeep.revoke_link(table, services.Actor())
     html = link_page(client, table)
     assert "Der Link ist gesperrt" in html
     assert table.entry_token not in html

@@ -5,7 +5,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from scoring import rulesets, services
+from scoring import reading, rulesets, services
 from scoring.models import RuleSet
 from scoring.rules import DreierDeal
 from tests import factories
@@ -60,8 +60,8 @@ def test_a_sheet_keeps_the_rule_set_it_was_opened_with(client, setup):
     new = services.open_sheet(club, "dreierschnapsen", [anna, ben, clara], copy)
     for sheet in (old, new):
         services.record_entry(sheet, DreierDeal("gang", 0, True), uuid.uuid4(), services.Actor())
-    assert services.read_sheet(old).state.totals == (9, 0, 0)
-    assert services.read_sheet(new).state.totals == (11, 0, 0)
+    assert reading.read_sheet(old).state.totals == (9, 0, 0)
+    assert reading.read_sheet(new).state.totals == (11, 0, 0)
 
 
 def test_a_new_contract_needs_a_value(client, setup):

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import services, transfer
+from scoring import reading, services, transfer, upkeep
 from scoring.models import Deal
 from scoring.rules import DreierDeal, QuickDeal, TieBreak
 from tests import factories
@@ -166,7 +166,7 @@ def test_the_tie_break_is_asked_for_and_settles_the_loser(client, table):
         {"key": factories.key(), "kind": "tiebreak", "tiebreak_winner": 0},
         headers={"HX-Request": "true"},
     )
-    view = services.read_sheet(table)
+    view = reading.read_sheet(table)
     assert view.state.games[0].losers == (2,)
     assert view.state.tally == (0, 0, 2)  # Clara at 0 points: Schneider
 
@@ -185,7 +185,7 @@ def test_the_private_link_records_without_an_account(client, table):
 
 
 def test_a_revoked_link_records_nothing(client, table):
-    services.revoke_link(table, services.Actor())
+    upkeep.revoke_link(table, services.Actor())
     client.logout()
     url = reverse("entry:record", kwargs={"token": table.entry_token})
     response = client.post(url, {"key": factories.key(), "kind": "redeal"})
@@ -232,7 +232,7 @@ def test_the_sheet_page_of_100_deals_takes_at_most_6_queries_flat(client, table)
     counts = []
     for target in (10, 100):
         while Deal.objects.filter(sheet=table).count() < target:
-            state = services.read_sheet(table).state
+            state = reading.read_sheet(table).state
             entry = (
                 TieBreak(state.awaiting_tiebreak[0])
                 if state.awaiting_tiebreak
@@ -258,7 +258,7 @@ def test_export_and_import_give_the_same_sheet(client, table):
         {"document": json.dumps(document), "title": "copy"},
     )
     assert response.status_code == 302
-    copy = services.read_sheet(table.club.sheets.get(title="copy"))
+    copy = reading.read_sheet(table.club.sheets.get(title="copy"))
     assert copy.state.totals == (0, 7, 4)
 
 
@@ -339,9 +339,9 @@ def test_an_exported_two_player_sheet_imports_again(client):
     client.force_login(factories.user(club, "organiser"))
     sheet = factories.sheet(club, names=("Anna", "Ben"))
     services.record_entry(sheet, QuickDeal(1, 2), uuid.uuid4(), services.Actor())
-    document = transfer.export_document(services.read_sheet(sheet))
+    document = transfer.export_document(reading.read_sheet(sheet))
     copy = transfer.import_document(club, document, services.Actor(), "copy")
-    assert services.read_sheet(copy).state.totals == (0, 2)
+    assert reading.read_sheet(copy).state.totals == (0, 2)
 
 
 def test_the_link_page_shows_a_qr_code_and_renewing_kills_the_old_link(client, table):

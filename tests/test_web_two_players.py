@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import connection
 from django.urls import reverse
 
-from scoring import services
+from scoring import services, upkeep
 from scoring.models import Deal, Seat, Sheet
 from scoring.rules import QuickDeal
 from tests import factories
@@ -278,7 +278,7 @@ def test_four_taps_at_once_on_two_phones_open_one_new_partie():
 
     def send(key):
         try:
-            opened.append(services.open_next_partie(sheet, key, services.Actor()).pk)
+            opened.append(upkeep.open_next_partie(sheet, key, services.Actor()).pk)
         except Exception as error:  # noqa: BLE001 - reported below
             errors.append(error)
         finally:

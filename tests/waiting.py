@@ -1,7 +1,7 @@
 """Waiting in a browser test for something the page says through JavaScript.
 
 Playwright's ``page.wait_for_function`` evaluates its predicate with ``eval`` inside the
-page, which the site's Content-Security-Policy forbids (``bummerl.csp``: no
+page, which the site's Content-Security-Policy forbids (``base.csp``: no
 ``'unsafe-eval'``). ``wait_until`` asks the same through ``page.evaluate`` (which the
 browser runs for the test as its own, outside the policy) until it is true.
 """

@@ -9,7 +9,7 @@ class TournamentsConfig(AppConfig):
     def ready(self):
         from scoring.signals import link_open, sheet_changed
         from tournaments.links import sheet_link_open
-        from tournaments.services.sheets import follow_match_sheet
+        from tournaments.services.results import follow_match_sheet
 
         sheet_changed.connect(follow_match_sheet, dispatch_uid="tournament-match-sheet")
         link_open.connect(sheet_link_open, dispatch_uid="tournament-match-sheet-link")

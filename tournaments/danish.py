@@ -38,7 +38,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tournaments.draw import _shuffled
+from tournaments.lots import shuffled
 
 SCHNEIDER_COUNTS = (1, 2)
 MAX_GAMES = 5
@@ -208,7 +208,7 @@ def pair_round(
         raise ValueError("a round needs at least two entries")
     rng = random.Random(seed)
     if first:
-        pot = _shuffled(sorted(pot), rng)
+        pot = shuffled(sorted(pot), rng)
     bye = None
     if len(pot) % 2:
         fewest = min(byes.get(e, 0) for e in pot)

@@ -65,7 +65,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from scoring.rules.errors import RuleError, gettext_noop
+from base.errors import RuleError, gettext_noop
+from tournaments.lots import below, shuffled
 
 MIN_CARDS = 8
 """The fewest cards a tournament lays out when it is created."""
@@ -178,20 +179,6 @@ _NOT_A_NUMBER = gettext_noop("Enter a whole number from 1 to %(pot_size)s.")
 _DRAW_COMPLETE = gettext_noop("The draw is complete: every card has its number.")
 
 
-def _below(rng: random.Random, n: int) -> int:
-    """A uniform index 0 .. n-1 from ``rng.random()`` alone (stable across Python versions)."""
-    return min(int(rng.random() * n), n - 1)
-
-
-def _shuffled(items: Iterable[Holder], rng: random.Random) -> list[Holder]:
-    """A Fisher-Yates shuffle of ``items`` driven by ``_below``."""
-    result = list(items)
-    for i in range(len(result) - 1, 0, -1):
-        j = _below(rng, i + 1)
-        result[i], result[j] = result[j], result[i]
-    return result
-
-
 def _is_power_of_two(n: int) -> bool:
     return n >= 1 and n & (n - 1) == 0
 
@@ -263,10 +250,10 @@ def draw_order(holders: list[Holder], rng: random.Random, later_round: bool) -> 
     as given, so pass them in a canonical order (``digital_draw`` sorts by player id).
     """
     if not later_round:
-        return _shuffled(holders, rng)
+        return shuffled(holders, rng)
     several = [h for h in holders if len(h.cards) > 1]
     single = [h for h in holders if len(h.cards) <= 1]
-    return _shuffled(several, rng) + _shuffled(single, rng)
+    return shuffled(several, rng) + shuffled(single, rng)
 
 
 class _PotContents:
@@ -424,7 +411,7 @@ class DrawSession:
         if self.done:
             raise DrawError("number", _DRAW_COMPLETE)
         items = self._pots[self._pot()].items
-        return self.pull(items[_below(rng, len(items))])
+        return self.pull(items[below(rng, len(items))])
 
     def result(self) -> Draw:
         """The finished draw: one pairing per number, sorted by number.
@@ -540,4 +527,4 @@ def placement_pairs(
 
         fewest = min(selves(o) for o in options)
         options = [o for o in options if selves(o) == fewest]
-    return options[_below(random.Random(seed), len(options))]
+    return options[below(random.Random(seed), len(options))]

@@ -3,8 +3,8 @@ the management command prints; the twin of a score sheet's ``scoring.sheetjson``
 
 from decimal import Decimal
 
+from base.text import german_key
 from clubs.audit import history
-from clubs.text import german_key
 from tournaments import bracket, draw, formats
 from tournaments.categories import category_lists, listed, money_split
 from tournaments.models import Format, Pairing, Pull, Tournament

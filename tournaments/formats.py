@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from scoring.models import Deal
 from tournaments import danish, leben
 from tournaments.models import Format, Kind
+from tournaments.verify import pair_format
 
 LEBEN_MAX_ENTRIES = 1024
 MAX_ROUNDS = 30
@@ -330,8 +331,6 @@ class DrawPlan:
 
     def pair(self, seed: int) -> tuple[list[tuple[int, int]], int | None]:
         """(pairs, bye) drawn with ``seed`` (``verify.pair_format``)."""
-        from tournaments.verify import pair_format
-
         return pair_format(
             self.format, self.number, self.entries, self.byes, self.last, self.avoid_repeat, seed
         )

@@ -3,13 +3,17 @@
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from clubs import audit
+from clubs.audit import Reads
+from tournaments.models import ResultCheck
 from tournaments.rows import match_name
 
 
 def describe_change(state):
     """The ``describe`` of the tournament's history page: cards with their holders
-    ("Karte 5 (Anna)"), sales, payments, draws, pulls and results as short lines. None
-    for a value of another shape (the page then lists its fields)."""
+    ("Karte 5 (Anna)"), sales, payments, draws, pulls and results as short lines, each
+    as the action's entry of ``clubs.audit.REGISTRY`` says it reads. None for a value
+    of another shape (the page then lists its fields)."""
     holders = {card.number: card.player.name for card in state.cards.values()}
     pots = {round_.number: round_.pot_size for round_ in state.rounds}
     knockout = all(round_.knockout for round_ in state.rounds)
@@ -31,8 +35,9 @@ def describe_change(state):
         return _("paid") if value else _("not paid")
 
     def describe(action: str, value) -> str | None:
+        reads = audit.reads(action)
         try:
-            if action == "cards sold":
+            if reads == Reads.SALE:
                 numbers = ", ".join(str(n) for n in value["cards"])
                 template = _("Card %(numbers)s → %(player)s, %(paid)s")
                 if len(value["cards"]) != 1:
@@ -42,7 +47,7 @@ def describe_change(state):
                     "player": value["player"],
                     "paid": paid(value["paid"]),
                 }
-            if action == "sale cancelled":
+            if reads == Reads.SALE_CANCELLED:
                 if "player_removed" in value:
                     return (
                         _("The player left the club's players") if value["player_removed"] else None
@@ -52,10 +57,10 @@ def describe_change(state):
                     "name": value["player"],
                     "paid": paid(value["paid"]),
                 }
-            if action == "card paid":
+            if reads == Reads.CARD_PAID:
                 text = f"{card(value['card'])}: {paid(value['paid'])}"
                 return text[:1].upper() + text[1:]
-            if action == "round drawn":
+            if reads == Reads.ROUND_DRAWN:
                 how = (
                     _("drawn at the venue")
                     if value["seed"] is None
@@ -70,7 +75,7 @@ def describe_change(state):
                     "count": value["pairings"],
                     "how": how,
                 }
-            if action == "pull entered":
+            if reads == Reads.PULL:
                 text = _("Round %(n)s: %(card)s pulls %(number)s from the %(pot)s pot") % {
                     "n": value["round"],
                     "card": card(value["card"]),
@@ -78,26 +83,24 @@ def describe_change(state):
                     "pot": _("left") if value["pot"] == "left" else _("right"),
                 }
                 return text + (", " + _("put back") if value["put_back"] else "")
-            if action == "tournament created":
+            if reads == Reads.TOURNAMENT:
                 return _("%(name)s: %(cards)s cards laid out, at most %(max)s per player") % {
                     "name": value["name"],
                     "cards": value["cards"],
                     "max": value["max_cards"],
                 }
-            if action == "tables set":
+            if reads == Reads.TABLES:
                 return _("Tables: %(n)s") % {"n": value["tables"]}
-            if action == "match sheet opened":
+            if reads == Reads.MATCH:
                 return match(value["round"], value["pairing"])
-            if action in ("side link revoked", "side link renewed"):
+            if reads == Reads.SIDE_LINK:
                 side = _("left") if value["side"] == "left" else _("right")
                 return f"{match(value['round'], value['pairing'])}: {side}"
-            if action == "result check changed":
-                from tournaments.models import ResultCheck
-
+            if reads == Reads.RESULT_CHECK:
                 return str(ResultCheck(value["result_check"]).label)
-            if set(value) == {"round"}:
+            if reads == Reads.ROUND:
                 return _("Round %(n)s") % {"n": value["round"]}
-            if {"pairing", "round", "winner_card", "score"} <= set(value):
+            if reads == Reads.RESULT:
                 where = match(value["round"], value["pairing"])
                 if value["winner_card"] is None:  # a draw (RULES.md 6)
                     return f"{where}: " + _("a draw, %(score)s") % {"score": value["score"]}

@@ -2,12 +2,12 @@
 (``seed`` sets it up): waiting-list offers that ran out, no-shows at the close of
 check-in, and the reminders the day before."""
 
+from tournaments import notices
+from tournaments.services import registrations
+
 
 def tick() -> None:
     """One round of the timed work for every announced night; safe to run at any time
     and twice at once (each writer locks its night)."""
-    from tournaments import notices
-    from tournaments.services import registrations
-
     registrations.expire_due()
     notices.send_reminders()

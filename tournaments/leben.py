@@ -17,7 +17,7 @@ Where RULES.md is silent, this module decides:
   them; so nobody gets a second bye while another alive entry has none (the property
   test checks this over 1,000 seeds).
 - The pairs are a uniform shuffle of the others, paired in order (1 v 2, 3 v 4, ...).
-  Randomness comes only from ``random.Random(seed).random()`` (``draw._below``), so a
+  Randomness comes only from ``random.Random(seed).random()`` (``lots.below``), so a
   stored seed replays to the same round on any Python version.
 - Places: in reverse order of going out. The entries out in the same round share a
   range (RULES.md 5.8): with ``a`` still alive after that round and ``k`` out in it,
@@ -33,7 +33,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from tournaments.draw import _below, _shuffled
+from tournaments.lots import below, shuffled
 
 MIN_LIVES = 1
 MAX_LIVES = 3
@@ -56,9 +56,9 @@ def pair_round(
     if len(pot) % 2:
         fewest = min(byes.get(e, 0) for e in pot)
         candidates = [e for e in pot if byes.get(e, 0) == fewest]
-        bye = candidates[_below(rng, len(candidates))]
+        bye = candidates[below(rng, len(candidates))]
         pot.remove(bye)
-    order = _shuffled(pot, rng)
+    order = shuffled(pot, rng)
     return [(order[i], order[i + 1]) for i in range(0, len(order), 2)], bye
 
 

@@ -4,7 +4,7 @@ language (``Registration.language``, else ``settings.LANGUAGE_CODE``).
 Mail goes out only when ``mail_on``: a mail server is named (``EMAIL_HOST``, from
 ``DJANGO_EMAIL_HOST``) or the mail backend is another than Django's SMTP one (the test
 run's in-memory backend), and the site's address for the mail's links is known
-(``bummerl.links.site_base``). Without that, nothing is sent and the registration's
+(``base.links.site_base``). Without that, nothing is sent and the registration's
 private link (``/p/r/<token>/``) shows everything a mail would say. A mail goes only to a
 registration whose ``contact`` is an e-mail address (Django's ``EmailValidator``); a
 phone number gets none.
@@ -29,23 +29,23 @@ import smtplib
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
-from django.core.validators import validate_email
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from bummerl.links import site_base
-from bummerl.tasks import enqueue
+from base.links import site_base
+from base.mail import mail_address, mail_on
+from base.tasks import enqueue
+from tournaments import printing
 from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.rows import rows
+from tournaments.services.reading import load_state, waiting_position
 
 log = logging.getLogger(__name__)
 
 S = RegistrationStatus
-
-SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 
 EVENT_HOLDS = {
     "registered": (S.REGISTERED, S.WAITING, S.OFFERED),
@@ -67,25 +67,6 @@ holds while the registration holds no cards."""
 
 REMINDED = (S.REGISTERED, S.OFFERED)
 """The statuses of the registrations reminded the day before."""
-
-
-def mail_on() -> bool:
-    """Whether mails to players go out: a mail server named (``EMAIL_HOST``) or a mail
-    backend other than Django's SMTP one, and an address for their links
-    (``site_base``)."""
-    server = bool(settings.EMAIL_HOST) or settings.EMAIL_BACKEND != SMTP_BACKEND
-    return server and site_base() is not None
-
-
-def mail_address(contact: str) -> str | None:
-    """``contact`` (a registration's phone or e-mail) when it is an e-mail address by
-    Django's ``EmailValidator``, else ``None``."""
-    contact = (contact or "").strip()
-    try:
-        validate_email(contact)
-    except ValidationError:
-        return None
-    return contact
 
 
 def notify(registration_id: int, what: str) -> None:
@@ -179,9 +160,6 @@ def tell_tables(tournament_id: int) -> int:
     or while ``mail_on`` is false. Returns how many mails went out; a mail the server
     refuses is logged and the others still go. Queued by the draw writer
     (``services.draws``) when round 1 of a main bracket commits."""
-    from tournaments import printing
-    from tournaments.rows import rows
-    from tournaments.services.reading import load_state
 
     t = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if t is None or not mail_on():
@@ -305,8 +283,6 @@ def status_text(r: Registration) -> str:
     "auf der Warteliste, Platz 2", "angemeldet, wartet auf die Bestätigung des
     Organisators", "bestätigt", "Karten angeboten, für dich reserviert bis 12.12.2026
     18:00", …"""
-    from tournaments.services.registrations import waiting_position
-
     if r.status == S.REGISTERED and r.tournament.confirm_registrations:
         if r.confirmed_at is None:
             return _("registered, awaiting the organiser's confirmation")

@@ -1,7 +1,7 @@
 """What the printed Preisschnapsen documents show: bracket sheet, draw list, match score
 sheets, prize list, cash report, the call list of a draw at the venue and the list of
 where each player plays. Each function returns a template context for
-``bummerl.printing``; the desk shows the cash report and the lists from the same."""
+``base.printing``; the desk shows the cash report and the lists from the same."""
 
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bummerl.links import absolute_url
-from bummerl.printing import pdf_response, qr_png, queued_pdf_response, text_width
+from base.links import absolute_url
+from base.printing import pdf_response, qr_png, queued_pdf_response, text_width
 from clubs.models import AuditEntry, Player
 from tournaments import sheet_grid
 from tournaments.categories import category_lists, listed, money_split
@@ -384,7 +384,7 @@ def bracket_context(t: Tournament) -> dict:
 
 HEAVY_SHEETS = 32
 """A round with more matches than this has its match sheets made by the task worker
-(``bummerl.printing.queued_pdf_response``): the 512 sheets of a 1024-card night's round 1
+(``base.printing.queued_pdf_response``): the 512 sheets of a 1024-card night's round 1
 take some 4 s to read (a QR code each) and 9 s to lay out, measured on a small laptop;
 32 take well under a second."""
 
@@ -716,7 +716,7 @@ class PersonalLink:
 
 def personal_links(state: TournamentState, url_of, qr_of) -> list[PersonalLink]:
     """One ``PersonalLink`` per player holding a card of the tournament, by name in German
-    order: ``url_of`` makes the whole address of a path (``bummerl.links.absolute_url``),
+    order: ``url_of`` makes the whole address of a path (``base.links.absolute_url``),
     ``qr_of`` its QR code (``qr_svg`` on a page, ``qr_png`` in a PDF). Organisers only:
     the links are private (each shows one player's night)."""
     t = state.tournament

@@ -18,7 +18,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tournaments.draw import _below
+from tournaments.lots import below
 
 SHARED, STECHEN, LOT = "shared", "stechen", "lot"
 """The values of the option ``ranking_ties`` (RULES.md 5.8)."""
@@ -73,6 +73,6 @@ def lot_order(cards: Sequence[int], seed: int) -> list[int]:
     rng = random.Random(seed)
     out = sorted(cards)
     for i in range(len(out) - 1, 0, -1):
-        j = _below(rng, i + 1)
+        j = below(rng, i + 1)
         out[i], out[j] = out[j], out[i]
     return out

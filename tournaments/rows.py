@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from tournaments.models import Card, Pairing, Result, Stage
+from tournaments.models import Card, Pairing, Report, Result, Side, Stage
 from tournaments.prizes import Place
-from tournaments.services.reading import ENTERED, describe_result, winner_name
+from tournaments.services.reading import ENTERED, TournamentState, describe_result, winner_name
 
 _NAMED_ROUNDS = {
     1: gettext_noop("Final"),
@@ -242,3 +242,38 @@ def bracket_columns(state, blank_for: int | None = None) -> list[Column]:
     if state.placement:
         columns.append(Column(tuple(rows(state, state.placement))))
     return columns
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A match with reported results waiting (``Tournament.result_check`` "confirm"):
+    its pairing ``row`` (a ``rows.Row``), the round page it is listed on (``round``),
+    the open ``reports`` (left side first) and whether they ``disagree``."""
+
+    round: int
+    row: object
+    reports: tuple
+    disagree: bool
+
+
+def waiting_reports(state: TournamentState) -> list[Waiting]:
+    """The matches of ``state`` whose reports wait for the other player or the desk:
+    disagreements first, then in round and match order. One query."""
+    reports: dict[int, list[Report]] = {}
+    for report in Report.objects.open().filter(pairing__tournament=state.tournament):
+        reports.setdefault(report.pairing_id, []).append(report)
+    if not reports:
+        return []
+    waiting = []
+    listed = [(r.number, p) for r in state.rounds for p in state.pairings[r.pk]]
+    listed += [(state.current.number, p) for p in state.placement]
+    number_of = {p.pk: n for n, p in listed}
+    pairings = [p for _n, p in listed if p.pk in reports and p.pk not in state.results]
+    for row in rows(state, pairings):
+        mine = sorted(reports[row.pairing.pk], key=lambda r: r.side != Side.LEFT)
+        for report in mine:
+            report.winner = state.cards.get(report.winner_id)  # None: a draw
+        disagree = len({(r.winner_id, r.score) for r in mine}) > 1
+        waiting.append(Waiting(number_of[row.pairing.pk], row, tuple(mine), disagree))
+    waiting.sort(key=lambda w: not w.disagree)
+    return waiting

@@ -5,7 +5,7 @@ matches, then the prize list. A Leben or points event (RULES.md 5.10, 6) shows i
 standings in pages of ``STANDING_PER_PAGE`` lines after its current round.
 
 The current round's matches are listed by name (German order, ``Player.name_key``,
-``clubs.text.german_key``): a match under the first of its two players' names, who is
+``base.text.german_key``): a match under the first of its two players' names, who is
 shown on top of its box; each page of the round says which names it holds by their
 first letters ("A–F"), so a player knows when his page comes. The placement matches
 keep the order of their places.
@@ -19,6 +19,9 @@ QR code.
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
+from tournaments import formats
 from tournaments.models import Format
 from tournaments.rows import Column, Row, bracket_columns
 
@@ -133,10 +136,6 @@ def screen_pages(state, prizes) -> list[ScreenPage]:
 
 def _standing_pages(state) -> list[ScreenPage]:
     """The standings board of a Leben or points event (``formats.board``) in pages."""
-    from django.utils.translation import gettext
-
-    from tournaments import formats
-
     lines = formats.board(state).lines
     chunks = [
         tuple(lines[i : i + STANDING_PER_PAGE]) for i in range(0, len(lines), STANDING_PER_PAGE)

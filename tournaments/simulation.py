@@ -8,9 +8,11 @@ import uuid
 from django.utils import timezone
 
 from clubs.models import Club
+from tournaments import formats
 from tournaments.models import Tournament
 from tournaments.services.cards import create_tournament, lower_cards, sell_cards
 from tournaments.services.draws import draw_round
+from tournaments.services.formats import buy_life, set_team
 from tournaments.services.reading import load_state, match_scores
 from tournaments.services.results import record_result
 from tournaments.services.sheets import Actor
@@ -109,9 +111,6 @@ def simulate_format(
     (points), a life bought at random by some players with fewer than ``lives`` left
     before round ``rebuy_until`` (Leben, at the entry fee); every round drawn digitally and every match decided at random, to the end;
     or stop with round ``stop_after`` drawn and three of its matches still open."""
-    from tournaments import formats
-    from tournaments.services.formats import buy_life, set_team
-
     rng = random.Random(seed)
     actor = Actor()
     team_size = team_size if format == "points" else None

@@ -30,7 +30,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
-from scoring.rules.errors import RuleError
+from base.errors import RuleError
 from tournaments import danish, draw, leben
 from tournaments.ranking import lot_order
 

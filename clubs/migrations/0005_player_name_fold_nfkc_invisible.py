@@ -8,7 +8,7 @@ are merged as in 0002 (its ``merge_by``, with the new spelling rules): into the 
 or renamed "… (2)" when they sat at one table. A player whose name had nothing visible
 (a rename to a zero-width space) is named "Spieler <id> (ohne Namen)" to be found again.
 
-The functions are copies of ``clubs.text`` as of this migration, so that later changes
+The functions are copies of ``base.text`` as of this migration, so that later changes
 there do not change what this migration did.
 """
 

@@ -5,8 +5,8 @@ and ``bauern`` (four players in two teams) score single deals; ``ruleset`` holds
 sets as data.
 """
 
+from base.errors import RuleError
 from scoring.rules.dreier import DreierDeal, Redeal, TieBreak, deal_value, score_dreier_deal
-from scoring.rules.errors import RuleError
 from scoring.rules.ruleset import NORMAL, Contract, MayDeclare, RuleSet
 from scoring.rules.schnapsen import End, EndedDeal, QuickDeal, score_schnapsen_deal
 from scoring.rules.sheet import Game, Line, Mark, Result, SheetState, Variant, score_sheet

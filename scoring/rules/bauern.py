@@ -9,8 +9,8 @@ may declare and that a **team** scores. Points and totals are kept per seat, bot
 players of a team carrying the team's figure.
 """
 
+from base.errors import RuleError, gettext_noop
 from scoring.rules.dreier import DreierDeal, check_declarer_and_won, deal_value
-from scoring.rules.errors import RuleError, gettext_noop
 from scoring.rules.ruleset import NORMAL, MayDeclare, RuleSet
 
 SEATS = 4

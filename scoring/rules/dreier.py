@@ -6,7 +6,7 @@ clockwise). Points are Spielpunkte, never Augen.
 
 from dataclasses import dataclass
 
-from scoring.rules.errors import RuleError, gettext_noop
+from base.errors import RuleError, gettext_noop
 from scoring.rules.ruleset import MAX_SPRITZEN, NORMAL, Contract, RuleSet
 
 

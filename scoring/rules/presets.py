@@ -5,7 +5,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from scoring.rules.errors import RuleError, gettext_noop
+from base.errors import RuleError, gettext_noop
 from scoring.rules.ruleset import RuleSet
 
 PRESETS_FILE = Path(__file__).resolve().parents[2] / "seeds" / "rulesets.json"

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from scoring.rules.errors import RuleError, gettext_noop
+from base.errors import RuleError, gettext_noop
 
 BUMMERL_START = 7
 """Two-player Schnapsen: both players start a Bummerl at 7 and count down (RULES.md 2)."""

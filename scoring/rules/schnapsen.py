@@ -8,7 +8,7 @@ Seats are 0 and 1.
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scoring.rules.errors import RuleError, gettext_noop
+from base.errors import RuleError, gettext_noop
 from scoring.rules.ruleset import RuleSet
 
 SCHWARZ_POINTS = 3

@@ -20,9 +20,9 @@ services all call it.
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from base.errors import RuleError, gettext_noop
 from scoring.rules import bauern
 from scoring.rules.dreier import DreierDeal, Redeal, TieBreak, score_dreier_deal
-from scoring.rules.errors import RuleError, gettext_noop
 from scoring.rules.ruleset import BUMMERL_START, RuleSet
 from scoring.rules.schnapsen import EndedDeal, QuickDeal, score_schnapsen_deal
 

@@ -17,10 +17,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from bummerl.htmx import vary_on_htmx
-from clubs.errors import RuleError
+from base.errors import RuleError
+from base.htmx import vary_on_htmx
 from clubs.forms import put_rule_error, rule_error_text
-from scoring import services
+from scoring import reading, services
 from scoring.changes import SheetChanged
 from scoring.display import describe_entry, entry_options
 from scoring.forms import EntryForm
@@ -140,7 +140,7 @@ def record(request, access):
                 after=_after(request),
             )
         except SheetChanged as error:
-            scored = services.read_sheet(access.sheet, players)
+            scored = reading.read_sheet(access.sheet, players)
             refusal = stale(request, error, scored, access.url("record"), _("Record anyway"))
         except RuleError as error:
             put_entry_error(form, error)
@@ -153,7 +153,7 @@ def record(request, access):
             # until an answer says so; a refusal or a sign-in page is no such answer).
             answer[RECORDED_HEADER] = str(deal.pk)
             return vary_on_htmx(answer)
-    scored = scored or services.read_sheet(access.sheet, players)
+    scored = scored or reading.read_sheet(access.sheet, players)
     unseen = unseen_errors(form, shown_fields(scored.state))
     return render_sheet(request, access, scored, form=form, stale=refusal, error=unseen)
 
@@ -167,12 +167,12 @@ def void(request, access, deal_id):
             access.sheet, deal_id, access.actor, players, after=_after(request)
         )
     except SheetChanged as error:
-        scored = services.read_sheet(access.sheet, players)
+        scored = reading.read_sheet(access.sheet, players)
         action = access.url("void", deal_id=deal_id)
         refusal = stale(request, error, scored, action, _("Strike out anyway"))
         return render_sheet(request, access, scored, stale=refusal)
     except RuleError as error:
-        scored = services.read_sheet(access.sheet, players)
+        scored = reading.read_sheet(access.sheet, players)
         if error.index is not None:  # a later entry no longer fits without this one
             text = _(
                 "Not struck out: without this deal, the deals after it no longer fit "
@@ -207,7 +207,7 @@ def correct(request, access, deal_id):
         return redirect(access.url("page"))
     if not access.can_write:
         return HttpResponse(status=403)
-    scored = services.read_sheet(access.sheet, access.players)
+    scored = reading.read_sheet(access.sheet, access.players)
     deal = next((d for d in scored.live_deals if d.pk == deal_id), None)
     refusal = None
     if request.method == "POST":
@@ -226,7 +226,7 @@ def correct(request, access, deal_id):
                     after=_after(request),
                 )
             except SheetChanged as error:
-                scored = services.read_sheet(access.sheet, scored.players)
+                scored = reading.read_sheet(access.sheet, scored.players)
                 deal = next((d for d in scored.live_deals if d.pk == deal_id), None)
                 if deal is None:
                     return _gone(request, access, change_texts(error, scored))

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from scoring import services
+from scoring import reading
 from scoring.views.sheet import with_sheet_access
 
 THEME_COLOUR = "#0b5d3b"
@@ -40,7 +40,7 @@ styles and scripts): a sheet page opened offline looks and works as online."""
 @with_sheet_access
 def version(request, access):
     """The sheet's version as plain text (two queries: access and the version)."""
-    return HttpResponse(services.sheet_stats(access.sheet).version, content_type="text/plain")
+    return HttpResponse(reading.sheet_stats(access.sheet).version, content_type="text/plain")
 
 
 @require_safe

@@ -2,9 +2,9 @@
 
 from django.views.decorators.http import require_safe
 
-from bummerl.links import absolute_url
-from bummerl.printing import pdf_response, qr_svg
-from scoring import services
+from base.links import absolute_url
+from base.printing import pdf_response, qr_svg
+from scoring import reading
 from scoring.display import sheet_rows
 from scoring.views.sheet import with_sheet_access
 
@@ -23,7 +23,7 @@ with the longest catalogue of the presets, names that wrap in the header and abo
 def print_blank(request, access):
     """A blank paper sheet for this table, with the rule set's values; with the QR code
     of the private entry link only for those the link page lets in (organisers)."""
-    scored = services.read_sheet(access.sheet, access.players)
+    scored = reading.read_sheet(access.sheet, access.players)
     rows, row_height = BLANK_ROWS[str(scored.state.variant)]
     context = {
         "sheet": access.sheet,
@@ -45,7 +45,7 @@ def print_blank(request, access):
 def print_summary(request, access):
     """The evening of this table: games, Bummerl and tally, every deal; the totals in
     the sheet's own reading (``SheetState.shown``: points left for two players)."""
-    scored = services.read_sheet(access.sheet, access.players)
+    scored = reading.read_sheet(access.sheet, access.players)
     state = scored.state
     rows = sheet_rows(scored)
     context = {

@@ -2,12 +2,11 @@
 and its history. The entry forms' writes are in ``scoring.views.entry``.
 
 Every view resolves the sheet with ``scoring.access.sheet_for`` (``with_sheet_access``)
-and reads it through ``scoring.services.read_sheet``. htmx requests get the ``#sheet``
+and reads it through ``scoring.reading.read_sheet``. htmx requests get the ``#sheet``
 partial; plain requests get the whole page, so the sheet works without JavaScript too.
 A page shown again in the same state is taken as kept (``scoring.fragments``).
 """
 
-import functools
 import uuid
 from functools import wraps
 
@@ -15,18 +14,19 @@ import segno
 from django.contrib import messages
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
+from django.template import Context
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
-from bummerl.htmx import vary_on_htmx, wants_partial
-from bummerl.links import absolute_url
+from base.errors import RuleError
+from base.htmx import vary_on_htmx, wants_partial
+from base.links import absolute_url
 from clubs import audit
-from clubs.errors import RuleError
 from clubs.forms import read_id, rule_error_text
-from scoring import fragments, services
+from scoring import fragments, reading, upkeep
 from scoring.access import SignInRequired, refreshed, sheet_for, sign_in
 from scoring.display import (
     describe_change,
@@ -84,7 +84,7 @@ def sheet_context(
     if form is None and not marked:
         form = EntryForm(players=players, rules=state.rules)
     if not show_all:
-        scored = services.recent_part(scored)
+        scored = reading.recent_part(scored)
     rows = sheet_rows(scored)
     hidden = 0 if show_all else max(0, len(rows) - RECENT_ROWS)
     base = access.url("page")
@@ -131,7 +131,7 @@ def sheet_context(
         "error": error,
         "notice": notice,
         "stale": stale,
-        # The state every write form was rendered from (services.ScoredSheet.version).
+        # The state every write form was rendered from (reading.ScoredSheet.version).
         "after": scored.version,
         # Every form on the page has its own one-time key: two taps on two forms are
         # two entries, two taps on one form are one.
@@ -183,10 +183,11 @@ def entry_forms(request, access, context) -> str:
 
 
 def deal_lines(rows, base: str, can_write: bool, counts_down: bool) -> list[str]:
-    """The deal list's ``rows`` (``display.sheet_rows``) as HTML lines, each rendered
-    once per process and language for what it shows (a deal's line is the same from
-    deal to deal: only the new ones are rendered). ``base``: the page's address."""
-    language = get_language()
+    """The deal list's ``rows`` (``display.sheet_rows``) as HTML lines. ``base``: the
+    page's address."""
+    # One template context for the whole list: a context per line cost more than the line.
+    line = get_template("scoring/sheet.html#deal-line").template
+    context = Context(autoescape=True)
     lines = []
     for row in rows:
         if row.game:
@@ -202,13 +203,9 @@ def deal_lines(rows, base: str, can_write: bool, counts_down: bool) -> list[str]
             d = row.deal
             shown = (("kind", "voided"), ("text", row.text), ("voided_at", d.voided_at))
             shown += (("voided_by", d.voided_by), ("via_link", d.voided_via_link))
-        lines.append(_deal_line(language, shown))
+        with context.push(dict(shown)):
+            lines.append(line.render(context))
     return lines
-
-
-@functools.lru_cache(maxsize=4096)
-def _deal_line(language: str, shown: tuple) -> str:
-    return render_to_string("scoring/sheet.html#deal-line", dict(shown))
 
 
 def seat_columns(players, state, badges) -> list[dict]:
@@ -243,14 +240,14 @@ def teams_of(state, players) -> list[dict]:
 
 
 def series_context(access, scored) -> dict:
-    """Two players: the series score (``services.series_score``), and once the Partie is
+    """Two players: the series score (``reading.series_score``), and once the Partie is
     decided the next Partie (its page when opened, else the form's one-time key)."""
     if scored.state.variant != "schnapsen":
         return {}
-    series = services.series_score(scored)
+    series = reading.series_score(scored)
     context = {"series": series, "series_won": list(zip(scored.players, series.won, strict=True))}
     if scored.state.partie_winner is not None and not access.sheet.reports_result:
-        following = services.next_partie_of(access.sheet)
+        following = reading.next_partie_of(access.sheet)
         context["next_partie_url"] = _page_of(access, following) if following else ""
         context["next_partie_key"] = uuid.uuid4()
     return context
@@ -266,7 +263,7 @@ def _page_of(access, sheet: Sheet) -> str:
 @require_POST
 @with_sheet_access
 def next_partie(request, access):
-    """Open the next Partie on the same seats (``services.open_next_partie``) and go to
+    """Open the next Partie on the same seats (``upkeep.open_next_partie``) and go to
     it; a second tap, or the other phone, lands on the same new sheet."""
     if not access.can_write:
         return HttpResponse(status=403)
@@ -275,7 +272,7 @@ def next_partie(request, access):
     except ValueError:
         return HttpResponse(status=400)
     try:
-        following = services.open_next_partie(access.sheet, key, access.actor)
+        following = upkeep.open_next_partie(access.sheet, key, access.actor)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
         return vary_on_htmx(redirect(access.url("page")))
@@ -329,16 +326,16 @@ def page(request, access):
     sheet = access.sheet
     stats = keep = None
     if saved_id is None and fragments.may_have(sheet) and not messages.get_messages(request):
-        stats = services.sheet_stats(sheet, struck_by=True)
+        stats = reading.sheet_stats(sheet, struck_by=True)
         keep = fragments.key(request, access, stats)
         html = fragments.get(keep)
         if html is not None:
             return vary_on_htmx(HttpResponse(fragments.fill(html, request, stats.version)))
     players = access.players
     if show_all:
-        scored = services.read_sheet(sheet, players)
+        scored = reading.read_sheet(sheet, players)
     else:
-        scored = services.read_recent(sheet, players, stats=stats)
+        scored = reading.read_recent(sheet, players, stats=stats)
     if stats is not None and not _as_read(scored, stats):
         keep = None  # written or renamed meanwhile: the body shown is not that of the key
     saved = None
@@ -350,7 +347,7 @@ def page(request, access):
 @require_safe
 @with_sheet_access
 def export(request, access):
-    document = export_document(services.read_sheet(access.sheet, access.players))
+    document = export_document(reading.read_sheet(access.sheet, access.players))
     response = JsonResponse(document, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="bummerl-{access.sheet.pk}.json"'
     return response
@@ -383,9 +380,9 @@ def link_change(request, access, action):
     if not access.can_manage:
         return HttpResponse(status=403)
     if action == "revoke":
-        services.revoke_link(access.sheet, audit.by(request.user))
+        upkeep.revoke_link(access.sheet, audit.by(request.user))
     elif action == "renew":
-        services.renew_link(access.sheet, audit.by(request.user))
+        upkeep.renew_link(access.sheet, audit.by(request.user))
     else:
         return HttpResponse(status=404)
     return redirect(access.url("link"))
@@ -399,7 +396,7 @@ def history(request, access):
         return HttpResponse(status=403)
     entries = audit.history("sheet", access.sheet.pk)[:500]
     rows = audit.history_rows(
-        entries, describe_change(services.read_sheet(access.sheet, access.players))
+        entries, describe_change(reading.read_sheet(access.sheet, access.players))
     )
     return render(
         request,

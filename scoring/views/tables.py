@@ -13,17 +13,17 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from bummerl.htmx import partial_or_page
+from base.errors import RuleError
+from base.htmx import partial_or_page
+from base.text import TYPED_MAX, clean_name, german_key, warn_unprintable
 from clubs import audit
 from clubs.access import access_for, club_for
-from clubs.errors import RuleError
 from clubs.forms import put_rule_error, read_id, rule_error_text
 from clubs.models import Player, Role
 from clubs.players import add_player, known_player
 from clubs.tables import paginate
-from clubs.text import TYPED_MAX, clean_name, german_key, warn_unprintable
+from scoring import reading, services, upkeep
 from scoring import rules as core
-from scoring import services
 from scoring.forms import ImportForm, OpenSheetForm, RuleSetForm, TitleForm
 from scoring.models import RuleSet, Sheet, Variant
 from scoring.rulesets import copy_rule_set, update_rule_set
@@ -46,9 +46,7 @@ def club(request, slug):
     club = access.club
     season = _season(request)
     sheets = (
-        services.listed_sheets(club)
-        .prefetch_related("seats__player")
-        .order_by("-created_at", "-id")
+        upkeep.listed_sheets(club).prefetch_related("seats__player").order_by("-created_at", "-id")
     )
     sheet_table = SheetTable(sheets, prefix="t-", order_by=request.GET.get("t-sort"))
     paginate(sheet_table, request.GET.get("t-page"), 20)
@@ -96,14 +94,12 @@ def _manage_page(request, club, *, forms=None, status=200):
     an error, by table id."""
     forms = forms or {}
     listed = list(
-        services.listed_sheets(club)
-        .prefetch_related("seats__player")
-        .order_by("-created_at", "-id")
+        upkeep.listed_sheets(club).prefetch_related("seats__player").order_by("-created_at", "-id")
     )
     table = {"listed": [], "archived": []}
     for kind, sheets in (
         ("listed", listed),
-        ("archived", services.archived_sheets(club).prefetch_related("seats__player")),
+        ("archived", upkeep.archived_sheets(club).prefetch_related("seats__player")),
     ):
         for sheet in sheets:
             players = [seat.player for seat in sorted(sheet.seats.all(), key=lambda s: s.position)]
@@ -138,7 +134,7 @@ def rename_table(request, slug, pk):
     form = TitleForm(request.POST)
     if form.is_valid():
         try:
-            sheet = services.rename_sheet(sheet, form.cleaned_data["title"], audit.by(request.user))
+            sheet = upkeep.rename_sheet(sheet, form.cleaned_data["title"], audit.by(request.user))
         except RuleError as error:
             put_rule_error(form, error, shown=("title",))
         else:
@@ -152,7 +148,7 @@ def rename_table(request, slug, pk):
 def archive_table(request, slug, pk):
     """Put the table in the archive (out of the club's lists)."""
     club, sheet = _owners_sheet(request, slug, pk)
-    if services.archive_sheet(sheet, audit.by(request.user)):
+    if upkeep.archive_sheet(sheet, audit.by(request.user)):
         messages.success(
             request,
             _("The table is in the archive: its link, its page and the rankings keep it."),
@@ -165,7 +161,7 @@ def archive_table(request, slug, pk):
 def restore_table(request, slug, pk):
     """Take the table out of the archive (back in the club's lists)."""
     club, sheet = _owners_sheet(request, slug, pk)
-    if services.restore_sheet(sheet, audit.by(request.user)):
+    if upkeep.restore_sheet(sheet, audit.by(request.user)):
         messages.success(request, _("The table is back in the club's lists."))
     return redirect("manage_tables", slug=club.slug)
 
@@ -300,7 +296,7 @@ def import_table(request, slug):
             except RuleError as error:
                 put_rule_error(form, error, "document")
             else:
-                seated = services.load_players(sheet)
+                seated = reading.load_players(sheet)
                 added = [p.name for p in seated if p.pk not in known]
                 typed = [clean_name(n) for n in document["players"]]
                 respelled = [
@@ -316,7 +312,7 @@ def import_table(request, slug):
                         "names": "; ".join(respelled)
                     }
                 messages.success(request, text)
-                warn_unprintable(request, *(p.name for p in services.load_players(sheet)))
+                warn_unprintable(request, *(p.name for p in reading.load_players(sheet)))
                 warn_unprintable(request, sheet.title, name=False)
                 return redirect("sheet:page", pk=sheet.pk)
     return render(request, "scoring/import.html", {"club": club, "form": form})

@@ -9,11 +9,11 @@ from django.db import models, transaction
 from django.db.models.deletion import ProtectedError, RestrictedError
 from django.utils import timezone
 
+from base.errors import RuleError, gettext_noop
+from base.text import name_fold
 from clubs import audit
 from clubs.models import Club, Player
 from clubs.players import player_named
-from clubs.text import name_fold
-from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import draw
 from tournaments.formats import board, withdrawable
 from tournaments.models import (

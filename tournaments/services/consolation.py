@@ -20,8 +20,8 @@ Where RULES.md is silent, decided here:
 from django.db import transaction
 from django.utils import timezone
 
+from base.errors import RuleError, gettext_noop
 from clubs import audit
-from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import draw
 from tournaments.models import Tournament
 from tournaments.services.cards import sell_cards

@@ -7,15 +7,17 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from bummerl.tasks import enqueue
+from base.errors import RuleError, gettext_noop
+from base.mail import mail_on
+from base.tasks import enqueue
 from clubs import audit
-from scoring.rules.errors import RuleError, gettext_noop
-from tournaments import bracket, draw, notices, verify
+from tournaments import bracket, draw, verify
 from tournaments.models import (
     Card,
     Format,
     Kind,
     Pairing,
+    Place,
     Pull,
     Round,
     Stage,
@@ -204,8 +206,8 @@ def _store_draw(t, state, number, pot_size, seed, result: "draw.Draw", actor, ro
 def _tell_tables_after(t: Tournament, round_: Round) -> None:
     """Once the draw of round 1 of a main bracket (not a consolation's) commits, queue the
     mails that tell the checked-in players where they play (``notices.tell_tables``);
-    nothing while mails are off (``notices.mail_on``)."""
-    if round_.number != 1 or t.parent_id is not None or not notices.mail_on():
+    nothing while mails are off (``base.mail.mail_on``)."""
+    if round_.number != 1 or t.parent_id is not None or not mail_on():
         return
     tournament_id = t.pk
     transaction.on_commit(
@@ -246,7 +248,7 @@ def create_placement(t: Tournament, actor: Actor, round_: Round | None) -> None:
 def _make_placement(t: Tournament, round_: Round | None, state, due) -> None:
     """The pairings of the placement matches ``due`` (``bracket.placement_due``)."""
     for label, cards in due:
-        if label == "5-8":
+        if label == Place.FIFTH_TO_EIGHTH:
             seed = secrets.randbits(48)
             owners = {c: state.cards[c].player_id for c in cards}
             pairs = draw.placement_pairs(list(cards), seed, owners=owners)
@@ -270,7 +272,7 @@ def _make_placement(t: Tournament, round_: Round | None, state, due) -> None:
                 kind=kind,
                 left_id=left,
                 right_id=right,
-                seed=seed if label == "5-8" else None,
+                seed=seed if label == Place.FIFTH_TO_EIGHTH else None,
             )
 
 

@@ -7,12 +7,15 @@ undoing a draw are the card night's writers (``results``, ``cards.withdraw_card`
 from django.db import transaction
 from django.utils import timezone
 
+from base.errors import RuleError, gettext_noop
 from clubs import audit
-from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import danish, formats, leben
 from tournaments.models import Card, Format, Kind, Pairing, Round, Tournament
 from tournaments.services.reading import TournamentState, load_state, locked
 from tournaments.services.sheets import Actor
+
+NO_SUCH_PLAYER = gettext_noop("There is no such player in this tournament.")
+"""The refusal of a change to a card that is not a player of this tournament's format."""
 
 
 def check_settings(fields: dict) -> dict:
@@ -136,6 +139,57 @@ def draw_format_round(t: Tournament, plan: formats.DrawPlan, seed: int, actor: A
     return round_
 
 
+def life_refusal(state: TournamentState, card: Card, board=None) -> RuleError | None:
+    """Why the Leben player of ``card`` may not buy a life now (RULES.md 5.10 ``rebuy``),
+    as the RuleError on ``card`` that ``buy_life`` raises, or None: the one rule the desk
+    asks (``can_buy_life``) and the writer checks again. ``board``: the standings board
+    of ``state`` when the caller has it (``formats.board``)."""
+    t = state.tournament
+    if t.format != Format.LEBEN:
+        return RuleError("card", NO_SUCH_PLAYER)
+    if card.withdrawn_round is not None:
+        return RuleError(
+            "card",
+            gettext_noop("%(name)s is withdrawn: a life would not bring him back."),
+            name=card.player.name,
+        )
+    number = len(state.rounds) + 1
+    if t.rebuy_until is None or number > t.rebuy_until:
+        return RuleError("card", gettext_noop("Lives can no longer be bought."))
+    board = formats.board(state) if board is None else board
+    if board.open_matches:
+        return RuleError(
+            "card", gettext_noop("Lives are bought between rounds: the round is still open.")
+        )
+    line = next(x for x in board.lines if x.card.pk == card.pk)
+    if line.out_round is not None and line.out_round != number - 1:
+        return RuleError(
+            "card",
+            gettext_noop("%(name)s is out since round %(round)s: too late to buy back in."),
+            name=card.player.name,
+            round=line.out_round,
+        )
+    if board.finished:
+        return RuleError("card", gettext_noop("The tournament is decided."))
+    if line.lives_left + 1 > t.lives:
+        return RuleError(
+            "card",
+            gettext_noop(
+                "%(name)s has the most lives allowed left (%(left)s of %(most)s): "
+                "nothing was bought."
+            ),
+            name=card.player.name,
+            left=line.lives_left,
+            most=t.lives,
+        )
+    return None
+
+
+def can_buy_life(state: TournamentState, card: Card, board=None) -> bool:
+    """Whether the desk offers *Leben kaufen* to ``card`` now (``life_refusal``)."""
+    return life_refusal(state, card, board) is None
+
+
 def buy_life(tournament: Tournament, card_id: int, actor: Actor, seen: int) -> Card:
     """Buy one more life for the Leben player of card ``card_id`` (RULES.md 5.10
     ``rebuy``): while the next round to draw is at most ``rebuy_until`` and no round is
@@ -154,7 +208,7 @@ def buy_life(tournament: Tournament, card_id: int, actor: Actor, seen: int) -> C
         state = load_state(t)
         card = state.cards.get(card_id)
         if t.format != Format.LEBEN or card is None:
-            raise RuleError("card", gettext_noop("There is no such player in this tournament."))
+            raise RuleError("card", NO_SUCH_PLAYER)
         if card.rebuys != seen:
             raise RuleError(
                 "card",
@@ -162,41 +216,11 @@ def buy_life(tournament: Tournament, card_id: int, actor: Actor, seen: int) -> C
                 name=card.player.name,
                 n=card.rebuys,
             )
-        if card.withdrawn_round is not None:
-            raise RuleError(
-                "card",
-                gettext_noop("%(name)s is withdrawn: a life would not bring him back."),
-                name=card.player.name,
-            )
-        number = len(state.rounds) + 1
-        if t.rebuy_until is None or number > t.rebuy_until:
-            raise RuleError("card", gettext_noop("Lives can no longer be bought."))
         board = formats.board(state)
-        if board.open_matches:
-            raise RuleError(
-                "card", gettext_noop("Lives are bought between rounds: the round is still open.")
-            )
+        refusal = life_refusal(state, card, board)
+        if refusal is not None:
+            raise refusal
         line = next(x for x in board.lines if x.card.pk == card_id)
-        if line.out_round is not None and line.out_round != number - 1:
-            raise RuleError(
-                "card",
-                gettext_noop("%(name)s is out since round %(round)s: too late to buy back in."),
-                name=card.player.name,
-                round=line.out_round,
-            )
-        if board.finished:
-            raise RuleError("card", gettext_noop("The tournament is decided."))
-        if line.lives_left + 1 > t.lives:
-            raise RuleError(
-                "card",
-                gettext_noop(
-                    "%(name)s has the most lives allowed left (%(left)s of %(most)s): "
-                    "nothing was bought."
-                ),
-                name=card.player.name,
-                left=line.lives_left,
-                most=t.lives,
-            )
         Card.objects.filter(pk=card.pk).update(rebuys=card.rebuys + 1)
         card.rebuys += 1
         card.lives_left = line.lives_left + 1
@@ -225,7 +249,7 @@ def set_team(tournament: Tournament, card_id: int, team: str, actor: Actor) -> C
         t = locked(tournament)
         card = Card.objects.select_related("player").filter(tournament=t, pk=card_id).first()
         if t.format != Format.POINTS or card is None:
-            raise RuleError("card", gettext_noop("There is no such player in this tournament."))
+            raise RuleError("card", NO_SUCH_PLAYER)
         if team and t.team_size:
             members = Card.objects.filter(tournament=t, team=team).exclude(pk=card.pk).count()
             if members >= t.team_size:

@@ -13,7 +13,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.rules.errors import RuleError, gettext_noop
+from base.errors import RuleError, gettext_noop
 from tournaments import bracket, danish, draw, formats, ledger, ranking
 from tournaments.models import (
     HOLDING_REGISTRATION,
@@ -23,10 +23,9 @@ from tournaments.models import (
     Pairing,
     Pull,
     Registration,
-    Report,
+    RegistrationStatus,
     Result,
     Round,
-    Side,
     Stage,
     TieBreak,
     Tournament,
@@ -513,38 +512,14 @@ def latest_pull(round_: Round) -> Pull | None:
     )
 
 
-@dataclass(frozen=True)
-class Waiting:
-    """A match with reported results waiting (``Tournament.result_check`` "confirm"):
-    its pairing ``row`` (a ``rows.Row``), the round page it is listed on (``round``),
-    the open ``reports`` (left side first) and whether they ``disagree``."""
-
-    round: int
-    row: object
-    reports: tuple
-    disagree: bool
-
-
-def waiting_reports(state: TournamentState) -> list[Waiting]:
-    """The matches of ``state`` whose reports wait for the other player or the desk:
-    disagreements first, then in round and match order. One query."""
-    from tournaments.rows import rows
-
-    reports: dict[int, list[Report]] = {}
-    for report in Report.objects.open().filter(pairing__tournament=state.tournament):
-        reports.setdefault(report.pairing_id, []).append(report)
-    if not reports:
-        return []
-    waiting = []
-    listed = [(r.number, p) for r in state.rounds for p in state.pairings[r.pk]]
-    listed += [(state.current.number, p) for p in state.placement]
-    number_of = {p.pk: n for n, p in listed}
-    pairings = [p for _n, p in listed if p.pk in reports and p.pk not in state.results]
-    for row in rows(state, pairings):
-        mine = sorted(reports[row.pairing.pk], key=lambda r: r.side != Side.LEFT)
-        for report in mine:
-            report.winner = state.cards.get(report.winner_id)  # None: a draw
-        disagree = len({(r.winner_id, r.score) for r in mine}) > 1
-        waiting.append(Waiting(number_of[row.pairing.pk], row, tuple(mine), disagree))
-    waiting.sort(key=lambda w: not w.disagree)
-    return waiting
+def waiting_position(registration: Registration) -> int | None:
+    """A waiting registration's place on the waiting list (1: the first in line); None
+    for one that does not wait."""
+    if registration.status != RegistrationStatus.WAITING:
+        return None
+    earlier = Registration.objects.filter(
+        tournament_id=registration.tournament_id,
+        status=RegistrationStatus.WAITING,
+        pk__lt=registration.pk,
+    )
+    return earlier.count() + 1

@@ -44,11 +44,10 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from base.errors import RuleError, gettext_noop, key_reused
+from base.text import name_fold
 from clubs import audit
-from clubs.errors import key_reused
 from clubs.players import checked_name, known_player
-from clubs.text import name_fold
-from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import notices
 from tournaments.models import (
     ACTIVE_REGISTRATION,
@@ -162,17 +161,6 @@ def checked_in_cards(registration: Registration) -> list[int]:
         tournament_id=registration.tournament_id, sale_key=registration.sale_key
     )
     return list(cards.order_by("number").values_list("number", flat=True))
-
-
-def waiting_position(registration: Registration) -> int | None:
-    """A waiting registration's place on the waiting list (1: the first in line); None
-    for one that does not wait."""
-    if registration.status != S.WAITING:
-        return None
-    earlier = Registration.objects.filter(
-        tournament_id=registration.tournament_id, status=S.WAITING, pk__lt=registration.pk
-    )
-    return earlier.count() + 1
 
 
 def _drawn(t: Tournament) -> bool:

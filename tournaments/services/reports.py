@@ -14,9 +14,19 @@ import uuid
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from base.errors import RuleError, gettext_noop
 from clubs import audit
-from scoring.rules.errors import RuleError, gettext_noop
-from tournaments.models import Card, Outcome, Pairing, Report, Result, ResultCheck, Side
+from tournaments.models import (
+    Card,
+    Outcome,
+    Pairing,
+    Report,
+    Result,
+    ResultCheck,
+    Side,
+    Stage,
+    side_token,
+)
 from tournaments.services.reading import (
     RESULT_STANDS,
     locked,
@@ -64,7 +74,7 @@ def other(side: str) -> str:
 
 def _audit_report(report: Report) -> dict:
     pairing = report.pairing
-    main = pairing.round_id is not None and pairing.stage == "main"
+    main = pairing.round_id is not None and pairing.stage == Stage.MAIN
     return {
         "pairing": pairing.label or pairing.number,
         "round": pairing.round.number if main else None,
@@ -240,8 +250,6 @@ def revoke_side_link(pairing: Pairing, side: str, actor: Actor) -> None:
 def renew_side_link(pairing: Pairing, side: str, actor: Actor) -> None:
     """Give ``side`` of the match a new link (the old one stops working); kept in the
     tournament's history, without the link."""
-    from tournaments.models import side_token
-
     with transaction.atomic():
         Pairing.objects.filter(pk=pairing.pk).update(
             **{f"{side}_token": side_token(), f"{side}_revoked_at": None}
@@ -251,7 +259,7 @@ def renew_side_link(pairing: Pairing, side: str, actor: Actor) -> None:
 
 def _audit_link(pairing: Pairing, side: str, action: str, actor: Actor) -> None:
     t = pairing.tournament
-    main = pairing.round_id is not None and pairing.stage == "main"
+    main = pairing.round_id is not None and pairing.stage == Stage.MAIN
     audit.record(
         t.club_id,
         "tournament",

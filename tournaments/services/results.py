@@ -6,14 +6,15 @@ import uuid
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from base.errors import RuleError, gettext_noop
 from clubs import audit
-from scoring.rules.errors import RuleError, gettext_noop
 from tournaments.danish import level
 from tournaments.models import (
     Format,
     Kind,
     Outcome,
     Pairing,
+    Place,
     Report,
     Result,
     ResultCheck,
@@ -49,7 +50,7 @@ def void_dependents(t: Tournament, pairing: Pairing) -> None:
     """The matches for 5/6 and 7/8 are drawn from the two "5-8" results: when one of those
     changes, they are made again (RULES.md 5.5); ``check_editable`` has made sure they
     have no result yet. Their score sheets take no more deals."""
-    if pairing.label == "5-8":
+    if pairing.label == Place.FIFTH_TO_EIGHTH:
         dependents = Pairing.objects.live().filter(tournament=t, label__in=("5", "7"))
         for sheet_id in dependents.exclude(sheet=None).values_list("sheet_id", flat=True):
             lock_sheet(sheet_id, "closed", SHEET_REMADE)
@@ -60,7 +61,7 @@ def dependents(pairing: Pairing):
     """The pairings whose sheets a change of ``pairing``'s result may lock: itself, and
     for a "5-8" match the matches for 5 and 7."""
     query = Pairing.objects.filter(pk=pairing.pk)
-    if pairing.label == "5-8":
+    if pairing.label == Place.FIFTH_TO_EIGHTH:
         query = query | Pairing.objects.live().filter(
             tournament_id=pairing.tournament_id, label__in=("5", "7")
         )
@@ -96,7 +97,7 @@ def check_editable(t: Tournament, pairing: Pairing) -> None:
             )
         return
     if (
-        pairing.label == "5-8"
+        pairing.label == Place.FIFTH_TO_EIGHTH
         and Result.objects.live()
         .filter(pairing__in=Pairing.objects.live().filter(tournament=t, label__in=("5", "7")))
         .exists()
@@ -327,3 +328,34 @@ def void_result(pairing: Pairing, actor: Actor, seen=NOT_CHECKED) -> None:
         audit.record(
             t.club_id, "tournament", t.pk, "result voided", actor=actor, before=_audit_result(live)
         )
+
+
+def follow_match_sheet(sender, sheet, state, key, **kwargs) -> None:
+    """Receiver of ``scoring.signals.sheet_changed``: a match played on a score sheet has
+    the result its sheet shows. What the sheet says is kept on the pairing (the desk flags
+    a sheet that contradicts the stored result). A decided Partie records (or corrects)
+    the match result; a correction on the sheet that undoes the Partie voids the result
+    the sheet made. A RuleError (the next round is drawn already) refuses the change on
+    the sheet. A result entered by hand is left alone: the organiser decides. Once a
+    result stands only organisers still write on the sheet (``Sheet.write_refusal``)."""
+    pairing = Pairing.objects.filter(sheet=sheet).select_related("tournament").first()
+    if pairing is None:
+        return
+    actor = kwargs.get("actor") or Actor(None, via_link=True)
+    winner = state.partie_winner
+    winner_card = None if winner is None else (pairing.left_id if winner == 0 else pairing.right_id)
+    score = "" if winner is None else f"{state.tally[1 - winner]}:{state.tally[winner]}"
+    Pairing.objects.filter(pk=pairing.pk).update(sheet_winner_id=winner_card, sheet_score=score)
+    pairing.sheet_winner_id, pairing.sheet_score = winner_card, score
+    live = Result.objects.live_for(pairing)
+    if live is not None and not live.from_sheet:
+        return
+    if winner is None:
+        if live is not None:
+            void_result(pairing, actor)
+        return
+    if live is not None and (live.winner_id, live.score) == (winner_card, score):
+        return
+    result_key = uuid.uuid5(uuid.NAMESPACE_URL, f"bummerl:sheet:{sheet.pk}:{key or uuid.uuid4()}")
+    write = correct_result if live is not None else record_result
+    write(pairing, winner_card, score, result_key, actor, from_sheet=True)

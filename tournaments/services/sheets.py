@@ -1,19 +1,18 @@
-"""The bridge to score sheets: a match played on a score sheet (``open_match_sheet``,
-``follow_match_sheet``) and the locks a tournament puts on such sheets.
+"""The bridge to score sheets: a match played on a score sheet (``open_match_sheet``;
+its result follows the sheet through ``results.follow_match_sheet``) and the locks a
+tournament puts on such sheets.
 
 This is the one tournaments module that imports ``scoring.services``; the writers take
 ``Actor`` and ``key_reused`` from here.
 """
 
-import uuid
-
 from django.db import transaction
 from django.utils import timezone
 
+from base.errors import RuleError, gettext_noop
 from clubs import audit
 from scoring import services as scoring
 from scoring.models import RuleSet, Sheet
-from scoring.rules.errors import RuleError, gettext_noop
 from scoring.services import Actor, key_reused
 from tournaments.models import Kind, Pairing, Result, Round, Stage
 from tournaments.rows import pairing_name
@@ -31,7 +30,6 @@ __all__ = [  # Actor and key_reused are scoring's, passed on to the writers
     "SHEET_WITHDRAWN",
     "Actor",
     "check_match_rule_set",
-    "follow_match_sheet",
     "key_reused",
     "lock_for_result",
     "lock_sheet",
@@ -132,7 +130,7 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
     (``match_rule_set``) with the tournament's Partie length,
     a Schneider counting ``schneider_counts`` (one for cards, RULES.md 5.3; a points
     event's setting, RULES.md 6); a match of a fixed number of Bummerl has none. When its Partie is decided, the sheet
-    records the match result by itself (``follow_match_sheet``). Refused (RuleError on
+    records the match result by itself (``results.follow_match_sheet``). Refused (RuleError on
     ``pairing``) for a bye or walkover, a withdrawal's walkover, and a match whose result
     stands already (the message names it)."""
     with transaction.atomic():
@@ -188,36 +186,3 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
             },
         )
         return sheet
-
-
-def follow_match_sheet(sender, sheet, state, key, **kwargs) -> None:
-    """Receiver of ``scoring.signals.sheet_changed``: a match played on a score sheet has
-    the result its sheet shows. What the sheet says is kept on the pairing (the desk flags
-    a sheet that contradicts the stored result). A decided Partie records (or corrects)
-    the match result; a correction on the sheet that undoes the Partie voids the result
-    the sheet made. A RuleError (the next round is drawn already) refuses the change on
-    the sheet. A result entered by hand is left alone: the organiser decides. Once a
-    result stands only organisers still write on the sheet (``Sheet.write_refusal``)."""
-    from tournaments.services import results  # results lock sheets through this module
-
-    pairing = Pairing.objects.filter(sheet=sheet).select_related("tournament").first()
-    if pairing is None:
-        return
-    actor = kwargs.get("actor") or Actor(None, via_link=True)
-    winner = state.partie_winner
-    winner_card = None if winner is None else (pairing.left_id if winner == 0 else pairing.right_id)
-    score = "" if winner is None else f"{state.tally[1 - winner]}:{state.tally[winner]}"
-    Pairing.objects.filter(pk=pairing.pk).update(sheet_winner_id=winner_card, sheet_score=score)
-    pairing.sheet_winner_id, pairing.sheet_score = winner_card, score
-    live = Result.objects.live_for(pairing)
-    if live is not None and not live.from_sheet:
-        return
-    if winner is None:
-        if live is not None:
-            results.void_result(pairing, actor)
-        return
-    if live is not None and (live.winner_id, live.score) == (winner_card, score):
-        return
-    result_key = uuid.uuid5(uuid.NAMESPACE_URL, f"bummerl:sheet:{sheet.pk}:{key or uuid.uuid4()}")
-    write = results.correct_result if live is not None else results.record_result
-    write(pairing, winner_card, score, result_key, actor, from_sheet=True)

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from base.errors import RuleError, gettext_noop
 from clubs import audit
-from scoring.rules.errors import RuleError, gettext_noop
 from tournaments import ranking
+from tournaments.categories import undecided
 from tournaments.models import TieBreak, Tournament
 from tournaments.services.reading import TournamentState, load_state, locked
 from tournaments.services.sheets import Actor, key_reused
@@ -60,8 +61,6 @@ def deciding(state: TournamentState) -> set[int]:
     """The first places of the shared ranges that hold a prize, overall or of a
     category, still open because the range is shared (RULES.md 5.8), or whose order a
     Stechen or lot gave for that reason."""
-    from tournaments.categories import undecided
-
     return {first for (first, _last), _prizes in undecided(state)} | {
         tb.first for tb in state.tie_breaks
     }

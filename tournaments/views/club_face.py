@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from bummerl.csp import frameable
-from bummerl.links import absolute_url
+from base.csp import frameable
+from base.links import absolute_url
 from clubs.models import Club
 from tournaments import feeds, nights
 from tournaments.models import ACTIVE_REGISTRATION, Format, Registration, Tournament
@@ -172,7 +172,7 @@ def text_colour(colour: str) -> str:
 @require_safe
 def colour_css(request, slug):
     """The club's colour as a stylesheet (``--club``, and ``--club-text`` to write on
-    it) for its public page and widgets: pages carry no inline style (``bummerl.csp``)."""
+    it) for its public page and widgets: pages carry no inline style (``base.csp``)."""
     club = public_club(slug)
     body = f":root {{ --club: {club.colour}; --club-text: {text_colour(club.colour)}; }}\n"
     return HttpResponse(body, content_type="text/css; charset=utf-8")

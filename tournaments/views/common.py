@@ -1,15 +1,14 @@
-"""What every tournament page needs: the tournament behind the club's access check, the
-actor of a change, the confirmation step and the rows of a pairing list."""
+"""What every tournament page needs: the tournament behind the club's access check (whose
+``Access.actor`` writes), the confirmation step and the rows of a pairing list."""
 
 from django.http import Http404
 from django.shortcuts import render
 
+from base.text import german_key
 from clubs.access import Access, access_for
 from clubs.models import Role
-from clubs.text import german_key
-from tournaments.models import Tournament
+from tournaments.models import Kind, Tournament
 from tournaments.rows import Row, rows
-from tournaments.services.sheets import Actor
 
 
 def tournament_for(request, slug, tournament_id, role=Role.MEMBER) -> tuple[Tournament, Access]:
@@ -23,13 +22,6 @@ def tournament_for(request, slug, tournament_id, role=Role.MEMBER) -> tuple[Tour
     if tournament is None:
         raise Http404
     return tournament, access
-
-
-def actor(request, access: Access | None = None):
-    """The signed-in user as the actor of a change; an organiser when ``access`` is
-    given and allows managing."""
-    organiser = access is not None and access.can_manage
-    return Actor(request.user, organiser=organiser)
 
 
 def confirm(request, t, question, details, yes, back, fields=()):
@@ -62,13 +54,13 @@ def pairing_rows(state, pairings, only_open=False, player_query="") -> list[Row]
     for row in rows(state, pairings):
         if query and not name_matches(row, query):
             continue
-        if only_open and (row.kind != "match" or row.result is not None):
+        if only_open and (row.kind != Kind.MATCH or row.result is not None):
             continue
         shown.append(row)
     return shown
 
 
 def name_matches(row: Row, key: str) -> bool:
-    """Whether a player of ``row`` has ``key`` (``clubs.text.german_key`` of a search) in
+    """Whether a player of ``row`` has ``key`` (``base.text.german_key`` of a search) in
     his name (``Player.name_key``: umlauts folded)."""
     return any(key in c.player.name_key for c in (row.left, row.right) if c)

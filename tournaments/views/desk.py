@@ -2,8 +2,6 @@
 withdrawals, lowering the number of cards, the tables, where each player plays and the
 players' personal links."""
 
-import uuid
-from dataclasses import dataclass
 from functools import partial
 
 from django.contrib import messages
@@ -15,20 +13,18 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from bummerl.links import absolute_url
-from bummerl.printing import qr_svg
+from base.links import absolute_url
+from base.printing import qr_svg
+from base.text import clean_name, warn_unprintable
 from clubs.access import access_for
 from clubs.forms import put_rule_error, read_ids, rule_error_text
 from clubs.models import Role
-from clubs.text import clean_name, warn_unprintable
 from scoring.rules import RuleError
-from tournaments import draw, printing
-from tournaments.categories import undecided
+from tournaments import printing
 from tournaments.forms import SellForm, TablesForm, TournamentForm
-from tournaments.models import Card, Format, ResultCheck, Tournament
+from tournaments.models import Card, Kind, ResultCheck, Tournament
 from tournaments.money import euro
-from tournaments.prizes import still_in
-from tournaments.rows import Row, rows
+from tournaments.rows import rows
 from tournaments.services.cards import (
     cancel_sale,
     create_tournament,
@@ -40,10 +36,9 @@ from tournaments.services.cards import (
     undo_withdrawal,
     withdraw_card,
 )
-from tournaments.services.reading import CARD_COUNTS, load_state, lower_offer, waiting_reports
-from tournaments.views import formats
-from tournaments.views.common import actor, confirm, confirmed, tournament_for
-from tournaments.views.ranking import audit_context
+from tournaments.services.reading import CARD_COUNTS, load_state
+from tournaments.views.common import confirm, confirmed, tournament_for
+from tournaments.views.desk_page import desk_context
 
 
 @login_required
@@ -56,7 +51,7 @@ def tournament_list(request, slug):
         data = form.cleaned_data
         tournament = create_tournament(
             club,
-            actor(request),
+            access.actor,
             name=data["name"],
             starts_at=data["starts_at"],
             venue=data["venue"],
@@ -84,89 +79,16 @@ def tournament_list(request, slug):
     )
 
 
-def _round_one_refusal(tournament, state) -> tuple[str | None, int | None]:
-    """Before round 1: why the draw would be refused (None when it can start) and the
-    number of cards to lower to, when lowering helps (RULES.md 5.1)."""
-    if state.rounds:
-        return None, None
-    in_play = len(state.in_play())  # sold minus withdrawn, as the draw counts (RULES.md 5.7)
-    try:
-        draw.check_can_draw_round_one(tournament.cards, in_play)
-    except RuleError as error:
-        return rule_error_text(error), lower_offer(tournament, in_play)
-    return None, None
-
-
-@dataclass(frozen=True)
-class Check:
-    """A match to check at the desk: its score sheet says another outcome than the
-    stored result (``row.conflict``); listed on the page of round ``round``."""
-
-    round: int
-    row: Row
-
-
-def _checks(state) -> list[Check]:
-    """The matches to check, in round order, the placement matches (listed on the
-    latest round's page) last."""
-    checks = [
-        Check(round_.number, row)
-        for round_ in state.rounds
-        for row in rows(state, state.pairings[round_.pk])
-        if row.conflict
-    ]
-    checks += [
-        Check(state.current.number, row) for row in rows(state, state.placement) if row.conflict
-    ]
-    return checks
-
-
-def _desk_context(request, tournament, access, state, sell_form=None, tables_form=None):
-    if tournament.format != Format.CARDS:  # Leben and points events (RULES.md 5.10, 6)
-        return formats.desk_context(tournament, access, state, sell_form, _checks(state))
-    cards = sorted(state.cards.values(), key=lambda c: c.number)
-    refusal, lower_to = _round_one_refusal(tournament, state)
-    in_play = set(state.in_play())
-    playing = state.still_playing() if state.rounds else in_play
-    tables_form = tables_form or TablesForm(
-        initial={"tables": tournament.tables, "seen": tournament.tables}
-    )
-    return printing.cash_context(tournament, state) | {
-        "club": tournament.club,
-        "tournament": tournament,
-        "state": state,
-        "cards": cards,
-        "in_play": in_play,
-        "tables_form": tables_form,
-        "playing": playing,
-        "checks": _checks(state),
-        "undecided": undecided(state),  # prizes waiting in shared ranges (RULES.md 5.8)
-        "waiting": waiting_reports(state),
-        "result_checks": ResultCheck.choices,
-        "new_key": uuid.uuid4,
-        "players_in": len(still_in(state.cards[card_id] for card_id in in_play)),
-        "sell_form": sell_form or SellForm(initial={"key": uuid.uuid4()}),
-        "access": access,
-        "next_pot": state.next_pot_size(),
-        "open_matches": state.round_states[-1].open_matches if state.round_states else 0,
-        "next_round": len(state.rounds) + 1,
-        "in_progress": state.in_progress,
-        # A sale is cancelled until its card is drawn (RULES.md 5.1).
-        "cancellable": not state.rounds and state.in_progress is None,
-        "draw_refusal": refusal,
-        "lower_to": lower_to,
-        "bracket_url": reverse("bracket", kwargs={"token": tournament.public_token}),
-        **audit_context(state),  # category prizes, draw commitment (RULES.md 5.9, 5.12)
-    }
+def _desk(tournament, access, **forms) -> dict:
+    """The desk page's context (``desk_page.desk_context``), read afresh."""
+    return desk_context(tournament, access, load_state(tournament), **forms).as_context()
 
 
 @login_required
 @require_safe
 def tournament(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id)
-    return render(
-        request, "tournaments/desk.html", _desk_context(request, t, access, load_state(t))
-    )
+    return render(request, "tournaments/desk.html", _desk(t, access))
 
 
 @login_required
@@ -178,7 +100,7 @@ def sell(request, slug, tournament_id):
         data = form.cleaned_data
         try:
             cards = sell_cards(
-                t, data["name"], data["count"], actor(request), data["key"], paid=data["paid"]
+                t, data["name"], data["count"], access.actor, data["key"], paid=data["paid"]
             )
         except RuleError as error:
             put_rule_error(form, error, shown=form.fields)  # a new key: sending again is a new sale
@@ -198,7 +120,7 @@ def sell(request, slug, tournament_id):
             if cards:
                 warn_unprintable(request, name)
             return redirect("tournament", slug=slug, tournament_id=t.pk)
-    context = _desk_context(request, t, access, load_state(t), sell_form=form)
+    context = _desk(t, access, sell_form=form)
     return render(request, "tournaments/desk.html", context)
 
 
@@ -228,7 +150,7 @@ def mark_paid(request, slug, tournament_id, card_id):
             [("paid", "0")],
         )
     if request.method == "POST":
-        set_paid(card, actor(request), paid=paid)
+        set_paid(card, access.actor, paid=paid)
     return redirect(desk)
 
 
@@ -249,7 +171,7 @@ def cancel(request, slug, tournament_id, card_id):
     error = None
     if request.method == "POST":
         try:
-            cancel_sale(t, card_id, actor(request, access))
+            cancel_sale(t, card_id, access.actor)
         except RuleError as failure:
             error = rule_error_text(failure)
         else:
@@ -282,10 +204,10 @@ def withdraw(request, slug, tournament_id, card_id):
     if request.method == "POST":
         try:
             if undo:
-                undo_withdrawal(t, card_id, actor(request, access))
+                undo_withdrawal(t, card_id, access.actor)
                 messages.success(request, _("The withdrawal is undone."))
             else:
-                withdraw_card(t, card_id, actor(request, access))
+                withdraw_card(t, card_id, access.actor)
                 messages.success(
                     request,
                     _("Card %(card)s (%(name)s) is withdrawn.")
@@ -302,7 +224,7 @@ def withdraw(request, slug, tournament_id, card_id):
         row
         for row in rows(state, pairings)
         if card_id in (row.pairing.left_id, row.pairing.right_id)
-        and row.kind == "match"
+        and row.kind == Kind.MATCH
         and row.result is None
     ]
     return render(
@@ -325,7 +247,7 @@ def withdraw(request, slug, tournament_id, card_id):
 def lower(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     try:
-        cards = lower_cards(t, actor(request))
+        cards = lower_cards(t, access.actor)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     else:
@@ -343,7 +265,7 @@ def pay_player(request, slug, tournament_id):
     ids = read_ids(request.POST, "card", most=max(CARD_COUNTS))
     if ids is None:
         return HttpResponseBadRequest("more cards than a night has")
-    numbers = pay_cards(t, ids, actor(request))
+    numbers = pay_cards(t, ids, access.actor)
     if numbers:
         messages.success(
             request,
@@ -362,7 +284,7 @@ def tables(request, slug, tournament_id):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            set_tables(t, data["tables"], actor(request), seen=data["seen"])
+            set_tables(t, data["tables"], access.actor, seen=data["seen"])
         except RuleError as error:
             put_rule_error(form, error, "tables")
         else:
@@ -370,7 +292,7 @@ def tables(request, slug, tournament_id):
                 reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#tables"
             )
     t.refresh_from_db()
-    context = _desk_context(request, t, access, load_state(t), tables_form=form)
+    context = _desk(t, access, tables_form=form)
     return render(request, "tournaments/desk.html", context, status=400)
 
 

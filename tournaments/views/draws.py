@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from bummerl.printing import pdf_response
+from base.printing import pdf_response
 from clubs.forms import put_rule_error, read_id, rule_error_text
 from clubs.models import Player, Role
 from scoring.rules import RuleError
@@ -23,7 +23,7 @@ from tournaments.services.draws import (
     undo_last_pull,
 )
 from tournaments.services.reading import latest_pull, load_state, physical_session
-from tournaments.views.common import actor, confirm, confirmed, tournament_for
+from tournaments.views.common import confirm, confirmed, tournament_for
 
 
 @login_required
@@ -33,10 +33,10 @@ def draw_next(request, slug, tournament_id):
     expected = read_id(request.POST, "round")  # the round the desk offered (None: not said)
     try:
         if request.POST.get("mode") == "physical":
-            start_physical_draw(t, actor(request), expected)
+            start_physical_draw(t, access.actor, expected)
             return redirect("physical_draw", slug=slug, tournament_id=t.pk)
         sealed = request.POST.get("commitment") or None  # shown on the desk (RULES.md 5.12)
-        round_ = draw_round(t, actor(request, access), expected=expected, commitment=sealed)
+        round_ = draw_round(t, access.actor, expected=expected, commitment=sealed)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
         return redirect("tournament", slug=slug, tournament_id=t.pk)
@@ -60,7 +60,7 @@ def physical_draw(request, slug, tournament_id):
                 t,
                 round_.pk,
                 form.cleaned_data["number"],
-                actor(request),
+                access.actor,
                 seen=form.cleaned_data["seen"],
             )
         except RuleError as error:
@@ -134,7 +134,7 @@ def undo(request, slug, tournament_id, round_id):
             desk,
         )
     try:
-        undo_draw(t, round_id, actor(request))
+        undo_draw(t, round_id, access.actor)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     else:
@@ -189,7 +189,7 @@ def undo_pull(request, slug, tournament_id, round_id):
             [("pull", last.pk)],  # the pull asked about: a second tap undoes no other
         )
     try:
-        undo_last_pull(t, round_id, actor(request), pull=asked)
+        undo_last_pull(t, round_id, access.actor, pull=asked)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
         return redirect(back)

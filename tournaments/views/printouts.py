@@ -5,7 +5,7 @@ from django.http import Http404
 from django.shortcuts import redirect
 from django.views.decorators.http import require_safe
 
-from bummerl.printing import pdf_response
+from base.printing import pdf_response
 from clubs.models import Role
 from tournaments import printing
 from tournaments.models import Format, Kind, Pairing, Round

@@ -14,16 +14,27 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from bummerl.htmx import partial_or_page
-from bummerl.links import absolute_url
-from bummerl.printing import qr_svg
+from base.htmx import partial_or_page
+from base.links import absolute_url
+from base.printing import qr_svg
+from base.text import german_key
+from clubs.access import link_actor, visitor
 from clubs.forms import read_id, rule_error_text
-from clubs.text import german_key
 from scoring.rules import RuleError
 from tournaments import links, printing
 from tournaments.categories import overall_prizes
 from tournaments.forms import RegisterForm, ResultForm
-from tournaments.models import Format, Pairing, Report, Result, Round, Side, Tournament
+from tournaments.models import (
+    Format,
+    Kind,
+    Pairing,
+    Report,
+    Result,
+    ResultCheck,
+    Round,
+    Side,
+    Tournament,
+)
 from tournaments.nights import night_rules
 from tournaments.personal import read_personal_token
 from tournaments.prizes import still_in
@@ -32,7 +43,7 @@ from tournaments.screen import screen_pages
 from tournaments.services import registrations
 from tournaments.services.reading import draw_scores, load_state, match_scores
 from tournaments.services.reports import confirm_report, other, report_result
-from tournaments.services.sheets import Actor, open_match_sheet
+from tournaments.services.sheets import open_match_sheet
 from tournaments.views import formats
 from tournaments.views.common import name_matches, pairing_rows
 from tournaments.views.ranking import audit_context, draw_audit
@@ -50,7 +61,7 @@ def match_link(request, token):
         return gone_page(request, error)
     error = None
     if request.method == "POST":
-        error, _stale = save_result(request, pairing, Actor(None, via_link=True), False)
+        error, _stale = save_result(request, pairing, link_actor(), False)
         if error is None:
             page = reverse("match_link", kwargs={"token": token})
             return redirect(f"{page}?sent={request.POST.get('key', '')}")
@@ -65,7 +76,7 @@ def match_link(request, token):
             "row": row,
             "error": error,
             "thanks": result is not None and str(result.key) == request.GET.get("sent"),
-            "checked": pairing.tournament.result_check == "confirm",
+            "checked": pairing.tournament.result_check == ResultCheck.CONFIRM,
             "scores": match_scores(pairing.tournament),
             "draws": draw_scores(pairing.tournament),  # RULES.md 6: a level score
             "key": uuid.uuid4(),
@@ -195,7 +206,7 @@ def _personal_context(t: Tournament, player_id: int) -> dict:
         if round_.drawn_at is None:
             continue
         for row in rows(state, state.pairings[round_.pk]):
-            if row.kind == "bye" and row.left.pk in mine:
+            if row.kind == Kind.BYE and row.left.pk in mine:
                 name = round_name(round_.number, round_.pot_size, round_.knockout)
                 byes.append((name, row.left.number))
     place = state.player_places().get(player_id)
@@ -275,9 +286,7 @@ def match_sheet(request, token):
     except PairingGone as error:
         return gone_page(request, error)
     try:
-        sheet = open_match_sheet(
-            pairing, Actor(request.user if request.user.is_authenticated else None)
-        )
+        sheet = open_match_sheet(pairing, visitor(request))
     except RuleError as error:
         messages.error(request, rule_error_text(error))
         return redirect("match_link", token=token)
@@ -359,7 +368,7 @@ def side_link(request, token):
             "differ": bool(
                 mine and theirs and (mine.winner_id, mine.score) != (theirs.winner_id, theirs.score)
             ),
-            "checked": pairing.tournament.result_check == "confirm",
+            "checked": pairing.tournament.result_check == ResultCheck.CONFIRM,
             "error": error,
             "sent": request.GET.get("sent", ""),
             "scores": match_scores(pairing.tournament),

@@ -23,7 +23,7 @@ from tournaments.services.draws import pending_commitment
 from tournaments.services.reading import load_state
 from tournaments.services.ties import draw_lots, ranges, record_stechen
 from tournaments.verify import check_export
-from tournaments.views.common import actor, tournament_for
+from tournaments.views.common import tournament_for
 
 
 def _ranking_context(request, t, access, state, stechen_form=None) -> dict:
@@ -77,9 +77,7 @@ def stechen(request, slug, tournament_id):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            record_stechen(
-                t, data["first"], data["order"], actor(request, access), data["key"], data["seen"]
-            )
+            record_stechen(t, data["first"], data["order"], access.actor, data["key"], data["seen"])
         except RuleError as error:
             put_rule_error(form, error, "order", shown=("order",))
         else:
@@ -95,7 +93,7 @@ def lots(request, slug, tournament_id):
     """An organiser draws lots for every range still shared (a second tap draws none)."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     try:
-        made = draw_lots(t, actor(request, access))
+        made = draw_lots(t, access.actor)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     else:
@@ -120,7 +118,7 @@ def consolation(request, slug, tournament_id):
                 data["by"],
                 data["prizes"],
                 _("%(name)s – consolation") % {"name": t.name},
-                actor(request, access),
+                access.actor,
             )
         except RuleError as error:
             put_rule_error(form, error, None, shown=("rounds", "by"))

@@ -16,12 +16,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from bummerl.clientip import limit_address
+from base.clientip import limit_address
+from base.errors import gettext_noop
+from base.text import name_fold
 from clubs.forms import put_rule_error, rule_error_text
 from clubs.models import Role
-from clubs.text import name_fold
 from scoring.rules import RuleError
-from scoring.rules.errors import gettext_noop
 from tournaments.forms import (
     RegisterForm,
     RegistrationCardsForm,
@@ -30,7 +30,8 @@ from tournaments.forms import (
 )
 from tournaments.models import HOLDING_REGISTRATION, Registration, RegistrationStatus
 from tournaments.services import registrations as service
-from tournaments.views.common import actor, tournament_for
+from tournaments.services.reading import waiting_position
+from tournaments.views.common import tournament_for
 from tournaments.views.public import announcement, name_query, public_tournament
 
 
@@ -134,7 +135,7 @@ def registration_link(request, token):
     context = {
         "tournament": t,
         "registration": r,
-        "position": service.waiting_position(r),
+        "position": waiting_position(r),
         "form": form,
         "error": error,
         "changeable": r.status in (RegistrationStatus.REGISTERED, RegistrationStatus.WAITING),
@@ -166,7 +167,7 @@ def window(request, slug, tournament_id):
         try:
             service.set_registration(
                 t,
-                actor(request, access),
+                access.actor,
                 opens=data["opens"],
                 closes=data["closes"],
                 public=data["public"],
@@ -192,7 +193,7 @@ def terms(request, slug, tournament_id):
         try:
             service.set_registration_terms(
                 t,
-                actor(request, access),
+                access.actor,
                 confirm=data["confirm"],
                 transfer_to=data["transfer_to"],
                 checkin_closes=data["checkin_closes"],
@@ -284,9 +285,9 @@ def registration_action(request, slug, tournament_id, registration_id, action):
         raise Http404
     try:
         if action == "paid":
-            service.set_paid(r, actor(request, access), paid=request.POST.get("paid") == "1")
+            service.set_paid(r, access.actor, paid=request.POST.get("paid") == "1")
         elif action == "check-in":
-            cards = service.check_in(r, actor(request, access))
+            cards = service.check_in(r, access.actor)
             numbers = ", ".join(str(c.number) for c in cards)
             messages.success(
                 request,
@@ -298,7 +299,7 @@ def registration_action(request, slug, tournament_id, registration_id, action):
                 % {"name": r.name, "numbers": numbers},
             )
         else:
-            ACTIONS[action](r, actor(request, access))
+            ACTIONS[action](r, access.actor)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     return redirect("registrations", slug=slug, tournament_id=t.pk)
@@ -312,7 +313,7 @@ def release_not_checked_in(request, slug, tournament_id):
     organisers only. A second tap releases none."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     try:
-        released = service.release_not_checked_in(t, actor(request, access))
+        released = service.release_not_checked_in(t, access.actor)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     else:

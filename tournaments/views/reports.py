@@ -11,12 +11,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from bummerl.links import absolute_url
-from bummerl.printing import qr_svg
+from base.errors import gettext_noop
+from base.links import absolute_url
+from base.printing import qr_svg
 from clubs.forms import read_id, rule_error_text
 from clubs.models import Role
 from scoring.rules import RuleError
-from scoring.rules.errors import gettext_noop
 from tournaments.models import Pairing, Side
 from tournaments.services.reading import load_state
 from tournaments.services.reports import (
@@ -25,7 +25,7 @@ from tournaments.services.reports import (
     revoke_side_link,
     set_result_check,
 )
-from tournaments.views.common import actor, pairing_rows, tournament_for
+from tournaments.views.common import pairing_rows, tournament_for
 
 OUT_OF_DATE = gettext_noop("This form is out of date: reload the page.")
 
@@ -83,7 +83,7 @@ def side_link_change(request, slug, tournament_id, pairing_id, side, action):
     if side not in Side.values or action not in ("revoke", "renew"):
         raise Http404
     change = revoke_side_link if action == "revoke" else renew_side_link
-    change(pairing, side, actor(request, access))
+    change(pairing, side, access.actor)
     return redirect("side_links", slug=slug, tournament_id=t.pk, pairing_id=pairing.pk)
 
 
@@ -103,7 +103,7 @@ def accept(request, slug, tournament_id, pairing_id):
         messages.error(request, rule_error_text(RuleError("key", OUT_OF_DATE)))
     else:
         try:
-            accept_report(pairing, report, key, actor(request, access))
+            accept_report(pairing, report, key, access.actor)
         except RuleError as error:
             messages.error(request, rule_error_text(error))
     return redirect(
@@ -116,7 +116,7 @@ def accept(request, slug, tournament_id, pairing_id):
 def result_check(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     try:
-        set_result_check(t, request.POST.get("result_check", ""), actor(request, access))
+        set_result_check(t, request.POST.get("result_check", ""), access.actor)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     return redirect(

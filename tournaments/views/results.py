@@ -10,16 +10,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from base.errors import gettext_noop
 from clubs.forms import read_id, rule_error_text
 from clubs.models import Role
 from scoring.rules import RuleError
-from scoring.rules.errors import gettext_noop
 from tournaments.forms import ResultForm
 from tournaments.models import Pairing, Stage
 from tournaments.rows import Offer, Row, Stale
 from tournaments.services.reading import StaleResult, draw_scores, load_state, match_scores
 from tournaments.services.results import correct_result, record_result, void_result
-from tournaments.views.common import actor, pairing_rows, tournament_for
+from tournaments.views.common import pairing_rows, tournament_for
 
 
 @login_required
@@ -130,7 +130,7 @@ def result(request, slug, tournament_id, pairing_id):
     )
     if pairing is None:
         raise Http404
-    error, stale = save_result(request, pairing, actor(request, access), access.can_manage)
+    error, stale = save_result(request, pairing, access.actor, access.can_manage)
     # Placement matches are listed on the latest round's page, whatever round made them.
     main = pairing.stage == Stage.MAIN and pairing.round
     number = pairing.round.number if main else load_state(t).current.number

@@ -1,10 +1,10 @@
 """``manage.py backup [FILE]``: one consistent snapshot of the database in a file.
 
-See ``bummerl.management.backups`` for the format and what it guarantees."""
+See ``base.backups`` for the format and what it guarantees."""
 
 from django.core.management.base import BaseCommand, CommandError
 
-from bummerl.management.backups import Refused, take_backup
+from base.backups import Refused, take_backup
 
 
 class Command(BaseCommand):

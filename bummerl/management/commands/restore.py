@@ -1,10 +1,10 @@
 """``manage.py restore FILE``: replace the data by a backup file, after checking it.
 
-See ``bummerl.management.backups`` for what is checked and what is kept."""
+See ``base.backups`` for what is checked and what is kept."""
 
 from django.core.management.base import BaseCommand, CommandError
 
-from bummerl.management.backups import Refused, restore_backup
+from base.backups import Refused, restore_backup
 
 
 class Command(BaseCommand):

@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from clubs import first_run
 from clubs.audit import Actor
 from clubs.models import Club, Membership
 from clubs.players import player_named
@@ -71,9 +72,7 @@ class Command(BaseCommand):
             )
         if options["no_demo"]:
             # A new server (make serve) without any account: the one-time code of /setup/
-            # goes to the log as it starts (bummerl.first_run).
-            from bummerl import first_run
-
+            # goes to the log as it starts (clubs.first_run).
             if first_run.needed():
                 first_run.ensure_code()
             return

@@ -4,7 +4,7 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from clubs.errors import RuleError
+from base.errors import RuleError
 from clubs.services import create_club
 
 

@@ -4,7 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from bummerl.jsonfiles import read_json
+from base.jsonfiles import read_json
 from scoring.rules import RuleError
 from scoring.sheetjson import score_document
 

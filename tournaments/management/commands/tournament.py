@@ -5,7 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from bummerl.jsonfiles import read_json
+from base.jsonfiles import read_json
 from clubs.models import Club
 from scoring.rules import RuleError
 from tournaments.export import export

@@ -1,6 +1,6 @@
 """Model rows read by hand-written SQL on the hottest paths (the access to a sheet, the
-lock of a write, the deal rows), turned into what the ORM would give; and new rows
-stored as the ORM stores them (``insert``: a deal and its history entry).
+lock of a write, the deal rows, the sheet's state on the page's 2-second poll), turned
+into what the ORM would give. New rows are stored through the ORM.
 
 Compiling a query is most of what the ORM costs on these paths: about ten times the
 time SQLite takes to run it. ``Columns`` writes a model's select list once and turns
@@ -10,10 +10,7 @@ an instance read here equals one read by the ORM, field by field
 (``tests/test_sqlrows.py`` checks it on SQLite and PostgreSQL).
 """
 
-import functools
-
-from django.db import connection, connections, models
-from django.db.models import signals
+from django.db import connection, connections
 
 
 class Columns:
@@ -90,35 +87,3 @@ def fetch(sql: str, params: list) -> list[tuple]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
-
-
-def insert(instance):
-    """Store the new model ``instance`` in one hand-written INSERT and give it back with
-    its primary key, as ``Model.objects.create`` would store it: every field but the
-    automatic key, each through its ``pre_save`` (``auto_now_add``) and its database
-    preparation (JSON, UUIDs, date-times). Only for models without a ``save`` of their
-    own and without save signals, which this would not run (TypeError). Database errors
-    as the ORM raises them (``IntegrityError``)."""
-    model = type(instance)
-    fields, sql = _insert_of(model, connection.vendor)
-    values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-    instance.pk = fetch(sql, values)[0][0]
-    instance._state.adding = False
-    instance._state.db = connection.alias
-    return instance
-
-
-@functools.cache
-def _insert_of(model, vendor: str) -> tuple[list, str]:
-    """The fields ``insert`` stores and its SQL, once per model and database vendor."""
-    if model.save is not models.Model.save or any(
-        signal.has_listeners(model) for signal in (signals.pre_save, signals.post_save)
-    ):
-        raise TypeError(f"{model.__name__} saves more than its row: use the ORM")
-    key = model._meta.pk
-    fields = [f for f in model._meta.concrete_fields if f is not key]
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(f.column) for f in fields)
-    places = ", ".join(["%s"] * len(fields))
-    sql = f"INSERT INTO {table(model)} ({columns}) VALUES ({places}) RETURNING {quote(key.column)}"
-    return fields, sql

@@ -1,191 +1,12 @@
-"""Preisschnapsen: a knock-out tournament of two-player Schnapsen (RULES.md section 5).
-
-Words: a *card* (Teilnahmekarte) is one life in the tournament, sold to a player at the
-door; a player may hold several. A *round* is drawn from two *pots* of numbers; each
-*pull* is kept in order. A *pairing* is what a number produced: a *match* of two cards,
-a *bye* (Freilos: the card advances without playing) or a *walkover* (a player met
-himself: he gives up one card and advances with the other). A *result* decides a match;
-it is never edited, a correction voids it and records a new one. Undone draws are kept.
-A *withdrawn* card (RULES.md 5.7) is one whose holder went home: it is not drawn again,
-and an open match it is in becomes a walkover for the other card.
-Placement matches (for prizes 3 to 8) are pairings of their own stage.
-A *side* of a match is one of its two cards; each side has a private link of its own.
-With the tournament's ``result_check`` "confirm", a result entered with a side link is
-a *report*: it becomes the result when the other side confirms it or an organiser
-accepts it; two reports that differ are a *disagreement* for the desk.
-"""
-
-import secrets
-import uuid
-from decimal import Decimal
+"""A night's play: cards, rounds and their pulls, pairings, results, reports and tie-breaks
+(``tournaments.models``: the words)."""
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, Player
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(12)
-
-
-def side_token() -> str:
-    """A side link's token: readable aloud, like a table's link (``scoring.models``)."""
-    from scoring.models import new_token as readable
-
-    return readable()
-
-
-class ResultCheck(models.TextChoices):
-    """How a result entered with a player's link becomes final."""
-
-    SINGLE = "single", _("final when entered")
-    CONFIRM = "confirm", _("final when the other player confirms it")
-
-
-class Format(models.TextChoices):
-    """How a tournament is played: knock-out by cards (RULES.md 5), by lives (5.10) or a
-    points event with Danish pairing (6)."""
-
-    CARDS = "cards", _("cards (knock-out)")
-    LEBEN = "leben", _("lives (Leben)")
-    POINTS = "points", _("points (Danish system)")
-
-
-def new_seed() -> int:
-    """A seed for the next digital draw, kept secret until that draw (RULES.md 5.12)."""
-    return secrets.randbits(48)
-
-
-def new_nonce() -> str:
-    """128 random bits (hex) hashed with a draw's seed into its commitment, so that the
-    commitment cannot be searched for the seed (RULES.md 5.12)."""
-    return secrets.token_hex(16)
-
-
-class Tournament(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
-    name = models.CharField(_("name"), max_length=100)
-    starts_at = models.DateTimeField(_("start"))
-    cards = models.PositiveIntegerField(_("cards"), help_text=_("a power of two, 8 to 1024"))
-    max_cards = models.PositiveSmallIntegerField(_("most cards per player"), default=3)
-    match_bummerl = models.PositiveSmallIntegerField(_("Bummerl to win a match"), default=2)
-    entry_fee = models.DecimalField(
-        _("entry fee per card"), max_digits=8, decimal_places=2, default=0
-    )
-    one_prize_per_player = models.BooleanField(_("one prize per player"), default=False)
-    result_check = models.CharField(
-        _("results from the players' phones"),
-        max_length=10,
-        choices=ResultCheck.choices,
-        default=ResultCheck.SINGLE,
-    )
-    tables = models.PositiveSmallIntegerField(
-        _("tables"),
-        default=0,
-        help_text=_("how many tables the matches are played at (0: no table numbers)"),
-    )
-    prizes = models.JSONField(_("prizes"), default=list, help_text="[{place, description}]")
-    public_token = models.CharField(max_length=30, unique=True, default=new_token)
-    created_at = models.DateTimeField(auto_now_add=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    # The formats of RULES.md 5.10 and 6 (tournaments/formats.py); cards: all unused.
-    format = models.CharField(_("format"), max_length=10, choices=Format, default=Format.CARDS)
-    lives = models.PositiveSmallIntegerField(_("lives per player"), default=1)
-    rebuy_until = models.PositiveSmallIntegerField(
-        _("a life may be bought until round"), null=True, blank=True
-    )
-    life_fee = models.DecimalField(
-        _("life fee"),
-        max_digits=8,
-        decimal_places=2,
-        null=True,
-        blank=True,
-        help_text=_("the price of a life bought (empty: the entry fee)"),
-    )
-    rounds_planned = models.PositiveSmallIntegerField(_("rounds"), null=True, blank=True)
-    avoid_repeat = models.BooleanField(_("avoid the last opponent"), default=False)
-    team_size = models.PositiveSmallIntegerField(_("players per team"), null=True, blank=True)
-    # A points event's match and bye (RULES.md 6): a Partie to ``match_bummerl`` or, with
-    # ``match_games``, exactly that many Bummerl; a Schneider counts ``schneider_counts``;
-    # a bye scores ``bye_bummerl`` to 0 (None: ``danish.bye_default``).
-    match_games = models.PositiveSmallIntegerField(_("Bummerl per match"), null=True, blank=True)
-    schneider_counts = models.PositiveSmallIntegerField(_("Bummerl for a Schneider"), default=1)
-    bye_bummerl = models.PositiveSmallIntegerField(_("Bummerl for a bye"), null=True, blank=True)
-    # Ranking, categories and consolation (RULES.md 5.8, 5.9, 5.11), tournaments.ranking
-    ranking_ties = models.CharField(
-        _("equal places"),
-        max_length=10,
-        default="shared",
-        choices=[("shared", _("shared")), ("stechen", _("Stechen")), ("lot", _("by lot"))],
-    )
-    category_with_overall = models.BooleanField(
-        _("a winner of an overall prize may also win a category prize"), default=False
-    )
-    category_prizes = models.JSONField(
-        _("category prizes"), default=list, help_text="[{category (id), place, description}]"
-    )
-    parent = models.ForeignKey(
-        "self",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="consolations",
-        help_text="the main event of a consolation (Trostbewerb)",
-    )
-    consolation_rounds = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="a consolation's field: the losers of rounds 1 to this"
-    )
-    # The next digital draw's seed and nonce, secret until it is drawn (RULES.md 5.12)
-    draw_seed = models.BigIntegerField(default=new_seed, editable=False)
-    draw_nonce = models.CharField(max_length=32, default=new_nonce, editable=False)
-    # An announced night (issue 28): players register on its public page while the
-    # window is open and ``registration_public`` is set (``services.registrations``).
-    registration_opens = models.DateTimeField(_("registration opens"), null=True, blank=True)
-    registration_closes = models.DateTimeField(_("registration closes"), null=True, blank=True)
-    registration_public = models.BooleanField(_("registration open to the public"), default=False)
-    venue = models.CharField(_("venue"), max_length=200, blank=True)
-    rule_set = models.ForeignKey(
-        "scoring.RuleSet",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-        verbose_name=_("rule set"),
-        help_text=_("of the match sheets; none: the preset"),
-    )
-    confirm_registrations = models.BooleanField(
-        _("the organiser confirms each registration"), default=False
-    )
-    transfer_to = models.CharField(
-        _("bank account for prepayment"),
-        max_length=200,
-        blank=True,
-        help_text=_("holder and IBAN; each registration's page shows its reference code"),
-    )
-    checkin_closes = models.DateTimeField(
-        _("check-in closes"),
-        null=True,
-        blank=True,
-        help_text=_("registrations not checked in by then release their cards"),
-    )
-
-    class Meta:
-        verbose_name = _("tournament")
-        verbose_name_plural = _("tournaments")
-        ordering = ["-starts_at", "-id"]
-
-    def __str__(self) -> str:
-        return self.name
-
-    @property
-    def life_price(self) -> Decimal:
-        """The euros a life bought costs (RULES.md 5.10 ``rebuy``): ``life_fee``, or the
-        entry fee when it is empty."""
-        return Decimal(self.entry_fee if self.life_fee is None else self.life_fee)
+from clubs.models import Player
+from tournaments.models.tournament import Format, Tournament, new_token, side_token
 
 
 class CardQuerySet(models.QuerySet):
@@ -235,6 +56,11 @@ class Card(models.Model):
     def __str__(self) -> str:
         return f"#{self.number}"
 
+    @property
+    def is_withdrawn(self) -> bool:
+        """The card's twin of ``Card.objects.withdrawn()`` (false: ``not_withdrawn()``)."""
+        return self.withdrawn_round is not None
+
 
 class RoundQuerySet(models.QuerySet):
     def live(self):
@@ -279,6 +105,11 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} R{self.number}"
+
+    @property
+    def is_live(self) -> bool:
+        """The round's twin of ``Round.objects.live()``: not undone."""
+        return self.undone_at is None
 
     @property
     def knockout(self) -> bool:
@@ -328,6 +159,11 @@ class Pull(models.Model):
     def __str__(self) -> str:
         return f"{self.round} pull {self.index}"
 
+    @property
+    def is_live(self) -> bool:
+        """The pull's twin of ``Pull.objects.live()``: not undone."""
+        return self.undone_at is None
+
 
 class Stage(models.TextChoices):
     MAIN = "main", _("main draw")
@@ -358,7 +194,7 @@ class Pairing(models.Model):
     )
     stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.MAIN)
     number = models.PositiveIntegerField()
-    label = models.CharField(max_length=10, blank=True)
+    label = models.CharField(max_length=10, blank=True)  # a Place; "" in the main draw
     kind = models.CharField(max_length=10, choices=Kind.choices)
     seed = models.BigIntegerField(
         null=True, blank=True, help_text='a "5-8" placement draw\'s seed, kept to replay it'
@@ -398,6 +234,11 @@ class Pairing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round or self.label} #{self.number}"
+
+    @property
+    def is_live(self) -> bool:
+        """The pairing's twin of ``Pairing.objects.live()``: not voided."""
+        return self.voided_at is None
 
 
 class ResultQuerySet(models.QuerySet):
@@ -445,6 +286,11 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pairing}: {self.winner} {self.score}"
+
+    @property
+    def is_live(self) -> bool:
+        """The result's twin of ``Result.objects.live()``: it stands, not voided."""
+        return self.voided_at is None
 
 
 class Side(models.TextChoices):
@@ -502,6 +348,11 @@ class Report(models.Model):
     def __str__(self) -> str:
         return f"{self.pairing} ({self.side}): {self.winner} {self.score}"
 
+    @property
+    def is_open(self) -> bool:
+        """The report's twin of ``Report.objects.open()``: still waiting."""
+        return self.closed_at is None
+
 
 class TieBreakQuerySet(models.QuerySet):
     def live(self):
@@ -545,92 +396,7 @@ class TieBreak(models.Model):
     def __str__(self) -> str:
         return f"{self.tournament} {self.first}+ ({self.kind})"
 
-
-def registration_token() -> str:
-    """A registration's private link token: 128 random bits, URL-safe."""
-    return secrets.token_urlsafe(16)
-
-
-TRANSFER_LETTERS = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
-"""The signs of a transfer reference: no 0/O, no 1/I, so it reads back from a bank
-statement."""
-
-
-def transfer_reference() -> str:
-    """A registration's reference code for a bank transfer: ``BU-`` and two groups of
-    four signs (``BU-7K3M-9P2X``, 40 random bits), printed on its page."""
-    signs = "".join(secrets.choice(TRANSFER_LETTERS) for _ in range(8))
-    return f"BU-{signs[:4]}-{signs[4:]}"
-
-
-class RegistrationStatus(models.TextChoices):
-    """Where a registration stands. *registered* holds its cards for the night (they
-    count against the cards laid out, ``services.registrations.reserved``); *waiting*
-    is on the waiting list, in the order the registrations came in; *offered* is the
-    first in line whose cards are held for it until ``offered_until``; *refused* was
-    turned down by the organiser; *checked_in* sold
-    its cards at the door; *cancelled* and *no_show* released them."""
-
-    REGISTERED = "registered", _("registered")
-    WAITING = "waiting", _("on the waiting list")
-    OFFERED = "offered", _("cards offered")
-    CHECKED_IN = "checked_in", _("checked in")
-    CANCELLED = "cancelled", _("cancelled")
-    REFUSED = "refused", _("refused")
-    NO_SHOW = "no_show", _("did not come")
-
-
-ACTIVE_REGISTRATION = ("registered", "waiting", "offered", "checked_in")
-"""The statuses of a registration that stands: one person has at most one of them."""
-
-HOLDING_REGISTRATION = (RegistrationStatus.REGISTERED, RegistrationStatus.OFFERED)
-"""The statuses of a registration whose cards are held for it (``reading.count_reserved``):
-registered, or offered from the waiting list until ``offered_until``."""
-
-
-class Registration(models.Model):
-    """A player's registration for a night before it, made on the night's public page.
-
-    It holds a name (cleaned and folded as at the door, ``clubs.players``), no club
-    player: the player is found or added when the registration is checked in and its
-    cards are sold (``sell_cards``). ``contact`` (phone or e-mail) is private: only the
-    organisers see it."""
-
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.PROTECT, related_name="registrations"
-    )
-    name = models.CharField(_("name"), max_length=80)
-    name_fold = models.CharField(max_length=80)
-    contact = models.CharField(_("phone or e-mail"), max_length=120, blank=True)
-    cards = models.PositiveSmallIntegerField(_("cards"))
-    status = models.CharField(
-        _("status"), max_length=12, choices=RegistrationStatus, default="registered"
-    )
-    paid = models.BooleanField(_("paid"), default=False)
-    token = models.CharField(max_length=30, unique=True, default=registration_token)
-    key = models.UUIDField(null=True, blank=True, unique=True, help_text="the form's one-time key")
-    sale_key = models.UUIDField(default=uuid.uuid4, editable=False, help_text="its check-in sale")
-    reference = models.CharField(
-        _("transfer reference"), max_length=12, unique=True, default=transfer_reference
-    )
-    confirmed_at = models.DateTimeField(null=True, blank=True)
-    offered_until = models.DateTimeField(null=True, blank=True)
-    language = models.CharField(max_length=8, blank=True, help_text="of its mails")
-    reminded_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    changed_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        verbose_name = _("registration")
-        verbose_name_plural = _("registrations")
-        ordering = ["created_at", "id"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["tournament", "name_fold"],
-                condition=models.Q(status__in=ACTIVE_REGISTRATION),
-                name="registration_one_per_person",
-            )
-        ]
-
-    def __str__(self) -> str:
-        return self.name
+    @property
+    def is_live(self) -> bool:
+        """The order's twin of ``TieBreak.objects.live()``: it stands, not voided."""
+        return self.voided_at is None

@@ -15,7 +15,7 @@ settings alone.
 A link that starts with a loopback address (127.0.0.1, localhost: the laptop opened by
 itself) reaches no phone: ``unreachable_host`` decides it, ``phones_warning`` says it on
 every page (``phone_reach``, the template ``_phones_unreachable.html``) and printout
-(``bummerl.printing.pdf_response``) that carries such links.
+(``base.printing.pdf_response``) that carries such links.
 """
 
 import ipaddress

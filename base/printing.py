@@ -2,7 +2,7 @@
 
 The fonts come with the project (``static/fonts``: DejaVu Sans, and a subset of Symbola
 for emoji and symbols) and are embedded in every PDF, so a server without fonts prints
-the same. ``clubs.text.unprintable`` names the characters of a text they cannot draw. Templates extend
+the same. ``base.text.unprintable`` names the characters of a text they cannot draw. Templates extend
 ``print/base.html``, which sets the page size, the font and the repeated headers (the
 bracket sheet leaves those out, block ``page_boxes``, and prints its own in the page:
 WeasyPrint's margin boxes cost it about as much per page as ten lines of text).
@@ -16,7 +16,7 @@ in ``BUMMERL_PRINT_WINDOW`` seconds per link (or per address), so that one link 
 keep the server's processes busy; past that the answer is 429 with a wait.
 
 A printout that takes more than a second (the match sheets of a large round, the bracket
-of a large night) is made by the task worker (``queued_pdf_response``, ``bummerl.tasks``):
+of a large night) is made by the task worker (``queued_pdf_response``, ``base.tasks``):
 the page answers at once with "PDF wird erstellt …", its progress (waiting, reading the
 night, making the PDF) and a refresh every two seconds, and the same address hands out
 the file once it is made. It is kept per state (the caller's ``state``, e.g. the
@@ -44,9 +44,9 @@ from django.utils.translation import gettext as _
 from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 
-from bummerl import tasks
-from bummerl.clientip import limit_address
-from bummerl.links import absolute_url, phones_warning
+from base import tasks
+from base.clientip import limit_address
+from base.links import absolute_url, phones_warning
 
 _fonts = threading.local()
 
@@ -104,7 +104,7 @@ def _pdf_of(html: str) -> bytes:
 
 def render_lane(request) -> str | None:
     """Whose new PDFs ``pdf_response`` counts: a private link (its token, from the URL),
-    else an anonymous visitor's address as limits count it (``bummerl.clientip.
+    else an anonymous visitor's address as limits count it (``base.clientip.
     limit_address``: IPv6 by its /64 network); None for a signed-in
     member, whose prints are not limited (the club knows him, and a night's organiser
     prints a dozen documents in a minute)."""
@@ -138,7 +138,7 @@ def pdf_response(request, template: str, context: dict, filename: str) -> HttpRe
     the same HTML when there is one (see the module docstring), else made and kept.
     429 (plain text in the visitor's language, ``Retry-After``) when the visitor's lane
     (``render_lane``) made too many new PDFs lately. The template also gets
-    ``phones_unreachable`` (``bummerl.links.phones_warning``): the warning a printout
+    ``phones_unreachable`` (``base.links.phones_warning``): the warning a printout
     with QR codes prints on its first page, ``None`` when phones reach their address."""
     context = {**context, "phones_unreachable": phones_warning(request)}
     html = render_to_string(template, context)
@@ -185,7 +185,7 @@ def queued_pdf_response(request, job: str, args: tuple, filename: str, state: st
         status = {"step": "waiting", "since": time.time()}
         cache.set(key + ":status", status, timeout=JOB_HOURS * 3600)
         tasks.enqueue(
-            "bummerl.printing.make_printout",
+            "base.printing.make_printout",
             job,
             list(args),
             language,

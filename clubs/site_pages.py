@@ -1,9 +1,9 @@
 """The site administrator's page (``/site/``): what only the shell did for the whole
-server; and the first-run page (``/setup/``, ``bummerl.first_run``) that makes him. For superusers only: anonymous visitors are sent to sign in, every other account
+server; and the first-run page (``/setup/``, ``clubs.first_run``) that makes him. For superusers only: anonymous visitors are sent to sign in, every other account
 gets 403.
 
 - *Backup*: the whole database as a ``.json.gz`` download, one consistent snapshot made
-  by the code of ``manage.py backup`` (``bummerl.management.backups.backup_bytes``), in
+  by the code of ``manage.py backup`` (``base.backups.backup_bytes``), in
   memory: nothing is written to the server's disk. Club owners get no backup: a file of
   the whole server holds every club's data and every account's password hash.
 - *Reset link for any account*: an owner may not make one for another owner (owners
@@ -33,10 +33,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from bummerl import first_run
-from bummerl.links import absolute_url
-from bummerl.management.backups import Refused, backup_bytes
-from clubs import audit, resets
+from base.backups import Refused, backup_bytes
+from base.links import absolute_url
+from clubs import audit, first_run, resets
 from clubs.members import BACKEND, qr
 from clubs.models import Membership
 
@@ -149,7 +148,7 @@ class SetupForm(UserCreationForm):
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def setup(request):
-    """The first-run page (``bummerl.first_run``): 404 once any account exists. GET makes
+    """The first-run page (``clubs.first_run``): 404 once any account exists. GET makes
     and logs the one-time code (once); POST with the right code makes the first account,
     a superuser, signs it in and sends it to found a club. A wrong code: 403, counted;
     locked after ``first_run.TRIES`` (403 with every code). A form error: 400."""

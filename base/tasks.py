@@ -13,7 +13,7 @@ from django.conf import settings
 
 
 def enqueue(function: str, *args, name: str = "") -> None:
-    """Run ``function`` (a dotted path, "bummerl.printing.make_printout") with ``args``
+    """Run ``function`` (a dotted path, "base.printing.make_printout") with ``args``
     (values the broker can store: ids, strings) in the worker; at once in this process
     when ``settings.TASKS_SYNC``. ``name`` labels it in the admin's list of tasks."""
     from django_q.tasks import async_task

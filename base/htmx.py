@@ -8,9 +8,12 @@ partial for the page or the page for the partial. htmx restoring history after B
 the page with its styles and scripts, never the bare partial.
 """
 
+from urllib.parse import urlsplit
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
+from django.utils.http import url_has_allowed_host_and_scheme
 
 HTMX_HEADERS = ("HX-Request", "HX-History-Restore-Request")
 
@@ -33,3 +36,21 @@ def partial_or_page(
     """``template#partial`` for an htmx swap, else the whole ``template``."""
     name = f"{template}#{partial}" if wants_partial(request) else template
     return vary_on_htmx(render(request, name, context, status=status))
+
+
+SIGN_IN_HEADER = "Bummerl-Sign-In"
+"""The header of a 401 that asks a page's script to sign in (``SignInMiddleware``)."""
+
+
+def page_behind(request) -> str | None:
+    """The page a request was sent from, as a path with its query: htmx's
+    ``HX-Current-URL`` (the site's scripts send it too), else the ``Referer``; None when
+    neither names a page of this site."""
+    for header in ("HX-Current-URL", "Referer"):
+        url = request.headers.get(header, "")
+        if url and url_has_allowed_host_and_scheme(
+            url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        ):
+            parts = urlsplit(url)
+            return parts.path + (f"?{parts.query}" if parts.query else "")
+    return None

@@ -17,8 +17,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from bummerl.links import mail_base
-from bummerl.middleware import SIGN_IN_HEADER, page_behind
+from base.htmx import SIGN_IN_HEADER, page_behind
+from base.links import mail_base
 from clubs import resets
 
 
@@ -54,7 +54,7 @@ class SignInView(LoginView):
 
 def mail_reset_offered(request) -> bool:
     """A password reset by mail works only with a mail server (``EMAIL_HOST``) and a
-    trustworthy address for the mail's link (``bummerl.links.mail_base``)."""
+    trustworthy address for the mail's link (``base.links.mail_base``)."""
     return bool(settings.EMAIL_HOST) and mail_base(request) is not None
 
 
