@@ -36,6 +36,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from base.backups import Refused, backup_bytes
 from base.links import absolute_url
 from clubs import audit, first_run, resets
+from clubs.access import visitor
 from clubs.members import BACKEND, qr
 from clubs.models import Membership
 
@@ -121,7 +122,7 @@ def site_reset(request):
                 "club",
                 club_id,
                 "reset link issued",
-                actor=audit.by(request.user),
+                actor=visitor(request),
                 before=None,
                 after={"user": user.get_username(), "issued_by": request.user.get_username()},
             )

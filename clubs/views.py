@@ -149,7 +149,7 @@ def rename(request, slug, player_id):
     if form.is_valid():
         old = person.name
         try:
-            person = rename_player(person, form.cleaned_data["name"], audit.by(request.user))
+            person = rename_player(person, form.cleaned_data["name"], access.actor)
         except RuleError as error:
             put_rule_error(form, error, "name")
         else:
@@ -255,7 +255,7 @@ def merge(request, slug, player_id):
     plan = merge_plan(keep, gone)
     if request.method == "POST" and plan.clash is None:
         try:
-            merge_players(keep, gone, audit.by(request.user))
+            merge_players(keep, gone, access.actor)
         except RuleError as error:
             plan = dataclasses.replace(plan, clash=error)
         else:

@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop, key_reused
 from clubs import audit
-from clubs.audit import Actor
+from clubs.audit import Action, Actor
 from clubs.models import Club, Player
 from scoring import foldcache
 from scoring import rules as core
@@ -96,6 +96,17 @@ def open_sheet(
             )
             Seat.objects.bulk_create(
                 Seat(sheet=sheet, player=p, position=i) for i, p in enumerate(players)
+            )
+            audit.record(
+                club.pk,
+                "sheet",
+                sheet.pk,
+                Action.SHEET_OPENED,
+                actor=actor or audit.SYSTEM,
+                after={
+                    "players": [p.name for p in players],
+                    "rule_set": rule_set.name,
+                },
             )
     except IntegrityError:
         # A second tap committed the same key between our read and insert.

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop, key_reused
 from clubs import audit
-from clubs.audit import Actor
+from clubs.audit import Action, Actor
 from clubs.models import Archived, Club
 from scoring.models import Seat, Sheet, new_token
 from scoring.reading import live_rows, score
@@ -83,6 +83,14 @@ def open_next_partie(sheet: Sheet, key: uuid.UUID, actor: Actor) -> Sheet:
         seats = Seat.objects.filter(sheet=sheet).order_by("position")
         Seat.objects.bulk_create(
             Seat(sheet=following, player_id=s.player_id, position=s.position) for s in seats
+        )
+        audit.record(
+            following.club_id,
+            "sheet",
+            following.pk,
+            Action.PARTIE_OPENED,
+            actor=actor,
+            after={"previous": sheet.pk},
         )
         return following
 

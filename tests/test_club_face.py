@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from icalendar import Calendar
 
+from clubs.audit import SYSTEM
 from clubs.models import AuditEntry, Club
 from scoring.rulesets import copy_rule_set
 from seasons.models import RankingSettings, Season
@@ -90,7 +91,7 @@ def tournament_post(**changes) -> dict:
 def test_the_tournament_form_keeps_the_venue_and_the_clubs_rule_set():
     presets = factories.presets()
     club = factories.club()
-    own = copy_rule_set(club, presets["spielregeln"])
+    own = copy_rule_set(club, presets["spielregeln"], actor=SYSTEM)
     client = owner_client(club)
     page = client.get(reverse("tournaments", kwargs={"slug": club.slug})).content.decode()
     select = re.search(r'<select name="rule_set".*?</select>', page, re.S).group(0)
@@ -108,7 +109,7 @@ def test_the_tournament_form_keeps_the_venue_and_the_clubs_rule_set():
 def test_a_rule_set_of_bauernschnapsen_is_refused_on_its_field():
     presets = factories.presets()
     club = factories.club()
-    copy = copy_rule_set(club, presets["bauern"])
+    copy = copy_rule_set(club, presets["bauern"], actor=SYSTEM)
     client = owner_client(club)
     for rule_set in (presets["bauern"], copy):
         response = client.post(
@@ -124,7 +125,7 @@ def test_a_rule_set_of_bauernschnapsen_is_refused_on_its_field():
 def test_another_clubs_rule_set_is_refused():
     presets = factories.presets()
     club, other = factories.club(), factories.club()
-    theirs = copy_rule_set(other, presets["wiki"])
+    theirs = copy_rule_set(other, presets["wiki"], actor=SYSTEM)
     response = owner_client(club).post(
         reverse("tournaments", kwargs={"slug": club.slug}), tournament_post(rule_set=theirs.pk)
     )
@@ -145,7 +146,7 @@ def _match_sheet_rules(t):
 def test_match_sheets_open_with_the_nights_rule_set_and_its_match_rules():
     presets = factories.presets()
     club = factories.club()
-    own = copy_rule_set(club, presets["wiki"])
+    own = copy_rule_set(club, presets["wiki"], actor=SYSTEM)
     own.data = {**own.data, "options": {**own.data["options"], "false_claim": "mirror"}}
     own.save()
     t = factories.tournament(club, cards=8, sold=8, match_bummerl=3)
@@ -169,7 +170,7 @@ def test_match_sheets_of_a_night_without_a_rule_set_use_the_preset():
 def test_the_nights_public_page_shows_the_venue_and_the_rules_in_words():
     presets = factories.presets()
     club = factories.club()
-    own = copy_rule_set(club, presets["wiki"])
+    own = copy_rule_set(club, presets["wiki"], actor=SYSTEM)
     t = announced(club, match_bummerl=3)
     Tournament.objects.filter(pk=t.pk).update(rule_set=own)
     page = Client().get(reverse("bracket", kwargs={"token": t.public_token})).content.decode()

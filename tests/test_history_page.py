@@ -66,6 +66,7 @@ def test_a_sheets_history_names_actions_and_deals_in_german(client):
             "Nachher: Spiel 1: Bettler · Ben · verloren (Anna +4, Clara +4)",
         ],
         ["alice · Spiel eingetragen", "Spiel 1: Bettler · Ben · gewonnen (Ben +4)"],
+        ["– · Tisch eröffnet", "Spieler: Anna, Ben, Clara · Regelwerk: Standard (Wiki)"],
     ]
 
 
@@ -76,7 +77,10 @@ def test_a_two_player_deal_and_an_import_read_as_lines(client):
     scoring.record_entry(two, EndedDeal("renonce", 0), uuid.uuid4(), scoring.Actor(alice))
     client.force_login(alice)
     page = changes(client.get(reverse("sheet:history", kwargs={"pk": two.pk})))
-    assert page == [["alice2 · Spiel eingetragen", "Spiel 1: Anna hat Renonce gemacht (Ben +3)"]]
+    assert page == [
+        ["alice2 · Spiel eingetragen", "Spiel 1: Anna hat Renonce gemacht (Ben +3)"],
+        ["– · Tisch eröffnet", "Spieler: Anna, Ben · Regelwerk: Standard (Wiki)"],
+    ]
     document = {
         "variant": "schnapsen",
         "players": ["Anna", "Ben"],
@@ -178,6 +182,7 @@ def test_an_action_without_a_label_shows_its_code_and_its_fields(client):
     assert page == [
         ["– · dice rolled", "Vorher: a: 1, 2", "Nachher: b: ja"],
         ["– · Karte zurückgezogen", "Karte: 5"],
+        ["– · Tisch eröffnet", "Spieler: Anna, Ben, Clara · Regelwerk: Standard (Wiki)"],
     ]
 
 

@@ -108,7 +108,7 @@ def report_result(
 
     With ``result_check`` "single" the link's result is final at once (``Result``)."""
     if pairing.tournament.result_check != ResultCheck.CONFIRM:
-        return record_result(pairing, winner, score, key, Actor(None, via_link=True))
+        return record_result(pairing, winner, score, key, audit.VIA_LINK)
     try:
         with transaction.atomic():
             lock_sheets_first(dependents(pairing))
@@ -142,7 +142,7 @@ def report_result(
                 "tournament",
                 t.pk,
                 "result reported",
-                actor=Actor(None, via_link=True),
+                actor=audit.VIA_LINK,
                 before=_audit_report(mine) if mine else None,
                 after=_audit_report(report),
             )
@@ -153,7 +153,7 @@ def report_result(
                     winner,
                     score,
                     uuid.uuid4(),
-                    Actor(None, via_link=True),
+                    audit.VIA_LINK,
                     "result confirmed",
                 )
                 Report.objects.filter(pk__in=(theirs.pk, report.pk)).update(
@@ -188,7 +188,7 @@ def confirm_report(pairing: Pairing, side: str, report_id: int, key: uuid.UUID) 
     """The player of ``side`` confirms the other side's report ``report_id`` (the one
     his page showed): it becomes the match's result. ``StaleReport`` when another
     report (or none) waits now; the same ``key`` again returns the result it made."""
-    return _settle(pairing, report_id, key, Actor(None, via_link=True), side=side)
+    return _settle(pairing, report_id, key, audit.VIA_LINK, side=side)
 
 
 def accept_report(pairing: Pairing, report_id: int, key: uuid.UUID, actor: Actor) -> Result:

@@ -341,7 +341,7 @@ def follow_match_sheet(sender, sheet, state, key, **kwargs) -> None:
     pairing = Pairing.objects.filter(sheet=sheet).select_related("tournament").first()
     if pairing is None:
         return
-    actor = kwargs.get("actor") or Actor(None, via_link=True)
+    actor = kwargs.get("actor") or audit.VIA_LINK
     winner = state.partie_winner
     winner_card = None if winner is None else (pairing.left_id if winner == 0 else pairing.right_id)
     score = "" if winner is None else f"{state.tally[1 - winner]}:{state.tally[winner]}"
