@@ -37,6 +37,7 @@ from base.backups import Refused, backup_bytes
 from base.links import absolute_url
 from clubs import audit, first_run, resets
 from clubs.access import visitor
+from clubs.audit import Action
 from clubs.members import BACKEND, qr
 from clubs.models import Membership
 
@@ -121,7 +122,7 @@ def site_reset(request):
                 club_id,
                 "club",
                 club_id,
-                "reset link issued",
+                Action.RESET_LINK_ISSUED,
                 actor=visitor(request),
                 before=None,
                 after={"user": user.get_username(), "issued_by": request.user.get_username()},

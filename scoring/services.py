@@ -197,7 +197,7 @@ def record_entry(
                 sheet.club_id,
                 "sheet",
                 sheet.pk,
-                "deal recorded",
+                Action.DEAL_RECORDED,
                 actor=actor,
                 after=_audit_deal(deal),
             )
@@ -272,7 +272,7 @@ def correct_deal(
                 sheet.club_id,
                 "sheet",
                 sheet.pk,
-                "deal corrected",
+                Action.DEAL_CORRECTED,
                 actor=actor,
                 before=before,
                 after=_audit_deal(deal),
@@ -316,7 +316,7 @@ def void_deal(
         before = _audit_deal(target)
         _strike(target, actor)
         audit.record(
-            sheet.club_id, "sheet", sheet.pk, "deal struck out", actor=actor, before=before
+            sheet.club_id, "sheet", sheet.pk, Action.DEAL_STRUCK_OUT, actor=actor, before=before
         )
         scored = scored_from(sheet, players, deals)
         foldcache.keep(sheet, struck_count(deals), scored.state, live_rows(deals))

@@ -25,7 +25,7 @@ def revoke_link(sheet: Sheet, actor: Actor) -> None:
             token_revoked_at=timezone.now()
         )
         if revoked:
-            audit.record(sheet.club_id, "sheet", sheet.pk, "link revoked", actor=actor)
+            audit.record(sheet.club_id, "sheet", sheet.pk, Action.LINK_REVOKED, actor=actor)
 
 
 def renew_link(sheet: Sheet, actor: Actor) -> None:
@@ -33,7 +33,7 @@ def renew_link(sheet: Sheet, actor: Actor) -> None:
     sheet's history, without the link."""
     with transaction.atomic():
         Sheet.objects.filter(pk=sheet.pk).update(entry_token=new_token(), token_revoked_at=None)
-        audit.record(sheet.club_id, "sheet", sheet.pk, "link renewed", actor=actor)
+        audit.record(sheet.club_id, "sheet", sheet.pk, Action.LINK_RENEWED, actor=actor)
 
 
 # -- a series of Partien at one table (two players) -----------------------------------
@@ -121,7 +121,7 @@ def rename_sheet(sheet: Sheet, title: str, actor: Actor) -> Sheet:
             locked.club_id,
             "club",
             locked.club_id,
-            "table renamed",
+            Action.TABLE_RENAMED,
             actor=actor,
             before={"table": locked.pk, "title": before},
             after={"table": locked.pk, "title": title},
@@ -162,7 +162,7 @@ def archive_sheet(sheet: Sheet, actor: Actor) -> bool:
                 locked.club_id,
                 "club",
                 locked.club_id,
-                "table archived",
+                Action.TABLE_ARCHIVED,
                 actor=actor,
                 before=None,
                 after={"table": locked.pk, "title": locked.title},
@@ -182,7 +182,7 @@ def restore_sheet(sheet: Sheet, actor: Actor) -> bool:
                 locked.club_id,
                 "club",
                 locked.club_id,
-                "table restored",
+                Action.TABLE_RESTORED,
                 actor=actor,
                 before={"table": locked.pk, "title": locked.title},
                 after=None,

@@ -187,8 +187,8 @@ def test_an_action_without_a_label_shows_its_code_and_its_fields(client):
 
 
 def recorded_actions() -> set[str]:
-    """Every action code passed to ``audit.record`` in the project's code (a literal, or a
-    name assigned from literals in the same module)."""
+    """Every action code passed to ``audit.record`` in the project's code (an ``Action``
+    member or a literal, or a name assigned from them in the same module)."""
     found: set[str] = set()
     base = Path(settings.BASE_DIR)
     for path in base.glob("*/**/*.py"):
@@ -217,6 +217,13 @@ def recorded_actions() -> set[str]:
                         n.value
                         for n in ast.walk(source)
                         if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                    }
+                    found |= {
+                        audit.Action[n.attr].value
+                        for n in ast.walk(source)
+                        if isinstance(n, ast.Attribute)
+                        and isinstance(n.value, ast.Name)
+                        and n.value.id == "Action"
                     }
     return found
 

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
 from clubs import audit
+from clubs.audit import Action
 from tournaments.models import (
     Card,
     Outcome,
@@ -141,7 +142,7 @@ def report_result(
                 t.club_id,
                 "tournament",
                 t.pk,
-                "result reported",
+                Action.RESULT_REPORTED,
                 actor=audit.VIA_LINK,
                 before=_audit_report(mine) if mine else None,
                 after=_audit_report(report),
@@ -154,7 +155,7 @@ def report_result(
                     score,
                     uuid.uuid4(),
                     audit.VIA_LINK,
-                    "result confirmed",
+                    Action.RESULT_CONFIRMED,
                 )
                 Report.objects.filter(pk__in=(theirs.pk, report.pk)).update(
                     outcome=Outcome.CONFIRMED
@@ -228,7 +229,7 @@ def _settle(pairing, report_id, key, actor, *, side) -> Result:
                 if report is not None:
                     report.pairing = pairing
                 raise StaleReport(report)
-        action = "report accepted" if side is None else "result confirmed"
+        action = Action.REPORT_ACCEPTED if side is None else Action.RESULT_CONFIRMED
         result = record_reported(pairing, report.winner_id, report.score, key, actor, action)
         outcome = Outcome.ACCEPTED if side is None else Outcome.CONFIRMED
         Report.objects.filter(pk=report.pk).update(outcome=outcome)
@@ -244,7 +245,7 @@ def revoke_side_link(pairing: Pairing, side: str, actor: Actor) -> None:
             **{field: timezone.now()}
         )
         if done:
-            _audit_link(pairing, side, "side link revoked", actor)
+            _audit_link(pairing, side, Action.SIDE_LINK_REVOKED, actor)
 
 
 def renew_side_link(pairing: Pairing, side: str, actor: Actor) -> None:
@@ -254,7 +255,7 @@ def renew_side_link(pairing: Pairing, side: str, actor: Actor) -> None:
         Pairing.objects.filter(pk=pairing.pk).update(
             **{f"{side}_token": side_token(), f"{side}_revoked_at": None}
         )
-        _audit_link(pairing, side, "side link renewed", actor)
+        _audit_link(pairing, side, Action.SIDE_LINK_RENEWED, actor)
 
 
 def _audit_link(pairing: Pairing, side: str, action: str, actor: Actor) -> None:
@@ -291,7 +292,7 @@ def set_result_check(tournament, check: str, actor: Actor) -> None:
             t.club_id,
             "tournament",
             t.pk,
-            "result check changed",
+            Action.RESULT_CHECK_CHANGED,
             actor=actor,
             before={"result_check": before},
             after={"result_check": check},

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
 from clubs import audit
+from clubs.audit import Action
 from tournaments.danish import level
 from tournaments.models import (
     Format,
@@ -274,7 +275,7 @@ def _write_result(
                 t.club_id,
                 "tournament",
                 t.pk,
-                reported or ("result corrected" if live else "result recorded"),
+                reported or (Action.RESULT_CORRECTED if live else Action.RESULT_RECORDED),
                 actor=actor,
                 before=_audit_result(live),
                 after=_audit_result(result),
@@ -326,7 +327,12 @@ def void_result(pairing: Pairing, actor: Actor, seen=NOT_CHECKED) -> None:
         else:
             unlock_sheet(pairing.sheet_id)
         audit.record(
-            t.club_id, "tournament", t.pk, "result voided", actor=actor, before=_audit_result(live)
+            t.club_id,
+            "tournament",
+            t.pk,
+            Action.RESULT_VOIDED,
+            actor=actor,
+            before=_audit_result(live),
         )
 
 

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
 from clubs import audit
+from clubs.audit import Action
 from scoring import services as scoring
 from scoring.models import RuleSet, Sheet
 from scoring.services import Actor, key_reused
@@ -176,7 +177,7 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
             t.club_id,
             "tournament",
             t.pk,
-            "match sheet opened",
+            Action.MATCH_SHEET_OPENED,
             actor=actor,
             before=None,
             after={
