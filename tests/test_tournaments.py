@@ -15,7 +15,7 @@ from scoring.models import Sheet
 from scoring.rules import RuleError
 from scoring.services import Actor
 from tests import factories
-from tournaments import printing
+from tournaments import bracket_sheet
 from tournaments.export import export
 from tournaments.forms import local_datetime
 from tournaments.models import Pairing, Result, Round, Tournament
@@ -382,7 +382,7 @@ def test_the_live_and_the_printed_bracket_show_the_same_columns(client):
     club = factories.club()
     t = simulate(club, cards=8, players=6, max_cards=2, seed=1, name="small")
     live = client.get(reverse("bracket", kwargs={"token": t.public_token})).context["columns"]
-    printed = printing.bracket_context(t)["columns"]
+    printed = bracket_sheet.bracket_context(t)["columns"]
     assert live == printed
     assert [c.title for c in printed] == ["Viertelfinale", "Halbfinale", "Finale", "Platzierung"]
     labels = [[str(row.label) for row in c.rows] for c in printed]
@@ -392,7 +392,7 @@ def test_the_live_and_the_printed_bracket_show_the_same_columns(client):
 
 def test_the_printed_bracket_before_the_draw_is_blank_down_to_the_final(db):
     t = new_tournament(factories.club(), cards=16)
-    columns = printing.bracket_context(t)["columns"]
+    columns = bracket_sheet.bracket_context(t)["columns"]
     assert [c.title for c in columns] == ["Achtelfinale", "Viertelfinale", "Halbfinale", "Finale"]
     assert [[row.label for row in c.rows] for c in columns] == [
         [1, 2, 3, 4, 5, 6, 7, 8],
