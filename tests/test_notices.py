@@ -24,7 +24,8 @@ from tournaments.models import Card, Pairing, Registration
 from tournaments.rows import pairing_name
 from tournaments.services import checkin, signup
 from tournaments.services.cards import sell_cards
-from tournaments.services.draws import add_pull, draw_round, start_physical_draw, undo_draw
+from tournaments.services.draws import draw_round, undo_draw
+from tournaments.services.physical_draws import add_pull, start_physical_draw
 from tournaments.services.reading import load_state, physical_session
 from tournaments.services.sheets import Actor
 

@@ -21,7 +21,8 @@ from tournaments.forms import local_datetime
 from tournaments.models import Pairing, Result, Round, Tournament
 from tournaments.prizes import Place
 from tournaments.services.cards import lower_cards, sell_cards
-from tournaments.services.draws import add_pull, draw_round, start_physical_draw, undo_draw
+from tournaments.services.draws import draw_round, undo_draw
+from tournaments.services.physical_draws import add_pull, start_physical_draw
 from tournaments.services.reading import load_state
 from tournaments.services.results import correct_result, record_result, void_result
 from tournaments.services.sheets import open_match_sheet

@@ -15,13 +15,8 @@ from scoring.rules import RuleError
 from tournaments import printing, venue_lists
 from tournaments.forms import PullForm
 from tournaments.models import Round
-from tournaments.services.draws import (
-    add_pull,
-    draw_round,
-    start_physical_draw,
-    undo_draw,
-    undo_last_pull,
-)
+from tournaments.services.draws import draw_round, undo_draw
+from tournaments.services.physical_draws import add_pull, start_physical_draw, undo_last_pull
 from tournaments.services.reading import latest_pull, load_state, physical_session
 from tournaments.views.common import confirm, confirmed, tournament_for
 
