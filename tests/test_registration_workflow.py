@@ -25,8 +25,9 @@ from tournaments import notices
 from tournaments.models import Card, Registration
 from tournaments.services import checkin, signup, waiting_list
 from tournaments.services import registrations as service
-from tournaments.services.cards import lower_cards, sell_cards
+from tournaments.services.cards import sell_cards
 from tournaments.services.draws import draw_round
+from tournaments.services.layout import lower_cards
 from tournaments.services.sheets import Actor
 
 pytestmark = pytest.mark.django_db

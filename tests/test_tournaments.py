@@ -20,8 +20,9 @@ from tournaments.export import export
 from tournaments.forms import local_datetime
 from tournaments.models import Pairing, Result, Round, Tournament
 from tournaments.prizes import Place
-from tournaments.services.cards import lower_cards, sell_cards
+from tournaments.services.cards import sell_cards
 from tournaments.services.draws import draw_round, undo_draw
+from tournaments.services.layout import lower_cards
 from tournaments.services.physical_draws import add_pull, start_physical_draw
 from tournaments.services.reading import load_state
 from tournaments.services.results import correct_result, record_result, void_result

@@ -28,15 +28,13 @@ from tournaments.rows import rows
 from tournaments.services.cards import (
     cancel_sale,
     create_tournament,
-    lower_cards,
     pay_cards,
     sell_cards,
     set_paid,
-    set_tables,
-    undo_withdrawal,
-    withdraw_card,
 )
+from tournaments.services.layout import lower_cards, set_tables
 from tournaments.services.reading import CARD_COUNTS, load_state
+from tournaments.services.withdrawals import undo_withdrawal, withdraw_card
 from tournaments.views.common import confirm, confirmed, tournament_for
 from tournaments.views.desk_page import desk_context
 
