@@ -19,8 +19,9 @@ from tournaments.models import Card, Registration
 from tournaments.services import registrations as service
 from tournaments.services import signup
 from tournaments.services.cards import sell_cards
+from tournaments.services.counts import waiting_position
 from tournaments.services.draws import draw_round
-from tournaments.services.reading import load_state, waiting_position
+from tournaments.services.reading import load_state
 from tournaments.services.sheets import Actor
 
 pytestmark = pytest.mark.django_db

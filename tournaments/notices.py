@@ -41,7 +41,8 @@ from base.tasks import enqueue
 from tournaments import venue_lists
 from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.rows import rows
-from tournaments.services.reading import load_state, waiting_position
+from tournaments.services.counts import waiting_position
+from tournaments.services.reading import load_state
 
 log = logging.getLogger(__name__)
 

@@ -21,13 +21,9 @@ from tournaments.models import (
     Round,
     Tournament,
 )
+from tournaments.services.counts import count_in_play, count_reserved
 from tournaments.services.formats import check_settings as check_format_settings
-from tournaments.services.reading import (
-    CARD_COUNTS,
-    count_in_play,
-    count_reserved,
-    locked,
-)
+from tournaments.services.reading import CARD_COUNTS, locked
 from tournaments.services.sheets import (
     Actor,
     check_match_rule_set,
@@ -91,7 +87,7 @@ def sell_cards(
     """Sell ``count`` cards to the player called ``name`` (added to the club if new).
 
     RuleError on ``count`` (past the most per player, or past the cards laid out less
-    those held for registrations, registered or offered, ``reading.count_reserved``) and
+    those held for registrations, registered or offered, ``counts.count_reserved``) and
     on ``name`` (also when a registration of that person stands and is not checked in:
     its cards are sold by its check-in); ``tournament`` once round 1 is drawn (RULES.md
     5.1). The same ``key``

@@ -12,12 +12,8 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.services.reading import (
-    count_in_play,
-    count_reserved,
-    locked,
-    lower_offer,
-)
+from tournaments.services.counts import count_in_play, count_reserved, lower_offer
+from tournaments.services.reading import locked
 from tournaments.services.sheets import (
     Actor,
 )
@@ -65,7 +61,7 @@ def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
     is drawn (or typed in), when fewer than 2 cards are in play (sell more) and when more
     than half are in play already (nothing to lower: draw); also when the new N would not
     hold the cards in play plus those held for registrations (registered or offered,
-    ``reading.count_reserved``): the message names the held cards."""
+    ``counts.count_reserved``): the message names the held cards."""
     with transaction.atomic():
         t = locked(tournament)
         if Round.objects.live().filter(tournament=t).exists():

@@ -50,7 +50,7 @@ from base.errors import RuleError, gettext_noop
 from clubs import audit
 from tournaments import notices
 from tournaments.models import Card, Registration, RegistrationStatus, Round, Tournament
-from tournaments.services.reading import count_in_play, count_reserved
+from tournaments.services.counts import count_in_play, count_reserved
 from tournaments.services.sheets import Actor
 
 CONTACT_LENGTH = 120
@@ -76,7 +76,7 @@ def clean_contact(text: str) -> str:
 
 def reserved(tournament: Tournament) -> int:
     """The cards held by the tournament's registrations that are registered or offered
-    and not yet checked in (``reading.count_reserved``). One query."""
+    and not yet checked in (``counts.count_reserved``). One query."""
     return count_reserved(tournament)
 
 

@@ -16,12 +16,9 @@ from tournaments.models import (
     Pairing,
     Tournament,
 )
+from tournaments.services.counts import count_in_play
 from tournaments.services.draws import create_placement
-from tournaments.services.reading import (
-    count_in_play,
-    load_state,
-    locked,
-)
+from tournaments.services.reading import load_state, locked
 from tournaments.services.results import check_editable, void_dependents
 from tournaments.services.sheets import (
     SHEET_WITHDRAWN,

@@ -32,7 +32,7 @@ from tournaments.forms import (
 from tournaments.models import HOLDING_REGISTRATION, Registration, RegistrationStatus
 from tournaments.services import checkin, signup, waiting_list
 from tournaments.services import registrations as service
-from tournaments.services.reading import waiting_position
+from tournaments.services.counts import waiting_position
 from tournaments.views.common import tournament_for
 from tournaments.views.public import announcement, name_query, public_tournament
 
