@@ -14,7 +14,8 @@ from scoring.services import Actor
 from tests import factories
 from tournaments.models import Pairing
 from tournaments.services.cards import create_tournament, sell_cards, set_paid
-from tournaments.services.draws import draw_round, start_physical_draw
+from tournaments.services.draws import draw_round
+from tournaments.services.physical_draws import start_physical_draw
 from tournaments.services.results import correct_result, record_result
 from tournaments.services.sheets import open_match_sheet
 

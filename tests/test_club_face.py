@@ -19,7 +19,7 @@ from scoring.rulesets import copy_rule_set
 from seasons.models import RankingSettings, Season
 from tests import factories
 from tournaments.models import Pairing, Tournament
-from tournaments.services import registrations
+from tournaments.services import checkin, signup
 from tournaments.services.draws import draw_round
 from tournaments.services.sheets import Actor
 from tournaments.simulation import simulate
@@ -59,7 +59,7 @@ def announced(club, *, name="Adventschnapsen", days=3, venue="Gasthaus Zur Linde
         **fields,
     )
     Tournament.objects.filter(pk=t.pk).update(venue=venue)
-    registrations.set_registration(
+    signup.set_registration(
         t,
         Actor(),
         opens=now - datetime.timedelta(hours=1),
@@ -233,7 +233,7 @@ def test_the_club_page_lists_upcoming_nights_and_past_results():
     factories.presets()
     club = public_club()
     soon = announced(club, name="Adventschnapsen", days=3)
-    registrations.register(soon, name="Rosa", cards=2, contact="rosa@example.org")
+    signup.register(soon, name="Rosa", cards=2, contact="rosa@example.org")
     later = announced(club, name="Silvesterschnapsen", days=20, venue="")
     played = simulate(club, cards=8, players=8, max_cards=1, seed=5, name="Herbstschnapsen")
     Tournament.objects.filter(pk=played.pk).update(starts_at=NOW() - datetime.timedelta(days=10))
@@ -344,13 +344,13 @@ def test_a_registered_players_calendar_lists_his_standing_registrations_in_the_c
     factories.presets()
     club = factories.club()  # its page need not be public: the link is his own
     first, second, third = (announced(club, name=f"Nacht {n}", days=n) for n in (2, 4, 6))
-    mine = registrations.register(first, name="Anna Huber", cards=2, contact="+43 660 1234567")
-    registrations.register(second, name="anna  huber", cards=1, contact="+43 660 1234567")
-    gone = registrations.register(third, name="Anna Huber", cards=1, contact="+43 660 1234567")
-    registrations.cancel(gone)
-    registrations.register(second, name="Ben", cards=1)
+    mine = signup.register(first, name="Anna Huber", cards=2, contact="+43 660 1234567")
+    signup.register(second, name="anna  huber", cards=1, contact="+43 660 1234567")
+    gone = signup.register(third, name="Anna Huber", cards=1, contact="+43 660 1234567")
+    checkin.cancel(gone)
+    signup.register(second, name="Ben", cards=1)
     elsewhere = announced(factories.club(), name="Anderswo")
-    registrations.register(elsewhere, name="Anna Huber", cards=1)
+    signup.register(elsewhere, name="Anna Huber", cards=1)
     response = Client().get(reverse("registration_calendar", kwargs={"token": mine.token}))
     assert response["Content-Type"] == "text/calendar; charset=utf-8"
     found = events(response.content)
@@ -465,8 +465,8 @@ def test_no_contact_reference_or_private_link_is_in_any_public_output():
     club = public_club()
     RankingSettings.objects.create(club=club, public=True)
     t = announced(club)
-    r = registrations.register(t, name="Rosa", cards=1, contact="rosa@example.org")
-    waiting = registrations.register(t, name="Max", cards=1, contact="+43 664 7654321")
+    r = signup.register(t, name="Rosa", cards=1, contact="rosa@example.org")
+    waiting = signup.register(t, name="Max", cards=1, contact="+43 664 7654321")
     running = simulate(club, cards=8, players=6, max_cards=2, seed=1, stop_after=1)
     pairings = Pairing.objects.filter(tournament=running)
     secrets = {

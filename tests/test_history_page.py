@@ -23,7 +23,8 @@ from scoring.services import Actor
 from tests import factories
 from tournaments.models import Pairing
 from tournaments.services.cards import create_tournament, sell_cards, set_paid
-from tournaments.services.draws import add_pull, draw_round, start_physical_draw, undo_draw
+from tournaments.services.draws import draw_round, undo_draw
+from tournaments.services.physical_draws import add_pull, start_physical_draw
 from tournaments.services.reading import load_state
 from tournaments.services.results import correct_result, record_result
 

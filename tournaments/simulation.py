@@ -11,9 +11,10 @@ from clubs import audit
 from clubs.models import Club
 from tournaments import formats
 from tournaments.models import Tournament
-from tournaments.services.cards import create_tournament, lower_cards, sell_cards
+from tournaments.services.cards import create_tournament, sell_cards
 from tournaments.services.draws import draw_round
 from tournaments.services.formats import buy_life, set_team
+from tournaments.services.layout import lower_cards
 from tournaments.services.reading import load_state, match_scores
 from tournaments.services.results import record_result
 

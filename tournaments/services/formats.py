@@ -1,7 +1,7 @@
 """Writers of the Leben and points formats (RULES.md 5.10, 6): their settings, the draw
 of a round (called by ``draws.draw_round``, which keeps its commitment as for cards,
 5.12), buying a life and naming a player's team. Results, corrections, withdrawals and
-undoing a draw are the card night's writers (``results``, ``cards.withdraw_card``,
+undoing a draw are the card night's writers (``results``, ``withdrawals.withdraw_card``,
 ``draws.undo_draw``): a round of these formats is the same rows."""
 
 from django.db import transaction

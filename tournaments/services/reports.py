@@ -28,10 +28,9 @@ from tournaments.models import (
     Stage,
     side_token,
 )
-from tournaments.services.reading import (
+from tournaments.services.reading import locked, refuse_walkover
+from tournaments.services.result_texts import (
     RESULT_STANDS,
-    locked,
-    refuse_walkover,
     result_params,
     result_source,
     winner_name,

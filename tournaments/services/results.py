@@ -26,14 +26,16 @@ from tournaments.models import (
 from tournaments.services.draws import create_placement
 from tournaments.services.reading import (
     NOT_CHECKED,
-    RESULT_STANDS,
-    StaleResult,
     locked,
     match_scores,
     refuse_walkover,
+    withdrawn_in,
+)
+from tournaments.services.result_texts import (
+    RESULT_STANDS,
+    StaleResult,
     result_params,
     result_source,
-    withdrawn_in,
 )
 from tournaments.services.sheets import (
     SHEET_REMADE,

@@ -17,13 +17,8 @@ from scoring.models import RuleSet, Sheet
 from scoring.services import Actor, key_reused
 from tournaments.models import Kind, Pairing, Result, Round, Stage
 from tournaments.rows import pairing_name
-from tournaments.services.reading import (
-    RESULT_STANDS,
-    locked,
-    refuse_walkover,
-    result_params,
-    result_source,
-)
+from tournaments.services.reading import locked, refuse_walkover
+from tournaments.services.result_texts import RESULT_STANDS, result_params, result_source
 
 __all__ = [  # Actor and key_reused are scoring's, passed on to the writers
     "SHEET_REMADE",
