@@ -23,8 +23,7 @@ from tests import factories
 from tests.test_registrations import night, phone, post_registration, registered
 from tournaments import notices
 from tournaments.models import Card, Registration
-from tournaments.services import checkin, signup, waiting_list
-from tournaments.services import registrations as service
+from tournaments.services import checkin, counts, signup, waiting_list
 from tournaments.services.cards import sell_cards
 from tournaments.services.draws import draw_round
 from tournaments.services.layout import lower_cards
@@ -196,7 +195,7 @@ def test_a_night_that_confirms_shows_the_registration_waiting_and_the_desk_confi
     post_registration(phone(), t, "Anna", 2, contact="anna@example.org")
     r = registered(t, "Anna")
     assert (r.status, r.confirmed_at) == ("registered", None)
-    assert service.reserved(t) == 2  # held as any registration
+    assert counts.count_reserved(t) == 2  # held as any registration
     page = Client().get(link(r)).content.decode()
     assert "Angemeldet · wartet auf Bestätigung." in page
     client = desk(t)
@@ -231,7 +230,7 @@ def test_a_refused_registration_frees_its_cards_for_the_waiting_list(told):
     assert status(t, "CDE") == ["refused", "offered", "waiting"]
     tap(client, registered(t, "E"), "refuse")  # a waiting registration can be refused too
     assert registered(t, "E").status == "refused"
-    assert service.reserved(t) == 8
+    assert counts.count_reserved(t) == 8
     assert [a for a in actions(t) if a[0] != "registered"] == [
         ("registration refused", "C"),
         ("registration offered", "D"),
@@ -328,7 +327,7 @@ def test_freed_cards_are_offered_to_the_first_in_line_with_a_deadline_and_held_f
     d = registered(t, "D")
     assert status(t, "DE") == ["offered", "waiting"]
     assert before + 2 * HOUR <= d.offered_until <= timezone.now() + 2 * HOUR
-    assert service.reserved(t) == 8  # A 3, B 3, D's 2 offered
+    assert counts.count_reserved(t) == 8  # A 3, B 3, D's 2 offered
     page = Client().get(link(d)).content.decode()
     until = timezone.localtime(d.offered_until).strftime("%d.%m.%Y %H:%M")
     assert f"2 Karten sind für dich frei geworden: sie sind bis {until} für dich reserviert." in (
@@ -475,7 +474,7 @@ def test_two_registrations_racing_for_freed_cards_the_first_in_line_gets_them():
         thread.join()
     assert errors == []
     assert status(t, ["D", "E", "Xaver"]) == ["offered", "waiting", "waiting"]
-    assert service.reserved(t) == 8
+    assert counts.count_reserved(t) == 8
 
 
 # -- the close of check-in and the desk's release --------------------------------------------
@@ -564,7 +563,7 @@ def test_the_desk_releases_everyone_not_checked_in_after_asking():
     assert "0 Anmeldungen freigegeben." in again
     assert 'id="release"' not in again
     assert AuditEntry.objects.filter(scope_id=t.pk, action="registration released").count() == 4
-    assert service.free_cards(t) == 5
+    assert counts.free_cards(t) == 5
 
 
 # -- lowering the cards laid out, notices, the player's language ----------------------------

@@ -16,13 +16,14 @@ from django.utils import timezone
 from clubs.models import AuditEntry, Player
 from tests import factories
 from tournaments.models import Card, Registration
-from tournaments.services import registrations as service
-from tournaments.services import signup
+from tournaments.nights import upcoming_nights
+from tournaments.services import counts, signup
 from tournaments.services.cards import sell_cards
 from tournaments.services.counts import waiting_position
 from tournaments.services.draws import draw_round
 from tournaments.services.reading import load_state
 from tournaments.services.sheets import Actor
+from tournaments.services.withdrawals import withdraw_card
 
 pytestmark = pytest.mark.django_db
 
@@ -320,7 +321,7 @@ def test_two_people_taking_the_last_card_at_once_one_gets_it_the_other_waits_fir
     assert statuses == ["registered", "waiting"]
     waiting = Registration.objects.get(tournament=t, status="waiting")
     assert waiting_position(waiting) == 1
-    assert service.reserved(t) == 8
+    assert counts.count_reserved(t) == 8
 
 
 # -- 4. check-in at the door -------------------------------------------------------------
@@ -394,3 +395,22 @@ def test_check_in_sells_the_registrations_cards_and_a_no_show_releases_them():
     ]
     gone = post_registration(phone(), t, "Max", 1)
     assert gone.status_code == 404  # round 1 drawn: the night takes no registrations
+
+
+def test_the_free_cards_are_counted_in_one_place_for_the_desk_the_form_and_the_club_page():
+    """Cards laid out 8, three sold and one of them withdrawn, registrations holding
+    3 (Anna 2, Ben 1) and then one waiting: in play 2, held 3, free 3."""
+    t = night(cards=8, max_cards=3)
+    first, *_ = sell_cards(t, "Xaver", 2, Actor(), uuid.uuid4(), paid=True)
+    sell_cards(t, "Yvonne", 1, Actor(), uuid.uuid4(), paid=True)
+    withdraw_card(t, first.pk, Actor())
+    signup.register(t, name="Anna", cards=2)
+    signup.register(t, name="Ben", cards=1)
+    assert counts.card_counts(t) == counts.CardCounts(in_play=2, held=3, free=3)
+    assert counts.count_in_play(t) == 2 and counts.count_reserved(t) == 3
+    (upcoming,) = upcoming_nights(t.club)
+    assert upcoming.free == 3
+    signup.register(t, name="Clara", cards=3)  # 3 of 3 free: registered, none left
+    assert counts.card_counts(t).free == 0
+    assert signup.register(t, name="Dora", cards=1).status == "waiting"
+    assert counts.card_counts(t) == counts.CardCounts(in_play=2, held=6, free=0)
