@@ -14,6 +14,7 @@ from django.utils import timezone
 from tests import factories
 from tournaments import links
 from tournaments.models import Pairing, Result, Tournament
+from tournaments.rows import rows
 from tournaments.services.reading import load_state
 from tournaments.services.results import record_result, void_result
 from tournaments.services.sheets import Actor
@@ -35,8 +36,8 @@ def running(starts_at=None):
 
 def open_matches(t) -> list[Pairing]:
     state = load_state(t)
-    rows = state.rows(state.pairings[state.current.pk])
-    return [r["pairing"] for r in rows if r["kind"] == "match" and r["result"] is None]
+    found = rows(state, state.pairings[state.current.pk])
+    return [r.pairing for r in found if r.kind == "match" and r.result is None]
 
 
 def age(t, delta: datetime.timedelta) -> None:

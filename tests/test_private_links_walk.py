@@ -34,6 +34,7 @@ from tests.test_access_walk import announced_registration
 from tests.test_access_walk import pages as named_pages
 from tournaments.models import Card, Pairing, Registration, Tournament
 from tournaments.personal import personal_token
+from tournaments.rows import rows
 from tournaments.services.reading import load_state
 from tournaments.services.sheets import Actor, open_match_sheet
 from tournaments.simulation import simulate
@@ -53,7 +54,7 @@ def world():
     sheet = factories.sheet(club)
     t = simulate(club, cards=8, players=6, max_cards=2, seed=1, stop_after=1)
     state = load_state(t)
-    open_pairings = [r["pairing"] for r in state.rows(state.pairings[state.current.pk])]
+    open_pairings = [r.pairing for r in rows(state, state.pairings[state.current.pk])]
     open_pairings = [p for p in open_pairings if p.kind == "match" and not state.results.get(p.pk)]
     played = open_pairings[0]
     match_sheet = open_match_sheet(played, Actor())
