@@ -42,10 +42,10 @@ def world():
     tournament = simulate(club, cards=8, players=6, max_cards=2, seed=1, stop_after=1)
     clients = {"anonymous": Client()}
     clients["stranger"] = Client()
-    clients["stranger"].force_login(factories.user(other, "owner"))
+    clients["stranger"].force_login(factories.user(other, role="owner"))
     for role in ("member", "scorer", "organiser", "owner"):
         clients[role] = Client()
-        clients[role].force_login(factories.user(club, role))
+        clients[role].force_login(factories.user(club, role=role))
     return club, sheet, tournament, clients
 
 
@@ -53,28 +53,6 @@ def _player(club, name):
     from clubs.models import Player
 
     return Player.objects.get(club=club, name=name)
-
-
-def announced_registration(club):
-    """The club's registration for an announced night (issue 28), made once: Rosa holds
-    one card of a night whose registration is open."""
-    import datetime
-
-    from django.utils import timezone
-
-    from tournaments.models import Registration
-    from tournaments.services import registrations
-    from tournaments.services.sheets import Actor
-
-    found = Registration.objects.filter(tournament__club=club).first()
-    if found is not None:
-        return found
-    now = timezone.now()
-    night = factories.tournament(club, name="Angekündigt", starts_at=now + datetime.timedelta(2))
-    registrations.set_registration(
-        night, Actor(), opens=now, closes=now + datetime.timedelta(days=1), public=True
-    )
-    return registrations.register(night, name="Rosa", cards=1, contact="rosa@example.org")
 
 
 def public_face():
@@ -86,7 +64,7 @@ def public_face():
     found = Club.objects.filter(public_page=True, name__startswith="Offen").first()
     if found is not None:
         return found, found.tournaments.first()
-    club = factories.club("Offen")
+    club = factories.club(name="Offen")
     Club.objects.filter(pk=club.pk).update(public_page=True)
     club.refresh_from_db()
     RankingSettings.objects.create(club=club, public=True)
@@ -96,7 +74,7 @@ def public_face():
 
 def pages(club, sheet, t):
     slug = club.slug
-    registration = announced_registration(club)
+    registration = factories.announced_registration(club)
     face, face_night = public_face()
     night = registration.tournament
     state = load_state(t)

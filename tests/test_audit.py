@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 def test_deals_recorded_corrected_and_struck_out_are_audited(client):
     club = factories.club()
-    alice = factories.user(club, "organiser")
+    alice = factories.user(club, role="organiser")
     sheet = factories.sheet(club)
     actor = scoring.Actor(alice)
     scoring.record_entry(sheet, DreierDeal("gang", 0, True), uuid.uuid4(), actor)
@@ -42,13 +42,13 @@ def test_deals_recorded_corrected_and_struck_out_are_audited(client):
     client.force_login(alice)
     page = client.get(reverse("sheet:history", kwargs={"pk": sheet.pk}))
     assert page.status_code == 200 and "Spiel korrigiert" in page.content.decode()
-    client.force_login(factories.user(club, "scorer"))
+    client.force_login(factories.user(club, role="scorer"))
     assert client.get(reverse("sheet:history", kwargs={"pk": sheet.pk})).status_code == 403
 
 
 def test_sales_payments_draws_and_results_are_audited(client):
     club = factories.club()
-    bob = factories.user(club, "organiser")
+    bob = factories.user(club, role="organiser")
     actor = Actor(bob)
     t = create_tournament(
         club,
@@ -124,7 +124,7 @@ def test_a_match_sheet_is_audited_once_when_it_is_opened(db):
 
 def test_renewing_and_revoking_the_table_link_is_kept_without_the_link(client):
     club = factories.club()
-    organiser = factories.user(club, "organiser")
+    organiser = factories.user(club, role="organiser")
     sheet = factories.sheet(club)
     client.force_login(organiser)
     for action in ("renew", "revoke", "revoke"):  # the second revoke changes nothing

@@ -32,7 +32,6 @@ from scoring.rules import Redeal
 from seasons import ranking
 from seasons import services as season_services
 from tests import factories
-from tests.test_access_walk import announced_registration
 from tournaments.models import Card, Pairing, Report, TieBreak
 from tournaments.services.cards import sell_cards
 from tournaments.simulation import simulate
@@ -93,7 +92,7 @@ def populate() -> Club:
         closed_at=timezone.now(),
         outcome="set_aside",
     )
-    announced_registration(club)  # tournaments.registration (issue 28)
+    factories.announced_registration(club)  # tournaments.registration (issue 28)
     invitations.create_invitation(club, "member", owner)
     season_services.save_season(
         club, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31), audit.by(owner), uuid.uuid4()
@@ -336,7 +335,7 @@ def test_restore_replaces_data_and_keeps_the_data_before(folder):
     saved = rows()
     path = backup()
     # the data moves on after the backup: a new club, a player renamed, a sale
-    factories.club("Später")
+    factories.club(name="Später")
     club.players.filter(name="Anna").update(name="Anna Maria")
     sell_cards(factories.tournament(club), "Neu", 1, scoring_services.Actor(), paid=True)
     later = rows()
@@ -453,4 +452,4 @@ def test_backup_under_writes_is_one_state_and_restores_exactly(folder):
     assert rows() == at_start
     # new rows get ids after the restored ones (the sequences were set past them)
     sell_cards(fair, "Nachher", 1, scoring_services.Actor(), paid=True)
-    factories.club("Nachher")
+    factories.club(name="Nachher")

@@ -18,7 +18,6 @@ from django.urls.exceptions import Resolver404
 from clubs.models import Category
 from scoring.models import RuleSet
 from tests import factories
-from tests.season_sheets import bummerl
 from tournaments.models import Card, Pull, Report, Result, TieBreak
 from tournaments.services.draws import add_pull, start_physical_draw
 from tournaments.services.reading import load_state
@@ -75,7 +74,7 @@ def filled(route: str, value: str, slug: str) -> str:
 def test_an_id_of_more_than_18_digits_in_an_address_is_404_before_any_view(route, value):
     club = factories.club()
     client = Client()
-    client.force_login(factories.user(club, "owner"))
+    client.force_login(factories.user(club, role="owner"))
     path = filled(route, value, club.slug)
     with pytest.raises(Resolver404):
         resolve(path)
@@ -87,7 +86,7 @@ def test_an_id_of_more_than_18_digits_in_an_address_is_404_before_any_view(route
 def test_an_id_of_18_digits_reaches_the_view_and_finds_nothing(route):
     club = factories.club()
     client = Client()
-    client.force_login(factories.user(club, "owner"))
+    client.force_login(factories.user(club, role="owner"))
     path = filled(route, "999999999999999999", club.slug)
     resolve(path)
     statuses = {client.get(path).status_code, client.post(path).status_code}
@@ -104,7 +103,7 @@ class World:
         factories.presets()
         self.club = factories.club()
         self.client = Client()
-        self.client.force_login(factories.user(self.club, "owner"))
+        self.client.force_login(factories.user(self.club, role="owner"))
 
     def url(self, name, **kwargs):
         if name in ("categories", "club", "open_table", "rule_sets"):
@@ -165,7 +164,7 @@ def rule_set_copy(w, value):
 
 def sheet_saved(w, value):
     sheet = factories.sheet(w.club, names=("Anna", "Ben"))
-    bummerl(sheet, 0)
+    factories.bummerl(sheet, loser=0)
     response = w.client.get(reverse("sheet:page", kwargs={"pk": sheet.pk}), {"saved": value})
     assert response.status_code == 200
     assert "Anna" in response.content.decode()
@@ -255,7 +254,7 @@ def pay_cards(w, value):
 
 def buy_life(w, value):
     t = factories.tournament(
-        w.club, 3, 3, format="leben", lives=1, max_cards=1, rebuy_until=2, prizes=[]
+        w.club, cards=3, sold=3, max_cards=1, format="leben", lives=1, rebuy_until=2, prizes=[]
     )
     entry = t.card_set.first()
     response = w.client.post(

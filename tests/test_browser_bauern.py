@@ -19,9 +19,9 @@ def browser_context_args(browser_context_args):
 
 
 def test_the_sheet_of_four_and_the_bauern_rule_set_fit_a_360_phone(live_server, page):
-    club = factories.club("Vierer")
-    factories.user(club, "organiser", username="vera")
-    sheet = factories.sheet(club, NAMES, preset="bauern")
+    club = factories.club(name="Vierer")
+    factories.user(club, role="organiser", username="vera")
+    sheet = factories.sheet(club, names=NAMES, preset="bauern")
     copy = copy_rule_set(club, factories.presets()["bauern"])
     page.goto(live_server.url + reverse("login"))
     page.locator("input[name=username]").fill("vera")

@@ -62,7 +62,7 @@ def sign_in(page: Page, live_server, username: str, path: str) -> None:
 
 def test_the_sheet_records_deals_with_taps_and_violates_no_policy(live_server, page: Page):
     club = factories.club()
-    factories.user(club, "scorer", username="sepp")
+    factories.user(club, role="scorer", username="sepp")
     sheet = factories.sheet(club)
     watched = Watched(page)
     path = reverse("sheet:page", kwargs={"pk": sheet.pk})
@@ -95,8 +95,8 @@ def test_the_members_page_asks_before_it_removes_and_the_season_list_sends_itsel
     live_server, page: Page
 ):
     club = factories.club()
-    factories.user(club, "owner", username="olga")
-    max_ = factories.user(club, "member", username="max")
+    factories.user(club, role="owner", username="olga")
+    max_ = factories.user(club, role="member", username="max")
     factories.sheet(club)
     watched = Watched(page)
     members = reverse("members", kwargs={"slug": club.slug})

@@ -30,7 +30,7 @@ def sign_in(page: Page, live_server, username: str) -> None:
 
 def test_a_correction_message_goes_when_the_next_deal_is_saved(live_server, page: Page):
     club = factories.club()
-    factories.user(club, "scorer", username="sepp")
+    factories.user(club, role="scorer", username="sepp")
     sheet = factories.sheet(club)  # Anna, Ben (first Rufer), Clara
     services.record_entry(sheet, DreierDeal("gang", 1, True), uuid.uuid4(), services.Actor())
     deal = Deal.objects.get(sheet=sheet)
@@ -56,7 +56,7 @@ def test_a_correction_message_goes_when_the_next_deal_is_saved(live_server, page
 
 def test_the_members_page_copies_each_invitation_link(live_server, page: Page):
     club = factories.club()
-    olga = factories.user(club, "owner", username="olga")
+    olga = factories.user(club, role="owner", username="olga")
     older = Invitation.objects.create(
         club=club, role="scorer", created_by=olga, expires_at=timezone.now() + dt.timedelta(days=1)
     )

@@ -49,7 +49,7 @@ def test_the_phone_that_loses_the_race_sees_the_stored_result_in_the_viewport(
     pairing.tournament = t
     left = pairing.left.player.name
     page.goto(live_server.url + reverse("match_link", kwargs={"token": pairing.token}))
-    organiser = factories.user(club, "organiser", username="kassa")
+    organiser = factories.user(club, role="organiser", username="kassa")
     desk = record_result(
         pairing,
         pairing.left_id,

@@ -276,7 +276,7 @@ def test_deals_sent_after_the_session_ended_wait_for_the_sign_in_then_go_in_orde
     once signed in they are recorded in the order they were typed."""
     from django.contrib.sessions.models import Session
 
-    user = factories.user(sheet.club, "scorer")
+    user = factories.user(sheet.club, role="scorer")
     path = reverse("sheet:page", kwargs={"pk": sheet.pk})
     page = phone_context.new_page()
     page.goto(f"{live_server.url}{reverse('login')}?next={path}")
@@ -320,7 +320,7 @@ def test_a_deal_tapped_online_after_the_session_ended_is_kept_not_lost(
 ):
     from django.contrib.sessions.models import Session
 
-    user = factories.user(sheet.club, "scorer")
+    user = factories.user(sheet.club, role="scorer")
     path = reverse("sheet:page", kwargs={"pk": sheet.pk})
     page = phone_context.new_page()
     page.goto(f"{live_server.url}{reverse('login')}?next={path}")

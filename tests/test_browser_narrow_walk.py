@@ -20,7 +20,7 @@ from django.utils import timezone
 from clubs.models import Club, Invitation, Membership
 from scoring.models import Deal, RuleSet, Sheet
 from seasons.models import RankingSettings, Season
-from tests.test_access_walk import announced_registration
+from tests import factories
 from tests.test_infra_head import _params
 from tournaments.models import Card, Pairing, Round, Tournament
 from tournaments.personal import personal_token
@@ -42,7 +42,7 @@ def _values(club, owner, sheet, t, invitation, season) -> tuple[dict, dict]:
     """The routes' parameters and tokens for one of the demo's tables and tournaments."""
     pairing = Pairing.objects.filter(tournament=t, kind="match").order_by("pk").first()
     card = Card.objects.filter(tournament=t).order_by("pk").first()
-    registration = announced_registration(club)  # an announced night (issue 28)
+    registration = factories.announced_registration(club)  # an announced night (issue 28)
     values = {
         "slug": club.slug,
         "season_id": season.pk,

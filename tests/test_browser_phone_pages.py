@@ -26,8 +26,8 @@ def browser_context_args(browser_context_args):
 @pytest.fixture
 def club(live_server, page):
     """A club with long names, both games played, a tournament; carl signed in."""
-    club = factories.club("Schnapsrunde zum Goldenen Hirschen")
-    factories.user(club, "organiser", username="carl")
+    club = factories.club(name="Schnapsrunde zum Goldenen Hirschen")
+    factories.user(club, role="organiser", username="carl")
     sheet = factories.sheet(club, names=(LONG, "Ben", "Clara"))
     actor = services.Actor()
     services.record_entry(sheet, DreierDeal("trumpfringerl", 0, False, 3), uuid.uuid4(), actor)

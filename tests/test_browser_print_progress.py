@@ -6,7 +6,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tests import factories
-from tests.test_tasks import big_round, running_worker, sheets_url
+from tests.test_tasks import running_worker, sheets_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -16,8 +16,8 @@ def test_the_match_sheets_of_a_large_round_show_their_progress_then_the_pdf(
 ):
     settings.TASKS_SYNC = False
     club = factories.club()
-    factories.user(club, "organiser", username="olga")
-    t = big_round(club)
+    factories.user(club, role="organiser", username="olga")
+    t = factories.big_round(club)
     page.goto(live_server.url + reverse("login"))
     page.locator("input[name=username]").fill("olga")
     page.locator("input[name=password]").fill("pw-olga")

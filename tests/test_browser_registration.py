@@ -41,14 +41,14 @@ def test_a_player_registers_on_his_phone_is_confirmed_checked_in_and_plays(
     settings.SITE_URL = live_server.url
     settings.TASKS_SYNC = True
     call_command("seed", no_demo=True)
-    club = factories.club("Schnapsclub Ottakring")
+    club = factories.club(name="Schnapsclub Ottakring")
     organiser = factories.user(club, role="organiser")
     now = timezone.now()
     night = factories.tournament(
         club,
-        name="Krampus-Preisschnapsen",
         cards=8,
         max_cards=2,
+        name="Krampus-Preisschnapsen",
         entry_fee=10,
         starts_at=now + datetime.timedelta(hours=2),
         venue="Gasthaus Zur Post",

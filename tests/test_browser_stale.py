@@ -65,7 +65,7 @@ def record_bettler_for_ben(page: Page) -> None:
 @pytest.fixture
 def table():
     club = factories.club()
-    user = factories.user(club, "organiser")
+    user = factories.user(club, role="organiser")
     return factories.sheet(club), user
 
 
@@ -207,7 +207,7 @@ def test_the_correction_page_shows_its_refusal_on_the_phones_screen(live_server,
 
 def test_the_two_player_form_shows_its_refusal_on_the_phones_screen(live_server, phone):
     club = factories.club()
-    user = factories.user(club, "organiser")
+    user = factories.user(club, role="organiser")
     sheet = factories.sheet(club, names=("Anna", "Ben"))
     sign_in(phone, live_server.url, user, reverse("sheet:page", kwargs={"pk": sheet.pk}))
     phone.locator('button[name=winner][value="0"]').click()  # "Anna wins", no points

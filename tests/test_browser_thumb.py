@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.mark.parametrize("size", [(360, 640), (390, 844)], ids=["360x640", "390x844"])
 def test_a_dreierschnapsen_evening_with_one_thumb(live_server, browser, size):
-    club = factories.club("Daumen")
+    club = factories.club(name="Daumen")
     sheet = factories.sheet(club)
     width, height = size
     context = browser.new_context(viewport={"width": width, "height": height}, locale="de-AT")
@@ -47,8 +47,8 @@ def test_a_dreierschnapsen_evening_with_one_thumb(live_server, browser, size):
 
 @pytest.mark.parametrize("size", [(360, 640), (390, 844)], ids=["360x640", "390x844"])
 def test_a_bauernschnapsen_evening_with_one_thumb(live_server, browser, size):
-    club = factories.club("Daumen")
-    sheet = factories.sheet(club, NAMES_4, preset="bauern")
+    club = factories.club(name="Daumen")
+    sheet = factories.sheet(club, names=NAMES_4, preset="bauern")
     width, height = size
     context = browser.new_context(viewport={"width": width, "height": height}, locale="de-AT")
     try:

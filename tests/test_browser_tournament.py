@@ -145,7 +145,7 @@ class Night:
 
 def test_preisschnapsen_night_on_a_phone(live_server, page: Page, browser: Browser):
     call_command("seed", no_demo=True)
-    club = factories.club("Gasthaus Zum Grünen Baum")
+    club = factories.club(name="Gasthaus Zum Grünen Baum")
     organiser = factories.user(club, role="organiser")
     night = Night(page, live_server.url)
 

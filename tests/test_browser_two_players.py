@@ -35,7 +35,7 @@ def no_sideways_scroll(page: Page) -> bool:
 def test_a_partie_ends_and_the_next_one_starts_on_the_same_seats(live_server, page: Page):
     page.set_viewport_size(PHONE)
     club = factories.club()
-    user = factories.user(club, "organiser")
+    user = factories.user(club, role="organiser")
     sheet = factories.sheet(club, names=("Anna", "Ben"))
     url = reverse("sheet:page", kwargs={"pk": sheet.pk})
     page.goto(f"{live_server.url}{reverse('login')}?next={url}")

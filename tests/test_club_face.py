@@ -35,7 +35,7 @@ FRAMED_POLICY = (
 
 def owner_client(club) -> Client:
     client = Client()
-    client.force_login(factories.user(club, "owner"))
+    client.force_login(factories.user(club, role="owner"))
     return client
 
 

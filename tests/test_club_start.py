@@ -31,17 +31,11 @@ User = get_user_model()
 PASSWORD = "Kartenrunde-2026"
 
 
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 @pytest.fixture
 def olga():
     """Olga, owner of a club of her own."""
     club = factories.club()
-    return factories.user(club, "owner", username="olga")
+    return factories.user(club, role="owner", username="olga")
 
 
 @pytest.fixture
@@ -62,7 +56,7 @@ def join_path(invitation) -> str:
 
 def test_a_user_without_a_club_is_offered_to_found_one():
     lonely = factories.user(username="lonely")
-    page = signed_in(lonely).get("/").content.decode()
+    page = factories.signed_in(lonely).get("/").content.decode()
     assert "Du gehörst noch zu keinem Verein." in page
     assert f'href="{reverse("club_new")}"' in page
     assert "Verein gründen" in page
@@ -70,7 +64,7 @@ def test_a_user_without_a_club_is_offered_to_found_one():
 
 def test_founding_a_club_makes_its_founder_the_owner_and_is_in_the_history():
     founder = factories.user(username="franz")
-    client = signed_in(founder)
+    client = factories.signed_in(founder)
     response = client.post(
         reverse("club_new"), {"name": "  Schnapsrunde   Öhling ", "key": factories.key()}
     )
@@ -106,7 +100,7 @@ def test_a_name_without_letters_for_the_address_gets_the_slug_verein(olga):
 
 def test_a_double_tap_on_found_makes_one_club():
     founder = factories.user()
-    client = signed_in(founder)
+    client = factories.signed_in(founder)
     data = {"name": "Die Bummerl-Buam", "key": factories.key()}
     assert client.post(reverse("club_new"), data).status_code == 302
     assert client.post(reverse("club_new"), data).status_code == 302
@@ -114,7 +108,7 @@ def test_a_double_tap_on_found_makes_one_club():
 
 
 def test_an_empty_club_name_is_refused_on_its_field():
-    client = signed_in(factories.user())
+    client = factories.signed_in(factories.user())
     response = client.post(reverse("club_new"), {"name": "   ", "key": factories.key()})
     assert response.status_code == 200
     assert response.context["form"].errors["name"] == ["Dieses Feld ist zwingend erforderlich."]
@@ -128,7 +122,9 @@ def test_founding_needs_a_sign_in(client):
 
 
 def test_a_member_with_one_club_finds_found_another_club_on_its_page(olga, club):
-    page = signed_in(olga).get(reverse("club", kwargs={"slug": club.slug})).content.decode()
+    page = (
+        factories.signed_in(olga).get(reverse("club", kwargs={"slug": club.slug})).content.decode()
+    )
     assert "Weiteren Verein gründen" in page
     assert f'href="{reverse("members", kwargs={"slug": club.slug})}"' in page
 
@@ -137,7 +133,7 @@ def test_a_member_with_one_club_finds_found_another_club_on_its_page(olga, club)
 
 
 def test_an_owner_makes_a_link_with_a_role_and_sees_it_with_its_qr_code(olga, club):
-    client = signed_in(olga)
+    client = factories.signed_in(olga)
     url = reverse("members", kwargs={"slug": club.slug})
     response = client.post(url, {"role": "scorer", "key": factories.key()})
     invitation = Invitation.objects.get(club=club)
@@ -165,7 +161,7 @@ def test_an_invitation_is_open_seven_days(olga, club):
     [("owner", 200), ("organiser", 403), ("scorer", 403), ("member", 403)],
 )
 def test_only_owners_open_the_members_page(club, role, expected):
-    client = signed_in(factories.user(club, role))
+    client = factories.signed_in(factories.user(club, role=role))
     response = client.get(reverse("members", kwargs={"slug": club.slug}))
     assert response.status_code == expected
     if expected == 403:
@@ -175,7 +171,7 @@ def test_only_owners_open_the_members_page(club, role, expected):
 
 def test_strangers_and_anonymous_visitors_do_not_see_the_members_page(club):
     url = reverse("members", kwargs={"slug": club.slug})
-    stranger = signed_in(factories.user(factories.club(), "owner"))
+    stranger = factories.signed_in(factories.user(factories.club(), role="owner"))
     assert stranger.get(url).status_code == 404
     assert stranger.post(url, {"role": "owner", "key": factories.key()}).status_code == 404
     assert Client().get(url).status_code == 302
@@ -185,7 +181,7 @@ def test_strangers_and_anonymous_visitors_do_not_see_the_members_page(club):
 def test_opening_the_link_does_not_use_it_joining_does(olga, club):
     invitation = invite(club, olga, "scorer")
     max_ = factories.user(username="max")
-    client = signed_in(max_)
+    client = factories.signed_in(max_)
     page = client.get(join_path(invitation))
     assert page.status_code == 200
     assert "Verein beitreten" in page.content.decode()
@@ -268,7 +264,7 @@ def test_a_used_revoked_or_expired_link_says_so_with_410(olga, club, state, text
         )
     late = factories.user(username="late")
     members_before = Membership.objects.filter(club=club).count()
-    for client in (Client(), signed_in(late)):
+    for client in (Client(), factories.signed_in(late)):
         for response in (
             client.get(join_path(invitation)),
             client.post(
@@ -288,8 +284,8 @@ def test_an_unknown_link_is_not_found(client):
 
 def test_a_member_opening_an_invitation_keeps_it_open_for_someone_else(olga, club):
     invitation = invite(club, olga, "owner")
-    max_ = factories.user(club, "member", username="max")
-    client = signed_in(max_)
+    max_ = factories.user(club, role="member", username="max")
+    client = factories.signed_in(max_)
     for response in (client.get(join_path(invitation)), client.post(join_path(invitation))):
         assert response.status_code == 200
         assert "Du gehörst schon als Mitglied zu diesem Verein." in response.content.decode()
@@ -312,7 +308,7 @@ def test_a_link_used_while_the_form_was_filled_in_makes_no_account(olga, club):
 
 def test_the_owner_revokes_an_open_invitation(olga, club):
     invitation = invite(club, olga)
-    client = signed_in(olga)
+    client = factories.signed_in(olga)
     url = reverse("invitation_revoke", kwargs={"slug": club.slug, "invitation_id": invitation.pk})
     assert client.post(url).status_code == 302
     invitation.refresh_from_db()
@@ -323,7 +319,7 @@ def test_the_owner_revokes_an_open_invitation(olga, club):
 
 def test_two_accepts_of_one_link_at_once_make_one_membership(transactional_db):
     club = factories.club()
-    owner = factories.user(club, "owner")
+    owner = factories.user(club, role="owner")
     invitation = invitations.create_invitation(club, "scorer", owner)
     people = [factories.user(), factories.user()]
     start = threading.Barrier(2)
@@ -362,9 +358,9 @@ def remove_url(club, membership) -> str:
 
 
 def test_an_owner_changes_a_members_role_and_the_history_keeps_it(olga, club):
-    max_ = factories.user(club, "member", username="max")
+    max_ = factories.user(club, role="member", username="max")
     membership = Membership.objects.get(user=max_)
-    response = signed_in(olga).post(role_url(club, membership), {"role": "organiser"})
+    response = factories.signed_in(olga).post(role_url(club, membership), {"role": "organiser"})
     assert response["Location"] == reverse("members", kwargs={"slug": club.slug})
     membership.refresh_from_db()
     assert membership.role == "organiser"
@@ -378,7 +374,7 @@ def test_an_owner_changes_a_members_role_and_the_history_keeps_it(olga, club):
 
 def test_the_last_owner_cannot_be_demoted_and_is_told_why(olga, club):
     mine = Membership.objects.get(user=olga)
-    response = signed_in(olga).post(role_url(club, mine), {"role": "organiser"})
+    response = factories.signed_in(olga).post(role_url(club, mine), {"role": "organiser"})
     assert response.status_code == 409
     assert (
         "olga ist der letzte Obmann des Vereins: bitte zuerst jemand anderen zum Obmann machen."
@@ -391,23 +387,23 @@ def test_the_last_owner_cannot_be_demoted_and_is_told_why(olga, club):
 
 def test_the_last_owner_cannot_be_removed_and_is_told_why(olga, club):
     mine = Membership.objects.get(user=olga)
-    response = signed_in(olga).post(remove_url(club, mine))
+    response = factories.signed_in(olga).post(remove_url(club, mine))
     assert response.status_code == 409
     assert "olga ist der letzte Obmann des Vereins" in response.content.decode()
     assert Membership.objects.filter(pk=mine.pk).exists()
 
 
 def test_with_a_second_owner_the_first_may_step_down(olga, club):
-    factories.user(club, "owner", username="otto")
+    factories.user(club, role="owner", username="otto")
     mine = Membership.objects.get(user=olga)
-    response = signed_in(olga).post(role_url(club, mine), {"role": "member"})
+    response = factories.signed_in(olga).post(role_url(club, mine), {"role": "member"})
     # No longer an owner: the members page is not hers any more.
     assert response["Location"] == reverse("home")
     assert Membership.objects.filter(club=club, role="owner").count() == 1
 
 
 def test_two_owners_demoting_each_other_leave_one_owner(olga, club):
-    otto = factories.user(club, "owner", username="otto")
+    otto = factories.user(club, role="owner", username="otto")
     services.change_role(Membership.objects.get(user=olga), "member", otto)
     with pytest.raises(RuleError) as refused:
         services.change_role(Membership.objects.get(user=otto), "member", olga)
@@ -417,8 +413,8 @@ def test_two_owners_demoting_each_other_leave_one_owner(olga, club):
 
 def test_two_owners_demoting_each_other_at_once_leave_one_owner(transactional_db):
     club = factories.club()
-    anna = factories.user(club, "owner")
-    berta = factories.user(club, "owner")
+    anna = factories.user(club, role="owner")
+    berta = factories.user(club, role="owner")
     start = threading.Barrier(2)
     outcomes = []
 
@@ -445,8 +441,8 @@ def test_two_owners_demoting_each_other_at_once_leave_one_owner(transactional_db
 
 
 def test_an_unknown_role_is_refused(olga, club):
-    membership = Membership.objects.get(user=factories.user(club, "member"))
-    response = signed_in(olga).post(role_url(club, membership), {"role": "king"})
+    membership = Membership.objects.get(user=factories.user(club, role="member"))
+    response = factories.signed_in(olga).post(role_url(club, membership), {"role": "king"})
     assert response.status_code == 400
     assert "Bitte eine Rolle wählen." in response.content.decode()
     assert Membership.objects.get(pk=membership.pk).role == "member"
@@ -456,15 +452,15 @@ def test_the_members_history_shows_who_joined_for_owners_only(olga, club):
     invitation = invite(club, olga, "scorer")
     invitations.accept_invitation(invitation, factories.user(username="max"))
     url = reverse("club_history", kwargs={"slug": club.slug})
-    page = signed_in(olga).get(url)
+    page = factories.signed_in(olga).get(url)
     actions = [row.action for row in page.context["rows"]]
     assert actions == ["Einladung angenommen", "Einladung erstellt"]
     max_ = User.objects.get(username="max")
-    assert signed_in(max_).get(url).status_code == 403
+    assert factories.signed_in(max_).get(url).status_code == 403
 
 
 def test_the_members_page_costs_the_same_queries_for_2_and_20_members(olga, club):
-    client = signed_in(olga)
+    client = factories.signed_in(olga)
     url = reverse("members", kwargs={"slug": club.slug})
 
     def queries() -> int:
@@ -472,36 +468,42 @@ def test_the_members_page_costs_the_same_queries_for_2_and_20_members(olga, club
             assert client.get(url).status_code == 200
         return len(captured)
 
-    factories.user(club, "member")
+    factories.user(club, role="member")
     invite(club, olga)
     few = queries()
     for _ in range(18):
-        factories.user(club, "scorer")
+        factories.user(club, role="scorer")
         invite(club, olga)
     assert queries() == few
 
 
 def test_an_owner_removes_a_member_who_keeps_his_account(olga, club):
-    max_ = factories.user(club, "scorer", username="max")
+    max_ = factories.user(club, role="scorer", username="max")
     membership = Membership.objects.get(user=max_)
-    assert signed_in(olga).post(remove_url(club, membership)).status_code == 302
+    assert factories.signed_in(olga).post(remove_url(club, membership)).status_code == 302
     assert not Membership.objects.filter(pk=membership.pk).exists()
     assert User.objects.filter(pk=max_.pk).exists()
-    assert signed_in(max_).get(reverse("club", kwargs={"slug": club.slug})).status_code == 404
+    assert (
+        factories.signed_in(max_).get(reverse("club", kwargs={"slug": club.slug})).status_code
+        == 404
+    )
     entry = AuditEntry.objects.get(action="member removed", scope_id=club.pk)
     assert entry.before == {"user": "max", "role": "scorer"}
 
 
 def test_only_owners_change_roles_and_only_of_their_own_club(olga, club):
-    max_ = factories.user(club, "organiser", username="max")
+    max_ = factories.user(club, role="organiser", username="max")
     membership = Membership.objects.get(user=max_)
-    assert signed_in(max_).post(role_url(club, membership), {"role": "owner"}).status_code == 403
+    assert (
+        factories.signed_in(max_).post(role_url(club, membership), {"role": "owner"}).status_code
+        == 403
+    )
     other = factories.club()
-    stranger = Membership.objects.get(user=factories.user(other, "member"))
+    stranger = Membership.objects.get(user=factories.user(other, role="member"))
     wrong = reverse("member_role", kwargs={"slug": club.slug, "membership_id": stranger.pk})
-    assert signed_in(olga).post(wrong, {"role": "owner"}).status_code == 404
+    assert factories.signed_in(olga).post(wrong, {"role": "owner"}).status_code == 404
     remove = reverse("member_remove", kwargs={"slug": club.slug, "membership_id": stranger.pk})
-    assert signed_in(olga).post(remove).status_code == 404
+    assert factories.signed_in(olga).post(remove).status_code == 404
     assert Membership.objects.get(pk=membership.pk).role == "organiser"
     assert Membership.objects.get(pk=stranger.pk).role == "member"
 
@@ -510,8 +512,8 @@ def test_only_owners_change_roles_and_only_of_their_own_club(olga, club):
 
 
 def test_a_member_changes_his_password_from_the_header_link(club):
-    max_ = factories.user(club, "member", username="max")
-    client = signed_in(max_)
+    max_ = factories.user(club, role="member", username="max")
+    client = factories.signed_in(max_)
     page = client.get(reverse("club", kwargs={"slug": club.slug})).content.decode()
     assert f'href="{reverse("password_change")}"' in page
     form = client.get(reverse("password_change"))
@@ -528,10 +530,10 @@ def test_a_member_changes_his_password_from_the_header_link(club):
 
 
 def test_an_owner_hands_a_reset_link_to_a_member_who_sets_a_new_password(olga, club):
-    max_ = factories.user(club, "scorer", username="max")
+    max_ = factories.user(club, role="scorer", username="max")
     membership = Membership.objects.get(user=max_)
     url = reverse("member_reset", kwargs={"slug": club.slug, "membership_id": membership.pk})
-    page = signed_in(olga).post(url)
+    page = factories.signed_in(olga).post(url)
     assert page.status_code == 200
     html = page.content.decode()
     link = re.search(r'value="(http://testserver/accounts/reset/[^"]+)"', html).group(1)
@@ -555,7 +557,7 @@ def test_an_owner_hands_a_reset_link_to_a_member_who_sets_a_new_password(olga, c
 
 @pytest.mark.parametrize("who", ["owner", "superuser", "staff", "member_elsewhere"])
 def test_no_reset_link_for_owners_admins_or_members_of_another_club(olga, club, who):
-    target = factories.user(club, "owner" if who == "owner" else "member", username="ziel")
+    target = factories.user(club, role="owner" if who == "owner" else "member", username="ziel")
     if who == "superuser":
         User.objects.filter(pk=target.pk).update(is_superuser=True, is_staff=True)
     elif who == "staff":
@@ -564,20 +566,20 @@ def test_no_reset_link_for_owners_admins_or_members_of_another_club(olga, club, 
         Membership.objects.create(user=target, club=factories.club(), role="member")
     membership = Membership.objects.get(user=target, club=club)
     url = reverse("member_reset", kwargs={"slug": club.slug, "membership_id": membership.pk})
-    response = signed_in(olga).post(url)
+    response = factories.signed_in(olga).post(url)
     assert response.status_code == 409
     assert "/accounts/reset/" not in response.content.decode()
     assert not AuditEntry.objects.filter(action="reset link issued").exists()
 
 
 def test_no_reset_link_from_non_owners_or_for_other_clubs(olga, club):
-    max_ = factories.user(club, "organiser", username="max")
+    max_ = factories.user(club, role="organiser", username="max")
     mine = Membership.objects.get(user=max_)
     url = reverse("member_reset", kwargs={"slug": club.slug, "membership_id": mine.pk})
-    assert signed_in(max_).post(url).status_code == 403
-    stranger = Membership.objects.get(user=factories.user(factories.club(), "member"))
+    assert factories.signed_in(max_).post(url).status_code == 403
+    stranger = Membership.objects.get(user=factories.user(factories.club(), role="member"))
     wrong = reverse("member_reset", kwargs={"slug": club.slug, "membership_id": stranger.pk})
-    assert signed_in(olga).post(wrong).status_code == 404
+    assert factories.signed_in(olga).post(wrong).status_code == 404
 
 
 def test_forgotten_password_page_says_whom_to_ask_and_sends_no_mail(client, mailoutbox):
@@ -604,7 +606,7 @@ def everything(olga, club):
     simulate(club, cards=8, players=6, max_cards=2, seed=1)
     invite(club, olga)
     admin_user = User.objects.create_superuser("root", password=PASSWORD)
-    return signed_in(admin_user)
+    return factories.signed_in(admin_user)
 
 
 OUR_APPS = ("clubs", "scoring", "tournaments", "seasons")

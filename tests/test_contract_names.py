@@ -19,9 +19,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def club(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    return club
+    return factories.signed_in_club(client)
 
 
 def contract_buttons(html: str) -> list[str]:

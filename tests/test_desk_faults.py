@@ -11,7 +11,7 @@ from django.urls import reverse
 from clubs.models import AuditEntry
 from scoring.rules import RuleError
 from tests import factories
-from tests.test_tournaments import ACTOR, new_tournament, sell
+from tests.test_tournaments import ACTOR
 from tournaments import ledger
 from tournaments.export import export
 from tournaments.models import Card, Pairing, Pull, Round
@@ -29,21 +29,6 @@ from tournaments.services.results import record_result
 pytestmark = pytest.mark.django_db
 
 
-def left_wins(t):
-    """Decide every open match (main and placement, as they become due): the left card wins 2:0."""
-    while True:
-        state = load_state(t)
-        pairings = list(state.placement)
-        if state.current is not None:
-            pairings += state.pairings[state.current.pk]
-        open_ = [p for p in pairings if p.kind == "match" and p.pk not in state.results]
-        if not open_:
-            return
-        for pairing in open_:
-            pairing.tournament = t
-            record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
-
-
 def numbered(state, places):
     return {place: state.cards[card].number for place, card in places.items()}
 
@@ -58,9 +43,7 @@ def url(name, t, **kwargs):
 
 @pytest.fixture
 def organiser(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    return club
+    return factories.signed_in_club(client)
 
 
 # --- RULES.md 5.1: 3 cards sold of 8 -------------------------------------------------------
@@ -69,9 +52,9 @@ def organiser(client):
 def test_three_cards_sold_of_eight_the_desk_offers_four_and_lowering_lays_out_four(
     client, organiser
 ):
-    t = new_tournament(organiser, cards=8)
+    t = factories.tournament(organiser, cards=8, prizes=8)
     for name in ("Anna", "Ben", "Clara"):
-        sell(t, name)
+        factories.sell(t, name)
     html = client.get(url("tournament", t)).content.decode()
     assert (
         "Erst 3 von 8 Karten verkauft: die Auslosung braucht mehr als die Hälfte. "
@@ -93,7 +76,7 @@ def test_three_cards_sold_of_eight_the_desk_offers_four_and_lowering_lays_out_fo
 
 @pytest.mark.parametrize("sold", [0, 1])
 def test_fewer_than_two_cards_sold_the_desk_says_how_many_to_sell(client, organiser, sold):
-    t = new_tournament(organiser, cards=8, sold=sold)
+    t = factories.tournament(organiser, cards=8, sold=sold, prizes=8)
     html = client.get(url("tournament", t)).content.decode()
     assert (
         f"Verkaufte Karten: {sold}. Eine Auslosung braucht mindestens 2: "
@@ -107,7 +90,7 @@ def test_fewer_than_two_cards_sold_the_desk_says_how_many_to_sell(client, organi
 
 
 def test_lowering_is_refused_when_more_than_half_are_sold(db):
-    t = new_tournament(factories.club(), cards=8, sold=5)
+    t = factories.tournament(factories.club(), cards=8, sold=5, prizes=8)
     with pytest.raises(RuleError) as error:
         lower_cards(t, ACTOR)
     assert error.value.params == {"sold": 5, "cards": 8}
@@ -116,15 +99,15 @@ def test_lowering_is_refused_when_more_than_half_are_sold(db):
 
 
 def test_a_four_card_night_of_three_cards_places_all_three_and_gives_three_prizes(db):
-    t = new_tournament(factories.club(), cards=8)
+    t = factories.tournament(factories.club(), cards=8, prizes=8)
     for name in ("Anna", "Ben", "Clara"):
-        sell(t, name)
+        factories.sell(t, name)
     assert lower_cards(t, ACTOR) == 4
     t.refresh_from_db()
     draw_round(t, ACTOR, seed=1)  # semi-final: Ben #2 - Anna #1, Clara #3 bye
-    left_wins(t)
+    factories.left_wins(t)
     draw_round(t, ACTOR, seed=2)  # final: Ben #2 - Clara #3
-    left_wins(t)
+    factories.left_wins(t)
     state = load_state(t)
     assert [r.pot_size for r in state.rounds] == [2, 1]
     assert state.placement == []  # one semi-final loser: 3rd without a match
@@ -133,13 +116,13 @@ def test_a_four_card_night_of_three_cards_places_all_three_and_gives_three_prize
 
 
 def test_a_two_card_night_is_its_final(db):
-    t = new_tournament(factories.club(), cards=8)
-    sell(t, "Anna")
-    sell(t, "Ben")
+    t = factories.tournament(factories.club(), cards=8, prizes=8)
+    factories.sell(t, "Anna")
+    factories.sell(t, "Ben")
     assert lower_cards(t, ACTOR) == 2
     t.refresh_from_db()
     draw_round(t, ACTOR, seed=1)
-    left_wins(t)
+    factories.left_wins(t)
     state = load_state(t)
     final = state.pairings[state.current.pk]
     assert [(p.kind, state.cards[p.left_id].number) for p in final] == [("match", 2)]
@@ -181,16 +164,16 @@ def test_the_simulate_command_plays_a_lowered_night(db, cards, players):
 
 
 def test_an_eight_card_night_with_a_bye_places_every_card_and_gives_every_prize(db):
-    t = new_tournament(factories.club(), cards=8, one_prize_per_player=True)
-    sell(t, "Anna", 2)  # cards 1 and 2
+    t = factories.tournament(factories.club(), cards=8, one_prize_per_player=True, prizes=8)
+    factories.sell(t, "Anna", count=2)  # cards 1 and 2
     for name in ("Ben", "Clara", "Dora", "Emil", "Franz"):
-        sell(t, name)
+        factories.sell(t, name)
     draw_round(t, ACTOR, seed=1)  # 5-6, 3 bye, 7-1, 4-2: losers 6, 1, 2
-    left_wins(t)
+    factories.left_wins(t)
     draw_round(t, ACTOR, seed=2)
-    left_wins(t)
+    factories.left_wins(t)
     draw_round(t, ACTOR, seed=3)
-    left_wins(t)
+    factories.left_wins(t)
     state = load_state(t)
     n = {c.pk: c.number for c in state.cards.values()}
     # Three quarter-final losers: the draw gives one of Anna's cards the bye (she does
@@ -224,7 +207,7 @@ def test_an_eight_card_night_with_a_bye_places_every_card_and_gives_every_prize(
 
 def five_sold(club):
     """Cards 1 … 5 sold to P0 … P4: the venue calls P0 … P4 up in this order."""
-    return new_tournament(club, cards=8, sold=5)
+    return factories.tournament(club, cards=8, sold=5, prizes=8)
 
 
 def test_the_desk_offers_no_draw_while_a_draw_at_the_venue_is_typed_in(client, organiser):
@@ -418,8 +401,8 @@ def test_undoing_a_draw_asks_first_and_works_without_javascript(client, organise
 
 
 def test_marking_paid_is_one_tap_and_taking_it_back_asks_first(client, organiser):
-    t = new_tournament(organiser, cards=8)
-    anna = sell(t, "Anna")[0]  # sold paid
+    t = factories.tournament(organiser, cards=8, prizes=8)
+    anna = factories.sell(t, "Anna")[0]  # sold paid
     ben = sell_cards(t, "Ben", 1, ACTOR, uuid.uuid4(), paid=False)[0]
     paid_url = url("mark_paid", t, card_id=anna.pk)
     html = client.get(url("tournament", t)).content.decode()
@@ -453,9 +436,9 @@ def test_a_four_card_night_prints_its_bracket_prizes_and_a_draw_list_without_und
 ):
     from tests.test_printing import pdf_of, text_of
 
-    t = new_tournament(organiser, cards=8)
+    t = factories.tournament(organiser, cards=8, prizes=8)
     for name in ("Anna", "Ben", "Clara"):
-        sell(t, name)
+        factories.sell(t, name)
     lower_cards(t, ACTOR)
     t.refresh_from_db()
     round_ = start_physical_draw(t, ACTOR)
@@ -465,9 +448,9 @@ def test_a_four_card_night_prints_its_bracket_prizes_and_a_draw_list_without_und
     assert load_state(t).current.drawn_at is not None  # Clara's pull completed it
     undo_last_pull(t, round_.pk, ACTOR)
     add_pull(t, round_.pk, 2, ACTOR)  # Clara right 2: Anna - Clara, Ben bye
-    left_wins(t)
+    factories.left_wins(t)
     draw_round(t, ACTOR, seed=1)
-    left_wins(t)
+    factories.left_wins(t)
     places = numbered(load_state(t), load_state(t).places())
     assert (sorted(places), {places[1], places[2]}, places[3]) == ([1, 2, 3], {1, 2}, 3)
     draw_list = text_of(pdf_of(client.get(url("print_draw", t, number=1))))
@@ -516,7 +499,7 @@ def test_the_confirmation_pages_are_for_organisers(client, role, code):
     round_ = start_physical_draw(t, ACTOR)
     add_pull(t, round_.pk, 1, ACTOR)
     card = Card.objects.get(tournament=t, number=1)  # sold paid
-    client.force_login(factories.user(club, role))
+    client.force_login(factories.user(club, role=role))
     pages = [
         url("undo_draw", t, round_id=round_.pk),
         url("undo_pull", t, round_id=round_.pk),
@@ -536,9 +519,9 @@ NAMES = ["Anna", "Ben", "Clara", "Dominik", "Emil"]
 def venue_night(club, pulled):
     """5 cards of 8 sold, one each to Anna (card 1) … Emil (card 5); a draw at the venue
     with the left numbers ``pulled`` typed in (card 1 pulls first)."""
-    t = new_tournament(club, cards=8)
+    t = factories.tournament(club, cards=8, prizes=8)
     for name in NAMES:
-        sell(t, name)
+        factories.sell(t, name)
     round_ = start_physical_draw(t, ACTOR)
     for number in pulled:
         add_pull(t, round_.pk, number, ACTOR)

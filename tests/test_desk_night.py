@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from clubs.models import AuditEntry
 from tests import factories
-from tests.test_desk_faults import left_wins
 from tests.test_printing import pdf_of, text_of
 from tournaments.models import Card, Pairing
 from tournaments.prizes import Place, cash, player_cash
@@ -38,9 +37,7 @@ def url(name, t, **kwargs):
 
 @pytest.fixture
 def club(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    return club
+    return factories.signed_in_club(client)
 
 
 def sold(club, *sales, **fields):
@@ -66,7 +63,7 @@ def play_to_the_end(t):
     """Draw and decide every round and placement match: the left card wins 2:0."""
     while True:
         draw_round(t, ACTOR, seed=3)
-        left_wins(t)
+        factories.left_wins(t)
         if load_state(t).next_pot_size() is None:
             return
 
@@ -267,8 +264,7 @@ def test_taking_back_paid_sent_twice_records_once(client, club):
 
 
 def test_a_member_sees_the_cash_but_cannot_pay_or_print_the_report(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "member"))
+    club = factories.signed_in_club(client, role="member")
     t = sold(club, ("Anna", 1, False))
     card = Card.objects.get(tournament=t)
     assert client.post(url("pay_player", t), {"card": card.pk}).status_code == 403
@@ -386,7 +382,7 @@ def test_the_call_list_pdf_is_for_organisers_during_a_draw_at_the_venue(client, 
     t = sold(club, ("Anna", 1, True), ("Ben", 2, True), ("Clara", 2, True))
     assert client.get(url("print_calls", t)).status_code == 404  # no draw at the venue
     start_physical_draw(t, ACTOR)
-    client.force_login(factories.user(club, "scorer"))
+    client.force_login(factories.user(club, role="scorer"))
     assert client.get(url("print_calls", t)).status_code == 403
 
 
@@ -547,8 +543,8 @@ LONG = "Maximilian Oberhollenzer-Größwang"
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_the_desk_the_call_list_and_where_do_i_play_fit_a_360_phone(live_server, page):
-    club = factories.club("Schnapsrunde zum Goldenen Hirschen")
-    factories.user(club, "organiser", username="carl")
+    club = factories.club(name="Schnapsrunde zum Goldenen Hirschen")
+    factories.user(club, role="organiser", username="carl")
     at_venue = sold(club, (LONG, 3, False), ("Ben", 1, True), ("Clara", 1, False))
     start_physical_draw(at_venue, ACTOR)
     drawn = sold(club, (LONG, 3, False), ("Ben", 2, True), ("Clara", 1, False), tables=4)

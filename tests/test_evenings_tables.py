@@ -14,7 +14,6 @@ from pypdf import PdfReader
 from scoring.models import Sheet
 from seasons.models import RankingSettings, Season
 from tests import factories
-from tests.season_sheets import two_player_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -24,18 +23,19 @@ def anna(client):
     """Anna v Ben at 19:00 (Anna 1 Bummerl in 2 games) and Anna v Clara at 22:30 (1 in
     1) on 5 March; Anna v Ben on 12 March (1 in 3). Ben: 2 tables on 2 days. Anna v
     Clara on 19 March is a tournament's match."""
-    club = factories.club()
-    client.force_login(factories.user(club, "member"))
+    club = factories.signed_in_club(client, role="member")
     Season.objects.create(
         club=club, name="2026", first_day=dt.date(2026, 1, 1), last_day=dt.date(2026, 12, 31)
     )
     RankingSettings.objects.create(club=club, min_games=1, pick="per_game")
     anna, ben, clara = factories.players(club, "Anna", "Ben", "Clara")
-    two_player_sheet(club, anna, ben, dt.datetime(2026, 3, 5, 19), losers=(0, 1))
-    two_player_sheet(club, anna, clara, dt.datetime(2026, 3, 5, 22, 30), losers=(0,))
-    two_player_sheet(club, anna, ben, dt.datetime(2026, 3, 12, 19), losers=(1, 0, 1))
+    factories.two_player_sheet(club, anna, ben, when=dt.datetime(2026, 3, 5, 19), losers=(0, 1))
+    factories.two_player_sheet(club, anna, clara, when=dt.datetime(2026, 3, 5, 22, 30), losers=(0,))
+    factories.two_player_sheet(club, anna, ben, when=dt.datetime(2026, 3, 12, 19), losers=(1, 0, 1))
     # A tournament's match sheet counts in its tournament, never among the evenings.
-    match = two_player_sheet(club, anna, clara, dt.datetime(2026, 3, 19, 19), losers=(0, 0))
+    match = factories.two_player_sheet(
+        club, anna, clara, when=dt.datetime(2026, 3, 19, 19), losers=(0, 0)
+    )
     Sheet.objects.filter(pk=match.pk).update(reports_result=True)
     return anna
 

@@ -15,7 +15,6 @@ from base.spreadsheets import cell
 from clubs.models import Player
 from seasons.models import RankingSettings, Season
 from tests import factories
-from tests.season_sheets import two_player_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -58,9 +57,9 @@ def ranking_url(client):
     )
     Player.objects.filter(pk=tab.pk).update(name="\tTab")
     day = dt.datetime(2026, 5, 1, 19)
-    two_player_sheet(club, formula, anna, day, losers=(1, 0, 1))
-    two_player_sheet(club, plus, minus, day, losers=(0, 1))
-    two_player_sheet(club, at, tab, day, losers=(1,))
+    factories.two_player_sheet(club, formula, anna, when=day, losers=(1, 0, 1))
+    factories.two_player_sheet(club, plus, minus, when=day, losers=(0, 1))
+    factories.two_player_sheet(club, at, tab, when=day, losers=(1,))
     RankingSettings.objects.create(club=club, min_games=1, pick="per_game", public=True)
     return reverse("seasons:ranking", kwargs={"slug": club.slug, "season_id": season.pk})
 

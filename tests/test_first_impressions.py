@@ -33,8 +33,7 @@ def test_a_wrong_password_says_that_the_name_or_the_password_is_wrong(client):
 
 
 def test_the_minimum_for_the_ranking_is_one_word_runden(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "owner"))
+    club = factories.signed_in_club(client, role="owner")
     season = Season.objects.create(
         club=club, name="2026", first_day=dt.date(2026, 1, 1), last_day=dt.date(2026, 12, 31)
     )
@@ -65,8 +64,7 @@ def test_the_minimum_for_the_ranking_is_one_word_runden(client):
     [({}, False), ({"variant": "schnapsen"}, False), ({"variant": "bauernschnapsen"}, True)],
 )
 def test_the_open_table_form_has_a_fourth_seat_for_bauernschnapsen_only(client, query, seat_4):
-    club = factories.club()
-    client.force_login(factories.user(club, "scorer"))
+    club = factories.signed_in_club(client, role="scorer")
     html = client.get(reverse("open_table", kwargs={"slug": club.slug}), query).content.decode()
     assert ('<label for="id_player_4">Platz 4</label>' in html) is seat_4
     assert ('<input type="hidden" name="player_4" id="id_player_4">' in html) is not seat_4
@@ -75,8 +73,7 @@ def test_the_open_table_form_has_a_fourth_seat_for_bauernschnapsen_only(client, 
 
 def test_a_dreierschnapsen_table_opens_without_a_fourth_seat_and_bauern_asks_for_it(client):
     factories.presets()
-    club = factories.club()
-    client.force_login(factories.user(club, "scorer"))
+    club = factories.signed_in_club(client, role="scorer")
     anna, ben, clara, dora = factories.players(club, "Anna", "Ben", "Clara", "Dora")
     page = client.get(reverse("open_table", kwargs={"slug": club.slug}))
     form = page.context["form"]

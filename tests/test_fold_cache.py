@@ -203,7 +203,7 @@ def test_the_kept_fold_reads_as_a_fresh_fold_after_any_evening(variant, steps):
 @pytest.mark.django_db
 def test_marks_read_from_the_kept_fold_stay_as_they_were_after_writes_on_them():
     sheet = factories.sheet(factories.club())
-    factories.fill(sheet, 12)
+    factories.fill(sheet, count=12)
     text = Sheet.objects.get(pk=sheet.pk).fold
     struck = json.loads(text)["struck"]
     marks = foldcache.kept(text, struck)
@@ -226,7 +226,7 @@ def test_a_fold_that_is_no_fold_is_made_again_from_every_deal(kept):
     that kept the fold as JSON data gives its Python form. A read folds every deal and
     writes nothing; the next write keeps the fold again."""
     sheet = factories.sheet(factories.club())
-    factories.fill(sheet, 20)
+    factories.fill(sheet, count=20)
     Sheet.objects.filter(pk=sheet.pk).update(fold=kept)
     sheet = Sheet.objects.get(pk=sheet.pk)
     recent = reading.read_recent(sheet)

@@ -6,7 +6,6 @@ the commitment of the next draw."""
 
 import json
 import random
-import uuid
 
 import pytest
 from django.core.management import call_command
@@ -24,28 +23,11 @@ from tournaments.models import Pairing, Round
 from tournaments.services.cards import undo_withdrawal, withdraw_card
 from tournaments.services.draws import draw_round, pending_commitment, undo_draw
 from tournaments.services.reading import load_state
-from tournaments.services.results import record_result
 from tournaments.simulation import simulate_format
 from tournaments.verify import check_export, check_format_round, commit_format, pair_format
 
 pytestmark = pytest.mark.django_db
 ACTOR = Actor()
-
-
-def leben(players, lives=1):
-    return factories.tournament(
-        factories.club(), players, players, format="leben", lives=lives, max_cards=1
-    )
-
-
-def points(players, rounds=3, **fields):
-    settings = {"format": "points", "rounds_planned": rounds, "max_cards": 1} | fields
-    return factories.tournament(factories.club(), players, players, **settings)
-
-
-def win(pairing, winner, score="2:0"):
-    pairing.tournament.refresh_from_db()
-    return record_result(pairing, winner, score, uuid.uuid4(), ACTOR)
 
 
 def matches(round_):
@@ -157,7 +139,11 @@ def test_a_format_round_replays_from_its_entries_and_its_commitment(seed, size, 
 
 @pytest.mark.parametrize("kind", ["leben", "points"])
 def test_the_commitment_shown_before_a_format_draw_is_the_one_kept(kind):
-    t = leben(6) if kind == "leben" else points(6)
+    t = (
+        factories.leben_night(factories.club(), players=6)
+        if kind == "leben"
+        else factories.points_night(factories.club(), players=6)
+    )
     shown = pending_commitment(load_state(t))
     assert shown is not None and shown[0] == 1
     t.refresh_from_db()
@@ -170,7 +156,7 @@ def test_the_commitment_shown_before_a_format_draw_is_the_one_kept(kind):
 
 
 def test_a_format_draw_is_refused_when_its_inputs_changed_since_the_commitment():
-    t = points(5)
+    t = factories.points_night(factories.club(), players=5)
     shown = pending_commitment(load_state(t))
     withdraw_card(t, t.card_set.order_by("number").first().pk, ACTOR)
     with pytest.raises(RuleError) as error:
@@ -222,7 +208,7 @@ def test_the_public_verify_page_checks_a_leben_event(client):
 
 
 def test_the_standings_board_shows_the_commitment_of_the_next_draw(client):
-    t = points(4, rounds=2)
+    t = factories.points_night(factories.club(), players=4, rounds=2)
     shown = pending_commitment(load_state(t))
     html = client.get(reverse("bracket", kwargs={"token": t.public_token})).content.decode()
     assert shown[1] in html
@@ -243,12 +229,12 @@ def test_the_room_screen_shows_the_commitment_before_a_draw_and_not_while_a_roun
 
 
 def test_leben_a_player_withdrawn_between_rounds_goes_out_in_that_round_and_is_not_drawn():
-    t = leben(5)
+    t = factories.leben_night(factories.club(), players=5)
     first = draw_round(t, ACTOR, seed=7)
     a, b = matches(first)
     bye = Pairing.objects.get(round=first, kind="bye").left_id
-    win(a, a.left_id)
-    win(b, b.left_id)
+    factories.win(a, winner=a.left_id)
+    factories.win(b, winner=b.left_id)
     withdraw_card(t, a.left_id, ACTOR)  # a winner of round 1 goes home
     got = lines(t)
     # Out in round 1: the two losers and the withdrawn winner share places 3-5.
@@ -258,7 +244,7 @@ def test_leben_a_player_withdrawn_between_rounds_goes_out_in_that_round_and_is_n
     second = draw_round(t, ACTOR, seed=8)
     (final,) = Pairing.objects.filter(round=second)
     assert final.kind == "match" and {final.left_id, final.right_id} == {b.left_id, bye}
-    win(final, bye, "2:1")
+    factories.win(final, winner=bye, score="2:1")
     got = lines(t)
     assert (got[bye].place, got[b.left_id].place) == (1, 2)
     ranking = [(r["place"], r["to"], r["card"]) for r in export(t)["ranking"]]
@@ -268,10 +254,10 @@ def test_leben_a_player_withdrawn_between_rounds_goes_out_in_that_round_and_is_n
 
 
 def test_leben_withdrawn_after_the_draw_his_match_is_a_walkover_and_undo_reopens_it():
-    t = leben(4, lives=2)
+    t = factories.leben_night(factories.club(), players=4, lives=2)
     first = draw_round(t, ACTOR, seed=2)
     a, b = matches(first)
-    win(a, a.left_id)
+    factories.win(a, winner=a.left_id)
     withdraw_card(t, b.right_id, ACTOR)
     got = lines(t)
     assert (got[b.left_id].wins, got[b.left_id].lives_left) == (1, 2)
@@ -295,11 +281,11 @@ def test_leben_withdrawn_after_the_draw_his_match_is_a_walkover_and_undo_reopens
 
 
 def test_leben_a_withdrawal_is_refused_for_a_player_who_is_out_and_undone_only_before_the_next_draw():
-    t = leben(4)
+    t = factories.leben_night(factories.club(), players=4)
     first = draw_round(t, ACTOR, seed=3)
     a, b = matches(first)
-    win(a, a.left_id)
-    win(b, b.left_id)
+    factories.win(a, winner=a.left_id)
+    factories.win(b, winner=b.left_id)
     with pytest.raises(RuleError) as error:
         withdraw_card(t, a.right_id, ACTOR)  # lost his only life
     assert error.value.field == "card"
@@ -320,12 +306,12 @@ def test_leben_a_withdrawal_is_refused_for_a_player_who_is_out_and_undone_only_b
 
 
 def test_points_a_withdrawn_player_keeps_his_points_and_gets_no_pairing_or_bye():
-    t = points(5, rounds=3, match_bummerl=2)
+    t = factories.points_night(factories.club(), players=5, rounds=3, match_bummerl=2)
     first = draw_round(t, ACTOR, seed=1)
     a, b = matches(first)
     bye1 = Pairing.objects.get(round=first, kind="bye").left_id
-    win(a, a.left_id, "2:1")
-    win(b, b.left_id, "2:0")
+    factories.win(a, winner=a.left_id, score="2:1")
+    factories.win(b, winner=b.left_id, score="2:0")
     withdraw_card(t, a.left_id, ACTOR)
     got = lines(t)
     assert (got[a.left_id].points, got[a.left_id].bummerl_diff, got[a.left_id].played) == (2, 1, 1)
@@ -341,13 +327,13 @@ def test_points_a_withdrawn_player_keeps_his_points_and_gets_no_pairing_or_bye()
     )
     assert not Pairing.objects.filter(round=second, kind="bye").exists()  # 4 drawn: even
     for p in matches(second):
-        win(p, p.left_id, "2:0")
+        factories.win(p, winner=p.left_id, score="2:0")
     third = draw_round(t, ACTOR, seed=3)
     assert a.left_id not in {
         c for p in Pairing.objects.filter(round=third) for c in (p.left_id, p.right_id)
     }
     for p in matches(third):
-        win(p, p.left_id, "2:0")
+        factories.win(p, winner=p.left_id, score="2:0")
     got = lines(t)
     assert (got[a.left_id].points, got[a.left_id].byes, got[a.left_id].played) == (2, 0, 1)
     assert formats.board(load_state(t)).finished
@@ -355,10 +341,10 @@ def test_points_a_withdrawn_player_keeps_his_points_and_gets_no_pairing_or_bye()
 
 
 def test_points_withdrawn_after_the_draw_his_opponent_scores_the_walkover_as_a_bye():
-    t = points(4, rounds=2, match_bummerl=2)
+    t = factories.points_night(factories.club(), players=4, rounds=2, match_bummerl=2)
     first = draw_round(t, ACTOR, seed=5)
     a, b = matches(first)
-    win(a, a.left_id, "2:1")
+    factories.win(a, winner=a.left_id, score="2:1")
     withdraw_card(t, b.right_id, ACTOR)
     got = lines(t)
     assert (got[b.left_id].points, got[b.left_id].bummerl_diff, got[b.left_id].byes) == (2, 2, 0)
@@ -384,7 +370,7 @@ def test_points_withdrawn_after_the_draw_his_opponent_scores_the_walkover_as_a_b
 def test_the_desk_of_a_points_event_draws_with_its_commitment_and_withdraws_after_round_one(
     client,
 ):
-    t = points(4, rounds=2)
+    t = factories.points_night(factories.club(), players=4, rounds=2)
     club = t.club
     client.force_login(factories.user(club))
     desk = reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk})
@@ -399,7 +385,7 @@ def test_the_desk_of_a_points_event_draws_with_its_commitment_and_withdraws_afte
     first = Round.objects.get(tournament=t, number=1)
     assert first.commitment == shown
     a, b = matches(first)
-    win(a, a.left_id)
+    factories.win(a, winner=a.left_id)
     withdraw = reverse(
         "withdraw_card", kwargs={"slug": club.slug, "tournament_id": t.pk, "card_id": b.left_id}
     )
@@ -411,7 +397,7 @@ def test_the_desk_of_a_points_event_draws_with_its_commitment_and_withdraws_afte
 
 
 def test_the_room_screen_of_a_leben_event_shows_its_commitment(client):
-    t = leben(6)
+    t = factories.leben_night(factories.club(), players=6)
     _number, sealed, _name = pending_commitment(load_state(t))
     url = reverse("room_screen", kwargs={"token": t.public_token})
     assert sealed in client.get(url).content.decode()

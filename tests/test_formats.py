@@ -21,23 +21,13 @@ from tournaments.models import Pairing, Result, Round, Tournament
 from tournaments.services.draws import draw_round, start_physical_draw, undo_draw
 from tournaments.services.formats import buy_life, can_buy_life, set_team
 from tournaments.services.reading import load_state
-from tournaments.services.results import correct_result, record_result, void_result
+from tournaments.services.results import correct_result, void_result
 from tournaments.services.ties import draw_lots
 from tournaments.simulation import play_open_matches, simulate_format
 
 pytestmark = pytest.mark.django_db
 ACTOR = Actor()
 PRIZES = [{"place": i, "description": f"P{i}"} for i in range(1, 9)]
-
-
-def leben(club, players=5, lives=1, **fields):
-    settings = {"format": "leben", "lives": lives, "max_cards": 1, "prizes": PRIZES} | fields
-    return factories.tournament(club, players, players, **settings)
-
-
-def points(club, players=4, rounds=3, **fields):
-    settings = {"format": "points", "rounds_planned": rounds, "max_cards": 1, "prizes": PRIZES}
-    return factories.tournament(club, players, players, **(settings | fields))
 
 
 def board(t):
@@ -48,24 +38,19 @@ def card(t, name):
     return t.card_set.get(player__name=name)
 
 
-def win(pairing, winner, score="2:0"):
-    pairing.tournament.refresh_from_db()
-    return record_result(pairing, winner, score, uuid.uuid4(), ACTOR)
-
-
 # Leben ---------------------------------------------------------------------------------
 
 
 def test_a_leben_tournament_takes_any_number_of_players_and_one_entry_each(db):
-    t = leben(factories.club(), players=5, lives=2)
+    t = factories.leben_night(factories.club(), players=5, lives=2, prizes=PRIZES)
     assert (t.format, t.cards, t.max_cards, t.lives) == ("leben", 5, 1, 2)
     with pytest.raises(RuleError) as error:
-        factories.tournament(factories.club(), 5, 0, format="leben", lives=4)
+        factories.tournament(factories.club(), cards=5, sold=0, format="leben", lives=4)
     assert error.value.field == "lives"
 
 
 def test_leben_rounds_pair_the_alive_with_one_bye_and_a_loss_costs_a_life(db):
-    t = leben(factories.club(), players=5, lives=2)
+    t = factories.leben_night(factories.club(), players=5, lives=2, prizes=PRIZES)
     round_ = draw_round(t, ACTOR, seed=11)
     pairings = list(Pairing.objects.filter(round=round_).order_by("number"))
     assert [p.kind for p in pairings] == ["match", "match", "bye"]
@@ -73,7 +58,7 @@ def test_leben_rounds_pair_the_alive_with_one_bye_and_a_loss_costs_a_life(db):
     drawn = sorted(c for p in pairings for c in (p.left_id, p.right_id) if c)
     assert drawn == sorted(t.card_set.values_list("pk", flat=True))
     for p in pairings[:2]:
-        win(p, p.left_id)
+        factories.win(p, winner=p.left_id)
     lines = {line.card.pk: line for line in board(t).lines}
     assert sorted(line.lives_left for line in lines.values()) == [1, 1, 2, 2, 2]
     bye = pairings[2].left_id
@@ -81,18 +66,18 @@ def test_leben_rounds_pair_the_alive_with_one_bye_and_a_loss_costs_a_life(db):
 
 
 def test_leben_places_in_reverse_order_of_going_out_and_the_final_of_the_last_two(db):
-    t = leben(factories.club(), players=4, lives=1)
+    t = factories.leben_night(factories.club(), players=4, lives=1, prizes=PRIZES)
     first = draw_round(t, ACTOR, seed=3)
     a, b = Pairing.objects.filter(round=first, kind="match").order_by("number")
-    win(a, a.left_id)
-    win(b, b.left_id)
+    factories.win(a, winner=a.left_id)
+    factories.win(b, winner=b.left_id)
     lines = {line.card.pk: line for line in board(t).lines}
     assert (lines[a.right_id].place, lines[a.right_id].place_to) == (3, 4)
     assert (lines[b.right_id].place, lines[b.right_id].place_to) == (3, 4)
     final = draw_round(t, ACTOR, seed=4)
     (match,) = Pairing.objects.filter(round=final)
     assert {match.left_id, match.right_id} == {a.left_id, b.left_id}
-    win(match, match.right_id, "2:1")
+    factories.win(match, winner=match.right_id, score="2:1")
     result = board(t)
     assert result.finished and result.next_round is None
     places = {line.card.pk: (line.place, line.place_to) for line in result.lines}
@@ -120,10 +105,10 @@ def test_leben_places_in_reverse_order_of_going_out_and_the_final_of_the_last_tw
 
 
 def test_leben_no_next_round_while_a_match_is_open_and_undo_keeps_the_history(db):
-    t = leben(factories.club(), players=4, lives=2)
+    t = factories.leben_night(factories.club(), players=4, lives=2, prizes=PRIZES)
     first = draw_round(t, ACTOR, seed=1)
     a, b = Pairing.objects.filter(round=first).order_by("number")
-    win(a, a.left_id)
+    factories.win(a, winner=a.left_id)
     with pytest.raises(RuleError) as error:
         draw_round(t, ACTOR, seed=2)
     assert "open" in str(error.value)
@@ -138,10 +123,10 @@ def test_leben_no_next_round_while_a_match_is_open_and_undo_keeps_the_history(db
 
 
 def test_leben_correcting_a_result_moves_the_lost_life(db):
-    t = leben(factories.club(), players=4, lives=2)
+    t = factories.leben_night(factories.club(), players=4, lives=2, prizes=PRIZES)
     first = draw_round(t, ACTOR, seed=1)
     a = Pairing.objects.filter(round=first).order_by("number").first()
-    win(a, a.left_id)
+    factories.win(a, winner=a.left_id)
     correct_result(a, a.right_id, "2:1", uuid.uuid4(), ACTOR)
     lines = {line.card.pk: line for line in board(t).lines}
     assert (lines[a.left_id].lives_left, lines[a.right_id].lives_left) == (1, 2)
@@ -149,20 +134,20 @@ def test_leben_correcting_a_result_moves_the_lost_life(db):
 
 
 def test_leben_has_no_draw_at_the_venue(db):
-    t = leben(factories.club(), players=4)
+    t = factories.leben_night(factories.club(), players=4, prizes=PRIZES)
     with pytest.raises(RuleError):
         start_physical_draw(t, ACTOR)
 
 
 def test_a_life_is_bought_until_the_round_set_and_only_once_per_tap(db):
-    t = leben(factories.club(), players=4, lives=1, rebuy_until=2)
+    t = factories.leben_night(factories.club(), players=4, lives=1, rebuy_until=2, prizes=PRIZES)
     anna = card(t, "P0")
     with pytest.raises(RuleError) as error:
         buy_life(t, anna.pk, ACTOR, seen=0)  # never above 1 life (RULES.md 5.10)
     assert "the most lives allowed left (1 of 1)" in str(error.value)
     first = draw_round(t, ACTOR, seed=2)
     for p in Pairing.objects.filter(round=first, kind="match"):
-        win(p, p.left_id)
+        factories.win(p, winner=p.left_id)
     out = next(line for line in board(t).lines if line.out_round == 1)
     buy_life(t, out.card.pk, ACTOR, seen=0)  # out in round 1: back in before round 2
     with pytest.raises(RuleError) as error:
@@ -171,7 +156,7 @@ def test_a_life_is_bought_until_the_round_set_and_only_once_per_tap(db):
     assert out.card.pk in formats.leben_standing(load_state(t)).alive
     second = draw_round(t, ACTOR, seed=3)
     for p in Pairing.objects.filter(round=second, kind="match"):
-        win(p, p.left_id)
+        factories.win(p, winner=p.left_id)
     with pytest.raises(RuleError) as error:
         buy_life(t, out.card.pk, ACTOR, seen=1)  # round 3 is past rebuy_until
     assert error.value.field == "card" and "no longer" in str(error.value)
@@ -201,12 +186,12 @@ class _Bought(Exception):
 
 
 def test_the_desk_offers_a_life_exactly_to_those_buy_life_sells_one(db, client):
-    t = leben(factories.club(), players=4, lives=2, rebuy_until=2)
+    t = factories.leben_night(factories.club(), players=4, lives=2, rebuy_until=2, prizes=PRIZES)
     assert _buyers(t) == set()  # everyone has both lives
     first = draw_round(t, ACTOR, seed=2)
     assert _buyers(t) == set()  # the round is open
     for p in Pairing.objects.filter(round=first, kind="match"):
-        win(p, p.left_id)
+        factories.win(p, winner=p.left_id)
     losers = {p.right_id for p in Pairing.objects.filter(round=first, kind="match")}
     assert _buyers(t) == losers
     client.force_login(factories.user(t.club))
@@ -220,11 +205,11 @@ def test_the_desk_offers_a_life_exactly_to_those_buy_life_sells_one(db, client):
 
 
 def test_points_event_pairs_by_the_standing_after_round_one(db):
-    t = points(factories.club(), players=4, rounds=2)
+    t = factories.points_night(factories.club(), players=4, rounds=2, prizes=PRIZES)
     first = draw_round(t, ACTOR, seed=5)
     a, b = Pairing.objects.filter(round=first).order_by("number")
-    win(a, a.left_id, "2:0")
-    win(b, b.left_id, "2:1")
+    factories.win(a, winner=a.left_id, score="2:0")
+    factories.win(b, winner=b.left_id, score="2:1")
     table = board(t).lines
     assert [(line.points, line.bummerl_diff) for line in table] == [
         (2, 2),
@@ -236,8 +221,8 @@ def test_points_event_pairs_by_the_standing_after_round_one(db):
     x, y = Pairing.objects.filter(round=second).order_by("number")
     assert (x.left_id, x.right_id) == (a.left_id, b.left_id)  # 1st v 2nd
     assert (y.left_id, y.right_id) == (b.right_id, a.right_id)  # 3rd v 4th
-    win(x, x.right_id, "2:1")
-    win(y, y.left_id, "2:0")
+    factories.win(x, winner=x.right_id, score="2:1")
+    factories.win(y, winner=y.left_id, score="2:0")
     result = board(t)
     assert result.finished and result.next_round is None
     # b.left 2+2 = 4 (+2); a.left 2+1 = 3 (+1) and b.right 1+2 = 3 (+1) never met: they
@@ -253,11 +238,11 @@ def test_points_event_pairs_by_the_standing_after_round_one(db):
 
 
 def test_points_event_gives_the_bye_to_the_last_placed_without_one(db):
-    t = points(factories.club(), players=5, rounds=3)
+    t = factories.points_night(factories.club(), players=5, rounds=3, prizes=PRIZES)
     first = draw_round(t, ACTOR, seed=1)
     first_bye = Pairing.objects.get(round=first, kind="bye").left_id
     for p in Pairing.objects.filter(round=first, kind="match"):
-        win(p, p.left_id)
+        factories.win(p, winner=p.left_id)
     state = load_state(t)
     table = formats.danish_standing(state)
     expected = [line.entry for line in table if line.entry != first_bye][-1]
@@ -268,7 +253,7 @@ def test_points_event_gives_the_bye_to_the_last_placed_without_one(db):
 
 
 def test_points_teams_are_ranked_by_the_sum_of_points(db):
-    t = points(factories.club(), players=4, rounds=1, team_size=2)
+    t = factories.points_night(factories.club(), players=4, rounds=1, team_size=2, prizes=PRIZES)
     cards = list(t.card_set.order_by("number"))
     for c, team in zip(cards, ["Rot", "Rot", "Blau", "Blau"], strict=True):
         set_team(t, c.pk, team, ACTOR)
@@ -277,7 +262,7 @@ def test_points_teams_are_ranked_by_the_sum_of_points(db):
     assert error.value.field == "team"
     first = draw_round(t, ACTOR, seed=3)
     for p in Pairing.objects.filter(round=first):
-        win(p, p.left_id, "2:1")
+        factories.win(p, winner=p.left_id, score="2:1")
     teams = board(t).teams
     sums = {}
     for line in board(t).lines:
@@ -287,7 +272,7 @@ def test_points_teams_are_ranked_by_the_sum_of_points(db):
 
 
 def test_points_event_stops_after_its_rounds(db):
-    t = points(factories.club(), players=4, rounds=1)
+    t = factories.points_night(factories.club(), players=4, rounds=1, prizes=PRIZES)
     first = draw_round(t, ACTOR, seed=1)
     play_open_matches(t, random.Random(1))
     with pytest.raises(RuleError) as error:
@@ -356,7 +341,7 @@ def test_the_desk_creates_a_leben_tournament_and_draws_it(client):
 
 
 def test_the_match_link_records_a_points_result(client):
-    t = points(factories.club(), players=4, rounds=2)
+    t = factories.points_night(factories.club(), players=4, rounds=2, prizes=PRIZES)
     draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(tournament=t, kind="match").first()
     url = reverse("match_link", kwargs={"token": pairing.token})
@@ -444,14 +429,14 @@ def test_game_points_of_a_match_sheet_break_a_tie_of_points_and_bummerl(db):
     from tournaments.services.sheets import open_match_sheet
 
     factories.presets()
-    t = points(factories.club(), players=4, rounds=2)
+    t = factories.points_night(factories.club(), players=4, rounds=2, prizes=PRIZES)
     first = draw_round(t, ACTOR, seed=1)
     on_sheet, at_desk = Pairing.objects.filter(round=first).order_by("number")
     sheet = open_match_sheet(on_sheet, ACTOR)
     # The right card wins 3+3+1 = 7 twice, the left scores nothing: 2:0, 14 game points.
     for entry in [QuickDeal(1, 3), QuickDeal(1, 3), QuickDeal(1, 1)] * 2:
         scoring.record_entry(sheet, entry, uuid.uuid4(), scoring.Actor())
-    win(at_desk, at_desk.left_id, "2:0")
+    factories.win(at_desk, winner=at_desk.left_id, score="2:0")
     got = [
         (line.card.pk, line.points, line.bummerl_diff, line.game_diff, line.place)
         for line in board(t).lines
@@ -466,7 +451,7 @@ def test_game_points_of_a_match_sheet_break_a_tie_of_points_and_bummerl(db):
 
 def test_the_board_names_teams_and_a_garbled_life_form_buys_nothing(client):
     club = factories.club()
-    t = points(club, players=4, rounds=2, team_size=2)
+    t = factories.points_night(club, players=4, rounds=2, team_size=2, prizes=PRIZES)
     client.force_login(factories.user(club))
     cards = list(t.card_set.order_by("number"))
     for c in cards[:2]:
@@ -477,7 +462,7 @@ def test_the_board_names_teams_and_a_garbled_life_form_buys_nothing(client):
     assert [c.team for c in t.card_set.order_by("number")] == ["Öhling 1", "Öhling 1", "", ""]
     desk = client.get(reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk}))
     assert 'value="Öhling 1"' in desk.content.decode()
-    lives = leben(club, players=3, rebuy_until=2)
+    lives = factories.leben_night(club, players=3, rebuy_until=2, prizes=PRIZES)
     entry = lives.card_set.first()
     buy = reverse(
         "buy_life", kwargs={"slug": club.slug, "tournament_id": lives.pk, "card_id": entry.pk}

@@ -46,7 +46,7 @@ def changes(response) -> list[list[str]]:
 
 def test_a_sheets_history_names_actions_and_deals_in_german(client):
     club = factories.club()
-    alice = factories.user(club, "organiser", username="alice")
+    alice = factories.user(club, role="organiser", username="alice")
     sheet = factories.sheet(club)
     actor = scoring.Actor(alice)
     scoring.record_entry(sheet, DreierDeal("bettler", 1, True), uuid.uuid4(), actor)
@@ -71,7 +71,7 @@ def test_a_sheets_history_names_actions_and_deals_in_german(client):
 
 def test_a_two_player_deal_and_an_import_read_as_lines(client):
     club = factories.club()
-    alice = factories.user(club, "organiser", username="alice2")
+    alice = factories.user(club, role="organiser", username="alice2")
     two = factories.sheet(club, names=("Anna", "Ben"))
     scoring.record_entry(two, EndedDeal("renonce", 0), uuid.uuid4(), scoring.Actor(alice))
     client.force_login(alice)
@@ -89,7 +89,7 @@ def test_a_two_player_deal_and_an_import_read_as_lines(client):
 
 def test_a_tournaments_history_reads_cards_draws_pulls_and_results(client):
     club = factories.club()
-    bob = factories.user(club, "organiser", username="bob")
+    bob = factories.user(club, role="organiser", username="bob")
     actor = Actor(bob)
     t = create_tournament(
         club,
@@ -159,7 +159,7 @@ def test_a_tournaments_history_reads_cards_draws_pulls_and_results(client):
 
 def test_an_action_without_a_label_shows_its_code_and_its_fields(client):
     club = factories.club()
-    bob = factories.user(club, "organiser", username="bob2")
+    bob = factories.user(club, role="organiser", username="bob2")
     sheet = factories.sheet(club)
     audit.record(
         club.pk, "sheet", sheet.pk, "card withdrawn", actor=None, before=None, after={"card": 5}
@@ -238,7 +238,7 @@ def test_every_action_is_registered_once_and_record_takes_no_other():
 @pytest.mark.django_db(transaction=True)
 def test_the_history_fits_a_small_phone_without_sideways_scrolling(live_server, page):
     club = factories.club()
-    carl = factories.user(club, "organiser", username="carl")
+    carl = factories.user(club, role="organiser", username="carl")
     sheet = factories.sheet(club, names=("Maximilian Oberhollenzer-Größwang", "Ben", "Clara"))
     actor = scoring.Actor(carl)
     for _ in range(3):

@@ -35,7 +35,7 @@ def world(db):
     club = factories.club()
     sheet = factories.sheet(club)
     two = factories.sheet(club, names=("Xaver", "Yvonne"))
-    user = factories.user(club, "owner")
+    user = factories.user(club, role="owner")
     t = create_tournament(
         club,
         Actor(user),

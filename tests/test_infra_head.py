@@ -15,7 +15,6 @@ from scoring.models import Deal, RuleSet
 from scoring.rules import DreierDeal
 from seasons.models import Season
 from tests import factories
-from tests.test_access_walk import announced_registration
 from tournaments.models import Card, Pairing, Round
 from tournaments.simulation import simulate
 
@@ -39,7 +38,7 @@ def _params(resolver=None):
 def test_head_answers_as_get_on_every_page_for_a_signed_in_owner():
     factories.presets()
     club = factories.club()
-    owner = factories.user(club, "owner")
+    owner = factories.user(club, role="owner")
     sheet = factories.sheet(club)
     actor = scoring.Actor(owner)
     scoring.record_entry(sheet, DreierDeal("gang", 0, True), uuid.uuid4(), actor)
@@ -48,7 +47,7 @@ def test_head_answers_as_get_on_every_page_for_a_signed_in_owner():
         club=club, role="member", expires_at=timezone.now() + datetime.timedelta(days=1)
     )
     pairing = Pairing.objects.filter(tournament=t, kind="match").first()
-    registration = announced_registration(club)  # an announced night (issue 28)
+    registration = factories.announced_registration(club)  # an announced night (issue 28)
     season = Season.objects.create(
         club=club,
         name="2026",

@@ -24,7 +24,7 @@ NO_MAIL = "Diese Seite verschickt keine Mails. Frag den Obmann deines Vereins"
 
 @pytest.fixture
 def anna(db):
-    person = factories.user(factories.club(), "member", username="anna")
+    person = factories.user(factories.club(), role="member", username="anna")
     person.email = "anna@example.org"
     person.save()
     return person
@@ -103,8 +103,8 @@ def test_with_any_host_allowed_and_no_site_address_no_mail_is_offered(anna, sett
 def owner_club(db):
     factories.presets()
     club = factories.club()
-    owner = factories.user(club, "owner")
-    max_ = factories.user(club, "scorer", username="max")
+    owner = factories.user(club, role="owner")
+    max_ = factories.user(club, role="scorer", username="max")
     client = Client()
     client.force_login(owner)
     return club, client, Membership.objects.get(user=max_)

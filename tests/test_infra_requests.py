@@ -31,7 +31,7 @@ def club_client(db):
     club = factories.club()
     factories.presets()
     client = Client()
-    client.force_login(factories.user(club, "scorer"))
+    client.force_login(factories.user(club, role="scorer"))
     return club, client
 
 
@@ -171,7 +171,7 @@ def test_an_export_of_a_sheet_over_the_deal_limit_still_works(settings):
 
     club = factories.club()
     sheet = factories.sheet(club, names=("Anna", "Ben"))
-    actor = services.Actor(factories.user(club, "scorer"))
+    actor = services.Actor(factories.user(club, role="scorer"))
     for winner in (0, 1, 0):
         services.record_entry(sheet, QuickDeal(winner=winner, points=1), uuid.uuid4(), actor)
     settings.BUMMERL_MAX_DEALS = 2

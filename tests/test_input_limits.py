@@ -28,7 +28,7 @@ def club():
 
 @pytest.fixture
 def owner(club, client):
-    client.force_login(factories.user(club, "owner"))
+    client.force_login(factories.user(club, role="owner"))
     return client
 
 
@@ -116,7 +116,7 @@ def test_a_prize_list_past_its_limit_is_refused_on_its_field(club, owner, field,
 def test_a_consolations_prize_list_past_its_limit_is_refused(client):
     club = factories.club()
     main = simulate(club, cards=16, players=12, max_cards=2, seed=3, stop_after=2)
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     response = client.post(
         reverse("open_consolation", kwargs={"slug": club.slug, "tournament_id": main.pk}),
         {"rounds": 1, "by": "cards", "prizes": lines(1025, "{n}: Wein")},

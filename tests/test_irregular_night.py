@@ -14,7 +14,6 @@ from clubs.models import Category, Player
 from scoring.rules import RuleError
 from scoring.services import Actor
 from tests import factories
-from tests.test_tournaments import new_tournament, sell
 from tournaments.export import export
 from tournaments.models import Card
 from tournaments.services.cards import withdraw_card
@@ -31,44 +30,28 @@ def url(name, t, **kwargs):
     return reverse(name, kwargs={"slug": t.club.slug, "tournament_id": t.pk, **kwargs})
 
 
-def play(t, rng, favour=frozenset()):
-    """Decide every open match, main and placement, as they come due: a card of
-    ``favour`` wins, else the left card."""
-    scores = match_scores(t)
-    while True:
-        state = load_state(t)
-        pairings = [*state.placement, *(state.pairings[state.current.pk] if state.current else [])]
-        open_ = [p for p in pairings if not state.matches[p.pk].decided]
-        if not open_:
-            return
-        for p in open_:
-            p.tournament = t
-            winner = p.right_id if p.right_id in favour else p.left_id
-            record_result(p, winner, rng.choice(scores), uuid.uuid4(), ACTOR)
-
-
 def leaver_night(club):
     """32 cards, 21 sold to 20 players: Fritz holds two. Both his cards win rounds 1
     and 2, then he goes home; the quarter-final is drawn with the six cards left (two
     byes) and the night is played to the end."""
-    t = new_tournament(club, cards=32)
+    t = factories.tournament(club, cards=32, prizes=8)
     for i in range(19):
-        sell(t, f"Spieler {i + 1:02}")
-    sell(t, "Fritz", 2)
+        factories.sell(t, f"Spieler {i + 1:02}")
+    factories.sell(t, "Fritz", count=2)
     fritz = set(
         Card.objects.filter(tournament=t, player__name="Fritz").values_list("pk", flat=True)
     )
     rng = random.Random(4)
     for seed in (11, 12):
         draw_round(t, ACTOR, seed=seed)
-        play(t, rng, favour=fritz)
+        factories.play(t, rng=rng, favour=fritz)
     assert fritz <= set(load_state(t).in_play())
     for card in sorted(fritz):
         withdraw_card(t, card, ACTOR)
     while load_state(t).next_pot_size() is not None:
         draw_round(t, ACTOR, seed=rng.getrandbits(32))
-        play(t, rng)
-    play(t, rng)
+        factories.play(t, rng=rng)
+    factories.play(t, rng=rng)
     return t, fritz
 
 
@@ -99,7 +82,7 @@ def test_a_player_who_leaves_after_round_2_is_ranked_and_prizes_7_and_8_wait_for
         (7, "shared", [9, 16]),
         (8, "shared", [9, 16]),
     ]
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     desk = client.get(url("tournament", t)).content.decode()
     assert "Preise 7, 8 fallen in die geteilten Plätze 9–16" in desk
     pdf = client.get(url("print_prizes", t))
@@ -125,7 +108,7 @@ def test_a_player_who_leaves_after_round_2_is_ranked_and_prizes_7_and_8_wait_for
 def test_the_printed_bracket_marks_the_withdrawn_cards_where_their_lines_end(client):
     club = factories.club()
     t, fritz = leaver_night(club)
-    client.force_login(factories.user(club, "member"))
+    client.force_login(factories.user(club, role="member"))
     pdf = client.get(url("print_bracket", t))
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages)
     assert text.count("zurückgezogen") == 2
@@ -133,9 +116,9 @@ def test_the_printed_bracket_marks_the_withdrawn_cards_where_their_lines_end(cli
 
 def test_a_category_prize_is_open_while_a_player_of_the_category_still_plays(client):
     club = factories.club()
-    t = new_tournament(club, cards=16)
+    t = factories.tournament(club, cards=16, prizes=8)
     for name in ("Anna", "Berta", *(f"Herr {i}" for i in range(1, 15))):  # no bye
-        sell(t, name)
+        factories.sell(t, name)
     damen = Category.objects.create(club=club, name="Damen")
     for name in ("Anna", "Berta"):
         Player.objects.get(club=club, name=name).categories.add(damen)
@@ -161,7 +144,7 @@ def test_a_category_prize_is_open_while_a_player_of_the_category_still_plays(cli
     assert anna in {r.card for r in state.ranking()} and berta in state.in_play()
     (lst,) = [x for x in export(t)["category_prizes"]]
     assert (lst["card"], lst["open"]) == (None, "playing")
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     desk = client.get(url("tournament", t)).content.decode()
     live = client.get(reverse("bracket", kwargs={"token": t.public_token})).content.decode()
     for page in (desk, live):
@@ -172,9 +155,9 @@ def test_a_category_prize_is_open_while_a_player_of_the_category_still_plays(cli
 
 def test_a_consolation_keeps_the_draw_it_was_opened_after(client):
     club = factories.club()
-    t = new_tournament(club, cards=8, sold=8)
+    t = factories.tournament(club, cards=8, sold=8, prizes=8)
     draw_round(t, ACTOR, seed=1)
-    play(t, random.Random(1))
+    factories.play(t, rng=random.Random(1))
     second = draw_round(t, ACTOR, seed=2)
     consolation = open_consolation(t, 1, "cards", [], "Trost", ACTOR)
     with pytest.raises(RuleError) as refused:
@@ -184,7 +167,7 @@ def test_a_consolation_keeps_the_draw_it_was_opened_after(client):
         "round: The consolation Trost was opened for the losers of rounds 1 to 1: "
         "this draw can no longer be undone."
     )
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     page = client.post(url("undo_draw", t, round_id=second.pk), {"confirm": "1"}, follow=True)
     assert "Trost" in page.content.decode() and "nicht mehr rückgängig" in page.content.decode()
     assert load_state(t).current.pk == second.pk

@@ -160,8 +160,7 @@ def test_the_rule_core_checks_the_showing_of_every_end():
 
 @pytest.mark.django_db
 def test_the_sheet_form_refuses_augen_without_a_trick_on_a_renonce(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "scorer"))
+    club = factories.signed_in_club(client, role="scorer")
     sheet = factories.sheet(club, names=("Anna", "Ben"))
     url = reverse("sheet:record", kwargs={"pk": sheet.pk})
     data = {"key": str(uuid.uuid4()), "kind": "ended", "end": "renonce", "by": "0"}

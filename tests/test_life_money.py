@@ -40,15 +40,13 @@ def url(name, t, **kwargs):
 
 @pytest.fixture
 def club(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    return club
+    return factories.signed_in_club(client)
 
 
 def leben_night(club, players=4, lives=2, **fields):
     """A Leben night of ``club``: ``players`` entries P0, P1, … sold and paid at 10."""
     settings_ = {"format": "leben", "lives": lives, "rebuy_until": 2, "max_cards": 1}
-    t = factories.tournament(club, players, players, **(settings_ | fields))
+    t = factories.tournament(club, cards=players, sold=players, **settings_ | fields)
     return Tournament.objects.get(pk=t.pk)
 
 
@@ -184,7 +182,7 @@ def test_a_life_past_the_most_lives_is_refused_and_nothing_changes(client, club)
 
 
 def test_money_reads_with_thousands_for_a_night_of_512_cards_at_10_euros(client, club):
-    t = factories.tournament(club, 512, 0, max_cards=16)
+    t = factories.tournament(club, cards=512, sold=0, max_cards=16)
     for i in range(32):
         sell_cards(t, f"Spieler {i:02}", 16, ACTOR, uuid.uuid4(), paid=True)
     html = client.get(url("tournament", t)).content.decode()
@@ -230,12 +228,12 @@ def test_the_cash_of_a_random_leben_night_is_cards_at_the_fee_and_lives_at_the_l
     rng = random.Random(seed)
     t = factories.tournament(
         factories.club(),
-        players,
-        0,
+        cards=players,
+        sold=0,
+        max_cards=1,
         format="leben",
         lives=lives,
         rebuy_until=rebuy_until,
-        max_cards=1,
         entry_fee=entry_fee,
         life_fee=life_fee,
     )

@@ -30,16 +30,6 @@ LINK = scoring.Actor(None, via_link=True)
 RIGHT_WINS = [QuickDeal(1, 3), QuickDeal(1, 3), QuickDeal(1, 1)] * 2
 
 
-def night(club, cards=8):
-    return factories.tournament(club, cards, cards, max_cards=1)
-
-
-def first_match(t):
-    pairing = Pairing.objects.filter(tournament=t, kind="match").order_by("number").first()
-    pairing.tournament = t
-    return pairing
-
-
 def hhmm(result):
     return timezone.localtime(result.recorded_at).strftime("%H:%M")
 
@@ -47,9 +37,9 @@ def hhmm(result):
 def played_on_its_sheet(club):
     """Round 1 drawn; the first match played to 2:0 for the right card on its sheet."""
     factories.presets()
-    t = night(club)
+    t = factories.night(club)
     draw_round(t, ACTOR, seed=1)
-    pairing = first_match(t)
+    pairing = factories.first_match(t)
     sheet = open_match_sheet(pairing, ACTOR)
     for entry in RIGHT_WINS:
         scoring.record_entry(sheet, entry, uuid.uuid4(), LINK)
@@ -95,12 +85,12 @@ def test_a_scorer_cannot_change_the_sheet_of_a_standing_result_but_an_organiser_
     club = factories.club()
     t, pairing, sheet = played_on_its_sheet(club)
     last = Deal.objects.filter(sheet=sheet).order_by("-position").first()
-    client.force_login(factories.user(club, "scorer"))
+    client.force_login(factories.user(club, role="scorer"))
     page = client.get(f"/tables/{sheet.pk}/")
     assert page.context["access"].can_write is False
     client.post(f"/tables/{sheet.pk}/deals/{last.pk}/void/")
     assert Deal.objects.get(pk=last.pk).voided_at is None
-    organiser = factories.user(club, "organiser", username="leitung")
+    organiser = factories.user(club, role="organiser", username="leitung")
     client.force_login(organiser)
     page = client.get(f"/tables/{sheet.pk}/")
     assert page.context["access"].can_write is True
@@ -115,12 +105,12 @@ def test_a_scorer_cannot_change_the_sheet_of_a_standing_result_but_an_organiser_
 def test_a_result_entered_on_the_desk_locks_the_sheet_and_names_who_and_when(client):
     club = factories.club()
     factories.presets()
-    t = night(club)
+    t = factories.night(club)
     draw_round(t, ACTOR, seed=1)
-    pairing = first_match(t)
+    pairing = factories.first_match(t)
     sheet = open_match_sheet(pairing, ACTOR)
     scoring.record_entry(sheet, QuickDeal(0, 3), uuid.uuid4(), LINK)
-    desk = factories.user(club, "organiser", username="anna.desk")
+    desk = factories.user(club, role="organiser", username="anna.desk")
     client.force_login(desk)
     url = reverse(
         "result", kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk}
@@ -150,7 +140,7 @@ def test_a_sheet_that_contradicts_the_result_is_flagged_on_the_round_page_and_th
     club = factories.club()
     t, pairing, sheet = played_on_its_sheet(club)
     left, right = names(pairing)
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     live = Result.objects.live().get(pairing=pairing)
     correct_result(pairing, pairing.left_id, "2:1", uuid.uuid4(), ACTOR, seen=live.pk)
     flag = f"Blatt sagt {right} 2:0, Ergebnis sagt {left} 2:1."
@@ -175,9 +165,9 @@ def test_a_sheet_that_contradicts_the_result_is_flagged_on_the_round_page_and_th
 
 def test_a_match_sheet_of_an_undone_draw_says_so_and_takes_nothing_more(client):
     factories.presets()
-    t = night(factories.club())
+    t = factories.night(factories.club())
     round_ = draw_round(t, ACTOR, seed=1)
-    pairing = first_match(t)
+    pairing = factories.first_match(t)
     sheet = open_match_sheet(pairing, ACTOR)
     scoring.record_entry(sheet, QuickDeal(0, 3), uuid.uuid4(), LINK)
     page = client.get(f"/e/{sheet.entry_token}/")  # opened before the undo
@@ -196,7 +186,7 @@ def test_a_match_sheet_of_an_undone_draw_says_so_and_takes_nothing_more(client):
     response = client.post(f"/e/{sheet.entry_token}/deals/{last.pk}/void/")
     assert undone in response.content.decode()
     assert list(Deal.objects.filter(sheet=sheet).values_list("voided_at", flat=True)) == [None]
-    organiser = scoring.Actor(factories.user(t.club, "organiser"), organiser=True)
+    organiser = scoring.Actor(factories.user(t.club, role="organiser"), organiser=True)
     with pytest.raises(scoring.RuleError):  # nobody writes on a closed sheet
         scoring.record_entry(sheet, QuickDeal(1, 3), uuid.uuid4(), organiser)
 
@@ -230,14 +220,14 @@ def _post_result(client, url, pairing, winner, score, seen, **extra):
 
 def test_the_phone_that_loses_the_race_sees_the_desk_result_with_who_and_when(client):
     club = factories.club()
-    t = night(club)
+    t = factories.night(club)
     draw_round(t, ACTOR, seed=1)
-    pairing = first_match(t)
+    pairing = factories.first_match(t)
     left, right = names(pairing)
     link = reverse("match_link", kwargs={"token": pairing.token})
     phone_page = client.get(link)  # rendered with no result
     assert 'name="seen" value="none"' in phone_page.content.decode()
-    desk_user = factories.user(club, "organiser", username="kassa")
+    desk_user = factories.user(club, role="organiser", username="kassa")
     desk = record_result(
         pairing,
         pairing.left_id,
@@ -262,11 +252,11 @@ def test_the_phone_that_loses_the_race_sees_the_desk_result_with_who_and_when(cl
 
 def test_the_desk_that_loses_the_race_sees_the_phone_result_and_can_correct_in_one_tap(client):
     club = factories.club()
-    t = night(club)
+    t = factories.night(club)
     draw_round(t, ACTOR, seed=1)
-    pairing = first_match(t)
+    pairing = factories.first_match(t)
     left, right = names(pairing)
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     url = reverse(
         "result", kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk}
     )
@@ -290,10 +280,10 @@ def test_the_desk_that_loses_the_race_sees_the_phone_result_and_can_correct_in_o
 
 def test_two_posts_from_one_rendered_state_leave_the_first_and_refuse_the_second(client):
     club = factories.club()
-    t = night(club)
+    t = factories.night(club)
     draw_round(t, ACTOR, seed=1)
-    pairing = first_match(t)
-    client.force_login(factories.user(club, "organiser"))
+    pairing = factories.first_match(t)
+    client.force_login(factories.user(club, role="organiser"))
     url = reverse(
         "result", kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk}
     )
@@ -310,10 +300,10 @@ def test_two_posts_from_one_rendered_state_leave_the_first_and_refuse_the_second
 
 def test_a_correction_or_void_from_an_older_state_is_refused(client):
     club = factories.club()
-    t = night(club)
+    t = factories.night(club)
     draw_round(t, ACTOR, seed=1)
-    pairing = first_match(t)
-    client.force_login(factories.user(club, "organiser"))
+    pairing = factories.first_match(t)
+    client.force_login(factories.user(club, role="organiser"))
     url = reverse(
         "result", kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk}
     )
@@ -334,9 +324,9 @@ def test_a_correction_or_void_from_an_older_state_is_refused(client):
 
 def test_two_threads_sending_results_from_one_state_leave_one_and_name_it(transactional_db):
     club = factories.club()
-    t = night(club)
+    t = factories.night(club)
     draw_round(t, ACTOR, seed=1)
-    pairing = first_match(t)
+    pairing = factories.first_match(t)
     outcomes = {}
 
     def send(winner):
@@ -363,9 +353,9 @@ def test_two_threads_sending_results_from_one_state_leave_one_and_name_it(transa
 def test_a_deal_on_the_sheet_after_a_desk_result_is_refused_with_that_result(db):
     factories.presets()
     club = factories.club()
-    t = night(club)
+    t = factories.night(club)
     draw_round(t, ACTOR, seed=1)
-    pairing = first_match(t)
+    pairing = factories.first_match(t)
     sheet = open_match_sheet(pairing, ACTOR)
     page_access = Sheet.objects.get(pk=sheet.pk)  # the phone's page, rendered before
     desk = record_result(pairing, pairing.right_id, "2:1", uuid.uuid4(), ACTOR, seen=None)
@@ -378,9 +368,9 @@ def test_a_deal_on_the_sheet_after_a_desk_result_is_refused_with_that_result(db)
 
 def test_no_new_sheet_opens_for_a_match_whose_result_stands(client):
     factories.presets()
-    t = night(factories.club())
+    t = factories.night(factories.club())
     draw_round(t, ACTOR, seed=1)
-    pairing = first_match(t)
+    pairing = factories.first_match(t)
     desk = record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
     response = client.post(reverse("match_sheet", kwargs={"token": pairing.token}), follow=True)
     left, _right = names(pairing)
@@ -394,9 +384,9 @@ def test_no_new_sheet_opens_for_a_match_whose_result_stands(client):
 def _deciding_deal_against_the_desk(club, seed):
     """One race: the phone sends the deal that decides the Partie on the match's sheet
     while the desk enters another result by hand; (outcomes, live result, pairing)."""
-    t = night(club)
+    t = factories.night(club)
     draw_round(t, ACTOR, seed=seed)
-    pairing = first_match(t)
+    pairing = factories.first_match(t)
     sheet = open_match_sheet(pairing, ACTOR)
     for entry in RIGHT_WINS[:-1]:
         scoring.record_entry(sheet, entry, uuid.uuid4(), LINK)
@@ -450,9 +440,8 @@ def test_a_deciding_deal_and_a_desk_result_at_once_leave_one_result_and_one_refu
 
 
 def test_a_draw_button_from_an_older_desk_page_draws_nothing(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    t = night(club)
+    club = factories.signed_in_club(client)
+    t = factories.night(club)
     url = reverse("draw_next", kwargs={"slug": club.slug, "tournament_id": t.pk})
     desk = reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk})
     assert 'name="round" value="1"' in client.get(desk).content.decode()

@@ -62,7 +62,7 @@ def test_corrections_cannot_grow_a_sheet_without_end(settings, client):
     settings.BUMMERL_MAX_DEALS = 3
     club = factories.club()
     sheet = factories.sheet(club)
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     record(Client(), sheet)
     answers = []
     for _ in range(6):
@@ -78,7 +78,7 @@ def test_corrections_cannot_grow_a_sheet_without_end(settings, client):
 def test_the_same_printout_in_the_same_state_is_made_once(made, client):
     club = factories.club()
     sheet = factories.sheet(club)
-    client.force_login(factories.user(club, "member"))
+    client.force_login(factories.user(club, role="member"))
     url = reverse("sheet:print_summary", kwargs={"pk": sheet.pk})
     first = client.get(url)
     again = client.get(url)
@@ -121,7 +121,7 @@ def test_members_print_without_a_count(made, settings, client):
     settings.PRINT_RENDERS = 1
     club = factories.club()
     sheet = factories.sheet(club)
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     for name in ("print_summary", "print_blank"):
         assert client.get(reverse(f"sheet:{name}", kwargs={"pk": sheet.pk})).status_code == 200
     record(Client(), sheet)

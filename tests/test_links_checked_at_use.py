@@ -33,35 +33,29 @@ REFUSED_GENERIC = "Dieser Link zum Zurücksetzen gilt nicht mehr: er wurde schon
 
 @pytest.fixture
 def club():
-    return factories.club("Schnapsrunde")
+    return factories.club(name="Schnapsrunde")
 
 
 @pytest.fixture
 def olga(club):
-    return factories.user(club, "owner", username="olga")
+    return factories.user(club, role="owner", username="olga")
 
 
 @pytest.fixture
 def otto(club):
-    return factories.user(club, "owner", username="otto")
+    return factories.user(club, role="owner", username="otto")
 
 
 @pytest.fixture
 def max_(club):
-    return factories.user(club, "member", username="max")
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+    return factories.user(club, role="member", username="max")
 
 
 def reset_link(owner, member, club) -> str:
     """The path of the reset link ``owner`` makes on the members page for ``member``."""
     membership = Membership.objects.get(user=member, club=club)
     url = reverse("member_reset", kwargs={"slug": club.slug, "membership_id": membership.pk})
-    page = signed_in(owner).post(url)
+    page = factories.signed_in(owner).post(url)
     assert page.status_code == 200
     link = re.search(r'value="(http://testserver/accounts/reset/[^"]+)"', page.content.decode())
     return link.group(1).removeprefix("http://testserver")
@@ -114,7 +108,7 @@ def test_an_owners_link_names_its_maker_and_sets_the_password(club, olga, max_):
         max_.pk,
         {"user": "max", "issued_by": "olga"},
     )
-    history = signed_in(olga).get(reverse("club_history", kwargs={"slug": club.slug}))
+    history = factories.signed_in(olga).get(reverse("club_history", kwargs={"slug": club.slug}))
     assert "Passwort mit einem Link zum Zurücksetzen gesetzt" in history.content.decode()
     assert "Link gemacht von: olga" in history.content.decode()
 
@@ -326,14 +320,14 @@ def test_an_invitation_whose_maker_is_no_longer_an_owner_is_refused(club, olga, 
     assert not User.objects.filter(username="neu").exists()
     # Signed in: the join button.
     someone = factories.user(username="someone")
-    joined = signed_in(someone).post(join_path(invitation))
+    joined = factories.signed_in(someone).post(join_path(invitation))
     assert joined.status_code == 410
     assert reason in joined.content.decode()
     assert not Membership.objects.filter(user=someone).exists()
     invitation.refresh_from_db()
     assert invitation.used_at is None
     # The owner's members page marks it as not working.
-    members = signed_in(otto).get(reverse("members", kwargs={"slug": club.slug}))
+    members = factories.signed_in(otto).get(reverse("members", kwargs={"slug": club.slug}))
     maker = "?" if change == "deleted" else "olga"
     assert f"Gilt nicht: {maker}, der sie gemacht hat, ist nicht mehr Obmann." in (
         members.content.decode()
@@ -351,10 +345,10 @@ def test_the_service_refuses_an_invitation_whose_maker_was_demoted(club, olga, o
 
 def test_an_invitation_of_a_standing_owner_still_makes_a_member(club, olga):
     invitation = invitations.create_invitation(club, Role.SCORER, olga)
-    members = signed_in(olga).get(reverse("members", kwargs={"slug": club.slug}))
+    members = factories.signed_in(olga).get(reverse("members", kwargs={"slug": club.slug}))
     assert "Gilt nicht:" not in members.content.decode()
     someone = factories.user(username="someone")
-    response = signed_in(someone).post(join_path(invitation))
+    response = factories.signed_in(someone).post(join_path(invitation))
     assert response.status_code == 302
     assert Membership.objects.get(user=someone, club=club).role == Role.SCORER
     assert Invitation.objects.get(pk=invitation.pk).used_by == someone

@@ -65,10 +65,10 @@ def test_the_version_costs_one_query_beside_the_link(client, sheet):
 def test_the_version_answers_only_to_who_may_see_the_sheet(client, sheet):
     url = reverse("sheet:version", kwargs={"pk": sheet.pk})
     assert client.get(url).status_code == 302  # sign in first
-    stranger = factories.user(factories.club("Anderer Klub"), "organiser")
+    stranger = factories.user(factories.club(name="Anderer Klub"), role="organiser")
     client.force_login(stranger)
     assert client.get(url).status_code == 404
-    member = factories.user(sheet.club, "member", username="zuschauer")
+    member = factories.user(sheet.club, role="member", username="zuschauer")
     client.force_login(member)
     assert client.get(url).content == b"0-0"
 

@@ -27,7 +27,7 @@ def migrate(*targets):
 def test_a_fold_kept_as_json_is_read_as_text_after_the_migration_and_back():
     club = factories.club()
     sheet = factories.sheet(club)
-    factories.fill(sheet, 25)
+    factories.fill(sheet, count=25)
     fresh = factories.sheet(club, names=("Dora", "Emil", "Franz"))
     text = Sheet.objects.get(pk=sheet.pk).fold
     assert Sheet.objects.get(pk=fresh.pk).fold == ""

@@ -24,35 +24,19 @@ from scoring.services import Actor
 from tests import factories
 from tournaments.export import export
 from tournaments.models import Card, Kind, Pull
-from tournaments.services.cards import sell_cards
 from tournaments.services.draws import draw_round
 from tournaments.services.reading import load_state
 from tournaments.simulation import play_open_matches
 
 pytestmark = pytest.mark.django_db
 ACTOR = Actor()
+# The nights here: eight prizes, "Preis 1" to "Preis 8".
+NIGHT = {"name": "Preisschnapsen", "prizes": 8, "prize_text": "Preis {}"}
 
 
 @pytest.fixture
 def club(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    return club
-
-
-def new_tournament(club, cards=8, max_cards=3, one_prize_per_player=False):
-    return factories.tournament(
-        club,
-        cards,
-        name="Preisschnapsen",
-        max_cards=max_cards,
-        one_prize_per_player=one_prize_per_player,
-        prizes=[{"place": i, "description": f"Preis {i}"} for i in range(1, 9)],
-    )
-
-
-def sell(t, name, count=1):
-    return sell_cards(t, name, count, ACTOR, uuid.uuid4(), paid=True)
+    return factories.signed_in_club(client)
 
 
 def banner(response) -> list[str]:
@@ -92,7 +76,7 @@ def test_player_named_finds_the_player_in_any_case_spacing_and_unicode_form(club
 
 
 def test_a_sale_in_another_case_goes_to_the_known_player_and_the_card_limit_holds(club, client):
-    t = new_tournament(club, max_cards=3)
+    t = factories.tournament(club, max_cards=3, **NIGHT)
     url = reverse("sell", kwargs={"slug": club.slug, "tournament_id": t.pk})
 
     def post(name, count):
@@ -234,11 +218,11 @@ def test_the_import_refuses_one_person_named_twice_in_two_cases(club):
 
 
 def test_a_player_meeting_himself_under_another_case_is_a_walkover(club):
-    t = new_tournament(club, cards=8, max_cards=5)
+    t = factories.tournament(club, cards=8, max_cards=5, **NIGHT)
     for typed in ("Anna", "anna", "ANNA", "anna ", "Anna"):
-        sell(t, typed)
+        factories.sell(t, typed)
     for typed in ("Ben", "ben", "BEN"):
-        sell(t, typed)
+        factories.sell(t, typed)
     assert Player.objects.filter(club=club).count() == 2
     draw_round(t, ACTOR, seed=7)
     pairings = list(t.pairings.select_related("left", "right"))
@@ -250,9 +234,9 @@ def test_a_player_meeting_himself_under_another_case_is_a_walkover(club):
 
 
 def test_one_prize_per_player_holds_for_cards_sold_in_other_cases(club):
-    t = new_tournament(club, cards=8, max_cards=3, one_prize_per_player=True)
+    t = factories.tournament(club, cards=8, max_cards=3, one_prize_per_player=True, **NIGHT)
     for typed in ("Anna", "anna", "ANNA", "Ben", "ben", "Clara", "Dora", "Emil"):
-        sell(t, typed)
+        factories.sell(t, typed)
     assert Player.objects.filter(club=club).count() == 5
     rng = random.Random(5)
     while load_state(t).next_pot_size() is not None:
@@ -304,9 +288,9 @@ def test_the_players_list_sorts_names_in_german_order_both_ways(club, client):
 
 
 def test_the_tournament_export_lists_players_in_german_order(club):
-    t = new_tournament(club)
+    t = factories.tournament(club, **NIGHT)
     for name in ("Zita", "anna", "Ömer", "Ole", "Otto"):
-        sell(t, name)
+        factories.sell(t, name)
     assert [p["name"] for p in export(t)["players"]] == [
         "anna",
         "Ole",
@@ -350,7 +334,7 @@ def test_renaming_to_another_players_name_in_any_case_is_refused(club, client):
 def test_only_organisers_see_and_use_rename_and_merge(client):
     club = factories.club()
     anna, ben = factories.players(club, "Anna", "Ben")
-    client.force_login(factories.user(club, "scorer"))
+    client.force_login(factories.user(club, role="scorer"))
     page = client.get(reverse("player", kwargs={"slug": club.slug, "player_id": anna.pk}))
     assert reverse("player_rename", kwargs={"slug": club.slug, "player_id": anna.pk}) not in (
         page.content.decode()
@@ -372,11 +356,11 @@ def test_merging_moves_seats_cards_and_pulls_and_is_in_the_history(club, client)
     )
     scoring.open_sheet(club, "dreierschnapsen", [anna, ben, clara], wiki)
     second = scoring.open_sheet(club, "dreierschnapsen", [typo, ben, clara], wiki)
-    t = new_tournament(club, cards=8, max_cards=3)
-    sell(t, "Anna Österreicher", 2)
-    sell(t, "Anna Östereicher", 2)
+    t = factories.tournament(club, cards=8, max_cards=3, **NIGHT)
+    factories.sell(t, "Anna Österreicher", count=2)
+    factories.sell(t, "Anna Östereicher", count=2)
     for name in ("Ben", "Clara", "Dora", "Emil"):
-        sell(t, name)
+        factories.sell(t, name)
     draw_round(t, ACTOR, seed=3)
     typo_pulls = Pull.objects.filter(player=typo).count()
     assert typo_pulls == 2
@@ -505,9 +489,9 @@ def test_a_name_drops_invisible_characters_and_keeps_its_letters_as_typed(club):
 def test_a_look_alike_name_at_the_door_is_the_known_player_and_the_card_limit_holds(
     club, client, typed
 ):
-    t = new_tournament(club, max_cards=3)
+    t = factories.tournament(club, max_cards=3, **NIGHT)
     url = reverse("sell", kwargs={"slug": club.slug, "tournament_id": t.pk})
-    sell(t, "Brigitte Öhlinger", 3)
+    factories.sell(t, "Brigitte Öhlinger", count=3)
     brigitte = Player.objects.get(club=club)
     data = {"key": str(uuid.uuid4()), "name": typed, "count": 1, "paid": "on"}
     refused = client.post(url, data)
@@ -553,7 +537,7 @@ def test_a_look_alike_name_in_the_import_seats_the_known_player(club, typed):
 def test_a_name_of_nothing_visible_is_refused_as_empty_everywhere(club, client, typed):
     factories.presets()
     anna = clubs.add_player(club, "Anna")
-    t = new_tournament(club)
+    t = factories.tournament(club, **NIGHT)
     door = client.post(
         reverse("sell", kwargs={"slug": club.slug, "tournament_id": t.pk}),
         {"key": str(uuid.uuid4()), "name": typed, "count": 1, "paid": "on"},

@@ -39,9 +39,7 @@ def live_points(sheet):
 
 @pytest.fixture
 def organiser(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    return club
+    return factories.signed_in_club(client)
 
 
 # -- deals ----------------------------------------------------------------------------
@@ -293,12 +291,8 @@ def test_the_rule_sets_page_refuses_an_old_key_for_another_copy(client, organise
 # -- tournaments ------------------------------------------------------------------------
 
 
-def new_tournament(club, cards=8):
-    return factories.tournament(club, cards)
-
-
 def test_a_sale_sent_twice_with_one_key_sells_once():
-    t = new_tournament(factories.club())
+    t = factories.tournament(factories.club())
     key = uuid.uuid4()
     first = sell_cards(t, "Anna", 2, ACTOR, key, paid=True)
     again = sell_cards(t, "Anna", 2, ACTOR, key, paid=True)
@@ -308,7 +302,7 @@ def test_a_sale_sent_twice_with_one_key_sells_once():
 
 @pytest.mark.parametrize("change", [("Ben", 2, True), ("Anna", 1, True), ("Anna", 2, False)])
 def test_a_key_that_sold_cards_does_not_sell_others(change):
-    t = new_tournament(factories.club())
+    t = factories.tournament(factories.club())
     key = uuid.uuid4()
     sell_cards(t, "Anna", 2, ACTOR, key, paid=True)
     name, count, paid = change
@@ -319,7 +313,7 @@ def test_a_key_that_sold_cards_does_not_sell_others(change):
 
 
 def test_the_desk_refuses_an_old_sale_key_for_another_player(client, organiser):
-    t = new_tournament(organiser)
+    t = factories.tournament(organiser)
     url = reverse("sell", kwargs={"slug": organiser.slug, "tournament_id": t.pk})
     key = factories.key()
     sold = client.post(url, {"key": key, "name": "Anna", "count": 1, "paid": "on"})
@@ -333,7 +327,7 @@ def test_the_desk_refuses_an_old_sale_key_for_another_player(client, organiser):
 @pytest.fixture
 def match(db):
     club = factories.club()
-    t = new_tournament(club)
+    t = factories.tournament(club)
     for i in range(8):
         sell_cards(t, f"P{i}", 1, ACTOR, uuid.uuid4(), paid=True)
     draw_round(t, ACTOR, seed=1)
@@ -438,8 +432,8 @@ def test_the_found_page_refuses_an_old_key_for_another_club_and_offers_a_new_key
 def owners():
     """A club with two owners, and a second club of the first owner."""
     club = factories.club()
-    olga = factories.user(club, "owner")
-    otto = factories.user(club, "owner")
+    olga = factories.user(club, role="owner")
+    otto = factories.user(club, role="owner")
     second = factories.club()
     Membership.objects.create(user=olga, club=second, role="owner")
     return club, second, olga, otto

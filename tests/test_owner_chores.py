@@ -4,7 +4,6 @@ each kept in the club's history."""
 
 import pytest
 from axes.models import AccessAttempt
-from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -19,13 +18,6 @@ NOT_OWNERS = ("member", "scorer", "organiser")
 @pytest.fixture
 def club():
     return factories.club()
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
 
 
 def membership(user) -> Membership:
@@ -50,8 +42,10 @@ def lock_out(username: str) -> Client:
 
 
 def test_five_wrong_passwords_lock_a_member_the_owner_unlocks_and_he_signs_in(club):
-    owner = signed_in(factories.user(club, "owner", username="obmann"))
-    anna = factories.user(club, "member", username="anna")
+    owner = factories.signed_in(
+        factories.user(club, role="owner", username="obmann"), language="en"
+    )
+    anna = factories.user(club, role="member", username="anna")
     phone = lock_out("anna")
     assert (
         phone.post(reverse("login"), {"username": "anna", "password": "pw-anna"}).status_code == 429
@@ -78,9 +72,9 @@ def test_five_wrong_passwords_lock_a_member_the_owner_unlocks_and_he_signs_in(cl
 
 
 def test_a_member_of_another_club_is_not_listed_nor_unlocked_here(club):
-    owner = signed_in(factories.user(club, "owner"))
+    owner = factories.signed_in(factories.user(club, role="owner"), language="en")
     other = factories.club()
-    ben = factories.user(other, "member", username="ben")
+    ben = factories.user(other, role="member", username="ben")
     lock_out("ben")
     assert owner.get(reverse("members", kwargs={"slug": club.slug})).context["locked"] == []
     url = reverse("member_unlock", kwargs={"slug": club.slug, "membership_id": membership(ben).pk})
@@ -90,8 +84,8 @@ def test_a_member_of_another_club_is_not_listed_nor_unlocked_here(club):
 
 @pytest.mark.parametrize("role", NOT_OWNERS)
 def test_only_owners_unlock_set_addresses_and_rename(club, role):
-    someone = signed_in(factories.user(club, role))
-    anna = factories.user(club, "member", username="anna")
+    someone = factories.signed_in(factories.user(club, role=role), language="en")
+    anna = factories.user(club, role="member", username="anna")
     lock_out("anna")
     ids = {"slug": club.slug, "membership_id": membership(anna).pk}
     assert someone.post(reverse("member_unlock", kwargs=ids)).status_code == 403
@@ -108,15 +102,17 @@ def test_only_owners_unlock_set_addresses_and_rename(club, role):
 
 
 def test_the_owner_sets_and_clears_a_members_e_mail_address(club):
-    owner = signed_in(factories.user(club, "owner", username="obmann"))
-    anna = factories.user(club, "member", username="anna")
+    owner = factories.signed_in(
+        factories.user(club, role="owner", username="obmann"), language="en"
+    )
+    anna = factories.user(club, role="member", username="anna")
     url = reverse("member_email", kwargs={"slug": club.slug, "membership_id": membership(anna).pk})
     assert owner.post(url, {"email": "anna@example.at"}).status_code == 302
     assert owner.post(url, {"email": "anna@example.at"}).status_code == 302  # a double tap
     anna.refresh_from_db()
     assert anna.email == "anna@example.at"
     # another account may have the same address
-    ben = factories.user(club, "member", username="ben")
+    ben = factories.user(club, role="member", username="ben")
     ben_url = reverse(
         "member_email", kwargs={"slug": club.slug, "membership_id": membership(ben).pk}
     )
@@ -132,8 +128,8 @@ def test_the_owner_sets_and_clears_a_members_e_mail_address(club):
 
 
 def test_a_wrong_address_is_shown_on_the_members_field(club):
-    owner = signed_in(factories.user(club, "owner"))
-    anna = factories.user(club, "member", username="anna")
+    owner = factories.signed_in(factories.user(club, role="owner"), language="en")
+    anna = factories.user(club, role="member", username="anna")
     ms = membership(anna)
     url = reverse("member_email", kwargs={"slug": club.slug, "membership_id": ms.pk})
     response = owner.post(url, {"email": "anna at home"})
@@ -149,8 +145,10 @@ def test_a_wrong_address_is_shown_on_the_members_field(club):
 
 def test_an_owner_cannot_set_the_address_of_another_owner(club):
     """Setting an address and asking for a reset mail would take the account over."""
-    owner = signed_in(factories.user(club, "owner", username="obmann"))
-    other = factories.user(club, "owner", username="kassier")
+    owner = factories.signed_in(
+        factories.user(club, role="owner", username="obmann"), language="en"
+    )
+    other = factories.user(club, role="owner", username="kassier")
     url = reverse("member_email", kwargs={"slug": club.slug, "membership_id": membership(other).pk})
     response = owner.post(url, {"email": "mine@example.at"})
     assert response.status_code == 409
@@ -171,7 +169,7 @@ def owner_user(club, username):
 
 
 def test_the_owner_renames_the_club_and_its_address_stays(club):
-    owner = signed_in(factories.user(club, "owner"))
+    owner = factories.signed_in(factories.user(club, role="owner"), language="en")
     old = club.name
     url = reverse("club_rename", kwargs={"slug": club.slug})
     response = owner.post(url, {"name": "  Schnapsrunde   Ottakring "})
@@ -189,7 +187,7 @@ def test_the_owner_renames_the_club_and_its_address_stays(club):
     [(" \u200b ", "Enter a name."), ("x" * 101, "Ensure this value has at most 100 characters")],
 )
 def test_a_refused_club_name_is_shown_on_the_field(club, name, error):
-    owner = signed_in(factories.user(club, "owner"))
+    owner = factories.signed_in(factories.user(club, role="owner"), language="en")
     response = owner.post(
         reverse("club_rename", kwargs={"slug": club.slug}),
         {"name": name},
@@ -201,8 +199,8 @@ def test_a_refused_club_name_is_shown_on_the_field(club, name, error):
 
 def test_the_members_page_speaks_german_first(club):
     owner = Client()
-    owner.force_login(factories.user(club, "owner"))
-    factories.user(club, "member", username="anna")
+    owner.force_login(factories.user(club, role="owner"))
+    factories.user(club, role="member", username="anna")
     lock_out("anna")
     body = owner.get(reverse("members", kwargs={"slug": club.slug})).content.decode()
     for text in ("Gesperrt", "Entsperren", "Adresse speichern", "Verein umbenennen"):

@@ -11,7 +11,6 @@ from base.links import is_loopback, phones_warning, unreachable_host
 from clubs.models import Membership
 from scoring.services import Actor
 from tests import factories
-from tests.test_link_lanes import first_match, night
 from tests.test_printing import pdf_of, text_of
 from tournaments.services.draws import draw_round
 
@@ -94,14 +93,14 @@ def night_drawn():
     """An organiser and a drawn 8-card night with its club."""
     factories.presets()
     club = factories.club()
-    t = night(club)
+    t = factories.night(club)
     draw_round(t, Actor(), seed=1)
-    return factories.user(club, "owner"), club, t
+    return factories.user(club, role="owner"), club, t
 
 
 def pages(club, t, sheet) -> dict[str, str]:
     """Every page with QR codes or links for phones, by what it is."""
-    pairing = first_match(t)
+    pairing = factories.first_match(t)
     return {
         "table link": reverse("sheet:link", kwargs={"pk": sheet.pk}),
         "players' links": reverse("side_links", args=(club.slug, t.pk, pairing.pk)),
@@ -128,7 +127,7 @@ def test_every_page_with_links_for_phones_warns_when_opened_by_127_0_0_1(night_d
 
 def test_the_reset_link_page_warns(night_drawn):
     owner, club, _t = night_drawn
-    member = factories.user(club, "scorer", username="max")
+    member = factories.user(club, role="scorer", username="max")
     membership = Membership.objects.get(user=member)
     url = reverse("member_reset", kwargs={"slug": club.slug, "membership_id": membership.pk})
     html = as_organiser(owner, "localhost:8000").post(url).content.decode()
@@ -166,7 +165,7 @@ def test_every_printout_with_qr_codes_warns_on_its_first_page(night_drawn, host,
 def test_a_printout_without_qr_codes_says_nothing(night_drawn):
     owner, club, t = night_drawn
     client = as_organiser(owner, LOOPBACK)
-    scorer = as_organiser(factories.user(club, "member", username="mia"), LOOPBACK)
+    scorer = as_organiser(factories.user(club, role="member", username="mia"), LOOPBACK)
     sheet = factories.sheet(club)
     blank = text_of(pdf_of(scorer.get(reverse("sheet:print_blank", kwargs={"pk": sheet.pk}))))
     assert "Handys" not in blank

@@ -141,7 +141,7 @@ def test_a_disagreement_is_flagged_on_the_desk_with_both_reports_and_the_organis
     report(Client(), pairing, "right", pairing.right_id, "2:1")
     assert Result.objects.live_for(pairing) is None
     organiser = Client()
-    organiser.force_login(factories.user(club, "organiser"))
+    organiser.force_login(factories.user(club, role="organiser"))
     desk = reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk})
     page = organiser.get(desk).content.decode()
     assert f'id="reports-{pairing.pk}"' in page and "disagreement" in page
@@ -169,7 +169,7 @@ def test_only_organisers_accept_a_report(night):
     report(Client(), pairing, "left", pairing.left_id)
     waiting = Report.objects.open().get(pairing=pairing)
     scorer = Client()
-    scorer.force_login(factories.user(club, "scorer"))
+    scorer.force_login(factories.user(club, role="scorer"))
     accept = reverse(
         "accept_report",
         kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk},
@@ -182,7 +182,7 @@ def test_a_result_entered_on_the_round_page_sets_the_waiting_reports_aside(night
     club, t, (pairing, *_rest) = night
     report(Client(), pairing, "left", pairing.left_id)
     organiser = Client()
-    organiser.force_login(factories.user(club, "organiser"))
+    organiser.force_login(factories.user(club, role="organiser"))
     url = reverse(
         "result", kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk}
     )
@@ -227,7 +227,7 @@ def test_a_side_link_reaches_only_its_match_and_side(night):
 def test_a_side_link_is_revoked_and_renewed_like_a_table_link(night):
     club, t, (pairing, *_rest) = night
     old = pairing.left_token
-    organiser = factories.user(club, "organiser")
+    organiser = factories.user(club, role="organiser")
     revoke_side_link(pairing, "left", Actor(organiser))
     assert Client().get(side(pairing, "left")).status_code == 404
     assert Client().get(side(pairing, "right")).status_code == 200
@@ -250,8 +250,8 @@ def test_the_side_links_page_is_for_organisers(night):
         "side_links", kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk}
     )
     scorer, organiser = Client(), Client()
-    scorer.force_login(factories.user(club, "scorer"))
-    organiser.force_login(factories.user(club, "organiser"))
+    scorer.force_login(factories.user(club, role="scorer"))
+    organiser.force_login(factories.user(club, role="organiser"))
     assert scorer.get(url).status_code == 403
     page = organiser.get(url).content.decode()
     assert pairing.left_token in page and pairing.right_token in page
@@ -283,7 +283,7 @@ def test_the_players_link_and_the_desk_speak_german(night):
     page = Client().get(side(pairing, "right")).content.decode()
     assert "hat gemeldet" in page and "Bestätigen:" in page and "Ergebnis melden" in page
     organiser = Client()
-    organiser.force_login(factories.user(club, "organiser"))
+    organiser.force_login(factories.user(club, role="organiser"))
     desk = organiser.get(reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk}))
     html = desk.content.decode()
     assert "Ergebnisse von den Handys der Spieler" in html and "Dieses Ergebnis übernehmen" in html
@@ -310,7 +310,7 @@ def test_two_confirmations_and_an_acceptance_at_once_leave_one_result(transactio
         if p.kind == "match" and p.pk not in state.results
     )
     waiting = report_result(pairing, "left", pairing.left_id, "2:1", uuid.uuid4())
-    organiser = Actor(factories.user(club, "organiser"), organiser=True)
+    organiser = Actor(factories.user(club, role="organiser"), organiser=True)
     errors = []
 
     def run(write):
@@ -386,7 +386,7 @@ def test_the_desk_does_not_accept_a_report_with_a_key_of_another_match(night):
     report(Client(), second, "left", second.right_id, "2:0")
     one, two = (Report.objects.open().get(pairing=p) for p in (first, second))
     organiser = Client()
-    organiser.force_login(factories.user(club, "organiser"))
+    organiser.force_login(factories.user(club, role="organiser"))
 
     def accept(pairing, report_id):
         url = reverse(
@@ -410,7 +410,7 @@ def test_a_key_that_confirmed_a_report_does_not_accept_the_other_report_of_the_m
     report(Client(), pairing, "right", pairing.right_id, "2:1")
     left, right = Report.objects.open().filter(pairing=pairing).order_by("side")
     organiser = Client()
-    organiser.force_login(factories.user(club, "organiser"))
+    organiser.force_login(factories.user(club, role="organiser"))
     url = reverse(
         "accept_report", kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk}
     )

@@ -23,11 +23,6 @@ pytestmark = pytest.mark.django_db
 ACTOR = Actor()
 
 
-def points(players=4, rounds=2, **fields):
-    settings = {"format": "points", "rounds_planned": rounds, "max_cards": 1} | fields
-    return factories.tournament(factories.club(), players, players, **settings)
-
-
 def lines(t):
     return {line.card.pk: line for line in formats.board(load_state(t)).lines}
 
@@ -37,7 +32,7 @@ def enter(pairing, winner, score):
 
 
 def test_a_match_of_two_bummerl_may_end_one_all_a_draw_and_each_scores_one_point(db):
-    t = points(match_games=2)
+    t = factories.points_night(factories.club(), rounds=2, match_games=2)
     first, second = Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)).order_by("number")
     result = enter(first, None, "1:1")
     assert result.winner_id is None  # a draw: no winner recorded (RULES.md 6)
@@ -54,7 +49,7 @@ def test_a_match_of_two_bummerl_may_end_one_all_a_draw_and_each_scores_one_point
 
 
 def test_a_draw_has_no_winner_and_a_win_is_not_a_draw(db):
-    t = points(match_games=2)
+    t = factories.points_night(factories.club(), rounds=2, match_games=2)
     pairing = Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)).first()
     with pytest.raises(RuleError) as error:
         enter(pairing, pairing.left_id, "1:1")
@@ -62,7 +57,7 @@ def test_a_draw_has_no_winner_and_a_win_is_not_a_draw(db):
     with pytest.raises(RuleError) as error:
         enter(pairing, None, "2:0")
     assert str(error.value) == "winner: Only 1:1 is a draw: choose the winner of 2:0."
-    partie = points()
+    partie = factories.points_night(factories.club(), rounds=2)
     pairing = Pairing.objects.filter(round=draw_round(partie, ACTOR, seed=1)).first()
     with pytest.raises(RuleError) as error:
         enter(pairing, None, "2:1")
@@ -71,10 +66,10 @@ def test_a_draw_has_no_winner_and_a_win_is_not_a_draw(db):
 
 
 def test_the_round_page_the_match_link_and_the_players_links_take_a_draw(client):
-    t = points(match_games=2)
+    t = factories.points_night(factories.club(), rounds=2, match_games=2)
     first, second = Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)).order_by("number")
     club = t.club
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     page_url = reverse("round", kwargs={"slug": club.slug, "tournament_id": t.pk, "number": 1})
     page = client.get(page_url).content.decode()
     assert page.count('name="winner" value="0">Unentschieden</button>') == 2
@@ -97,7 +92,7 @@ def test_the_round_page_the_match_link_and_the_players_links_take_a_draw(client)
     client.post(link, {"key": str(uuid.uuid4()), "seen": "none", "winner": "0", "score": "1:1"})
     assert Result.objects.get(pairing=second).winner_id is None
     # A Partie has no draw button.
-    partie = points()
+    partie = factories.points_night(factories.club(), rounds=2)
     pairing = Pairing.objects.filter(round=draw_round(partie, ACTOR, seed=1)).first()
     assert (
         "Unentschieden</button>"
@@ -106,7 +101,7 @@ def test_the_round_page_the_match_link_and_the_players_links_take_a_draw(client)
 
 
 def test_players_report_and_confirm_a_draw_with_their_links(client):
-    t = points(match_games=2, result_check="confirm")
+    t = factories.points_night(factories.club(), rounds=2, match_games=2, result_check="confirm")
     pairing = Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)).first()
     left = reverse("side_link", kwargs={"token": pairing.left_token})
     right = reverse("side_link", kwargs={"token": pairing.right_token})
@@ -123,7 +118,7 @@ def test_players_report_and_confirm_a_draw_with_their_links(client):
 
 
 def test_a_match_of_two_bummerl_refuses_a_partie_score(db):
-    t = points(match_games=2)
+    t = factories.points_night(factories.club(), rounds=2, match_games=2)
     pairing = Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)).first()
     with pytest.raises(RuleError) as error:
         enter(pairing, pairing.left_id, "2:1")
@@ -133,7 +128,7 @@ def test_a_match_of_two_bummerl_refuses_a_partie_score(db):
 
 
 def test_a_match_of_three_bummerl_ends_2_1_or_3_0(db):
-    t = points(match_games=3)
+    t = factories.points_night(factories.club(), rounds=2, match_games=3)
     first, second = Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)).order_by("number")
     enter(first, first.left_id, "2:1")
     enter(second, second.left_id, "3:0")
@@ -146,7 +141,7 @@ def test_a_match_of_three_bummerl_ends_2_1_or_3_0(db):
 
 def test_a_match_of_fixed_bummerl_has_no_score_sheet(client):
     factories.presets()
-    t = points(match_games=2)
+    t = factories.points_night(factories.club(), rounds=2, match_games=2)
     pairing = Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)).first()
     with pytest.raises(RuleError) as error:
         open_match_sheet(pairing, ACTOR)
@@ -158,7 +153,7 @@ def test_a_match_of_fixed_bummerl_has_no_score_sheet(client):
 
 def test_a_schneider_on_the_sheet_counts_two_bummerl_when_set(db):
     factories.presets()
-    t = points(schneider_counts=2)
+    t = factories.points_night(factories.club(), rounds=2, schneider_counts=2)
     first, _other = Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)).order_by("number")
     sheet = open_match_sheet(first, ACTOR)
     # The right card makes 7 before the left scores: a Schneider, 2 Bummerl: the Partie.
@@ -172,7 +167,7 @@ def test_a_schneider_on_the_sheet_counts_two_bummerl_when_set(db):
 
 def test_a_schneider_counting_one_takes_two_bummerl_on_the_sheet(db):
     factories.presets()
-    t = points()
+    t = factories.points_night(factories.club(), rounds=2)
     first, _other = Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)).order_by("number")
     sheet = open_match_sheet(first, ACTOR)
     for entry in [QuickDeal(1, 3), QuickDeal(1, 3), QuickDeal(1, 1)]:
@@ -181,7 +176,7 @@ def test_a_schneider_counting_one_takes_two_bummerl_on_the_sheet(db):
 
 
 def test_a_schneider_counting_two_lets_the_desk_enter_3_1(db):
-    t = points(schneider_counts=2)
+    t = factories.points_night(factories.club(), rounds=2, schneider_counts=2)
     pairing = Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)).first()
     enter(pairing, pairing.left_id, "3:1")
     assert (lines(t)[pairing.left_id].points, lines(t)[pairing.left_id].bummerl_diff) == (3, 2)
@@ -192,7 +187,7 @@ def test_a_schneider_counting_two_lets_the_desk_enter_3_1(db):
     [({}, 2), ({"match_bummerl": 3}, 3), ({"match_games": 3}, 3), ({"bye_bummerl": 1}, 1)],
 )
 def test_the_bye_scores_the_setting_or_a_won_match(db, fields, points_for_bye):
-    t = points(players=3, **fields)
+    t = factories.points_night(factories.club(), rounds=2, players=3, **fields)
     bye = Pairing.objects.get(round=draw_round(t, ACTOR, seed=1), kind="bye").left_id
     line = lines(t)[bye]
     assert (line.points, line.bummerl_diff, line.byes) == (points_for_bye, points_for_bye, 1)
@@ -210,12 +205,12 @@ def test_the_bye_scores_the_setting_or_a_won_match(db, fields, points_for_bye):
 )
 def test_match_settings_outside_the_rules_are_refused(db, fields, field):
     with pytest.raises(RuleError) as error:
-        points(**fields)
+        factories.points_night(factories.club(), rounds=2, **fields)
     assert error.value.field == field
 
 
 def test_other_formats_keep_the_card_nights_match(db):
-    t = factories.tournament(factories.club(), 8, 0, match_games=2, schneider_counts=2)
+    t = factories.tournament(factories.club(), cards=8, sold=0, match_games=2, schneider_counts=2)
     assert (t.match_games, t.schneider_counts, t.bye_bummerl) == (None, 1, None)
 
 
@@ -277,7 +272,9 @@ def test_the_desk_creates_a_points_event_with_its_match_settings(client):
 
 def tied_points_event(ties):
     """4 players, 1 round, both matches 2:1: the winners share 1–2, the losers 3–4."""
-    t = points(rounds=1, ranking_ties=ties, prizes=[{"place": 1, "description": "Wein"}])
+    t = factories.points_night(
+        factories.club(), rounds=1, ranking_ties=ties, prizes=[{"place": 1, "description": "Wein"}]
+    )
     for p in Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)):
         enter(p, p.left_id, "2:1")
     return t
@@ -312,7 +309,7 @@ def test_a_stechen_orders_the_places_a_finished_points_event_left_shared(db):
 def test_a_points_event_still_running_has_no_range_to_play_off(db):
     from tournaments.services.ties import ranges
 
-    t = points(rounds=2, ranking_ties="stechen")
+    t = factories.points_night(factories.club(), rounds=2, ranking_ties="stechen")
     for p in Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)):
         enter(p, p.left_id, "2:1")
     assert ranges(load_state(t)) == []
@@ -323,7 +320,7 @@ def test_lots_order_a_leben_range_of_players_out_in_the_same_round(db):
     from tournaments.services.ties import draw_lots
 
     t = factories.tournament(
-        factories.club(), 5, 5, format="leben", lives=1, max_cards=1, ranking_ties="lot"
+        factories.club(), cards=5, sold=5, max_cards=1, format="leben", lives=1, ranking_ties="lot"
     )
     for p in Pairing.objects.filter(round=draw_round(t, ACTOR, seed=11), kind="match"):
         enter(p, p.left_id, "2:0")
@@ -363,7 +360,7 @@ def test_the_ranking_page_records_a_stechen_of_a_points_event(client):
 
 
 def test_the_desk_and_the_form_name_the_match_settings_in_german(client):
-    t = points(match_games=3, schneider_counts=2)
+    t = factories.points_night(factories.club(), rounds=2, match_games=3, schneider_counts=2)
     client.force_login(factories.user(t.club))
     desk = client.get(reverse("tournament", kwargs={"slug": t.club.slug, "tournament_id": t.pk}))
     assert "Matches über 3 Bummerl · ein Schneider zählt 2" in desk.content.decode()

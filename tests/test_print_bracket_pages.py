@@ -25,9 +25,7 @@ A4_LANDSCAPE = (297, 210)
 
 @pytest.fixture
 def organiser(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    return club
+    return factories.signed_in_club(client)
 
 
 def printed(client, club, t) -> PdfReader:

@@ -54,9 +54,7 @@ def lines_of(page) -> list[str]:
 
 @pytest.fixture
 def organiser(db, client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    return club
+    return factories.signed_in_club(client)
 
 
 def template_files() -> list[Path]:

@@ -54,9 +54,7 @@ def fonts_of(reader) -> list[tuple[str, bool]]:
 
 @pytest.fixture
 def organiser(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    return club
+    return factories.signed_in_club(client)
 
 
 def tournament_names(t):

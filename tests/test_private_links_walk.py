@@ -30,7 +30,6 @@ from pypdf import PdfReader
 
 from clubs import invitations
 from tests import factories
-from tests.test_access_walk import announced_registration
 from tests.test_access_walk import pages as named_pages
 from tournaments.models import Card, Pairing, Registration, Tournament
 from tournaments.personal import personal_token
@@ -57,13 +56,13 @@ def world():
     open_pairings = [p for p in open_pairings if p.kind == "match" and not state.results.get(p.pk)]
     played = open_pairings[0]
     match_sheet = open_match_sheet(played, Actor())
-    owner = factories.user(club, "owner")
+    owner = factories.user(club, role="owner")
     invitation = invitations.create_invitation(club, "member", owner)
-    announced_registration(club)  # an announced night's registration (issue 28)
+    factories.announced_registration(club)  # an announced night's registration (issue 28)
     clients = {"anonymous": Client()}
     for role in ACCOUNTS:
         clients[role] = Client()
-        clients[role].force_login(owner if role == "owner" else factories.user(club, role))
+        clients[role].force_login(owner if role == "owner" else factories.user(club, role=role))
     return {
         "club": club,
         "sheet": sheet,

@@ -15,8 +15,6 @@ from pypdf import PdfReader
 
 from scoring.services import Actor
 from tests import factories
-from tests.test_irregular_night import play
-from tests.test_tournaments import new_tournament
 from tournaments.export import export
 from tournaments.prizes import prize_money, split
 from tournaments.services.cards import cancel_sale, sell_cards
@@ -75,8 +73,7 @@ def url(name, t, **kwargs):
 
 @pytest.mark.django_db
 def test_the_form_refuses_shares_past_100_per_cent(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
+    club = factories.signed_in_club(client)
     response = client.post(
         reverse("tournaments", kwargs={"slug": club.slug}),
         {
@@ -105,7 +102,7 @@ def test_a_night_with_money_prizes_balances_its_cash_report(client):
         {"place": 3, "description": "€ 20"},
         {"place": 4, "description": "Wein"},
     ]
-    t = new_tournament(club, cards=8, entry_fee=10, prizes=prizes)
+    t = factories.tournament(club, cards=8, entry_fee=10, prizes=prizes)
     typo = sell_cards(t, "Tippfehler", 1, ACTOR, uuid.uuid4(), paid=True)[0]
     cancel_sale(t, typo.pk, ACTOR)  # out of the takings (RULES.md 5.1), its number reused
     for i in range(8):
@@ -113,8 +110,8 @@ def test_a_night_with_money_prizes_balances_its_cash_report(client):
     rng = random.Random(1)
     while load_state(t).next_pot_size() is not None:
         draw_round(t, ACTOR, seed=7)
-        play(t, rng)
-    play(t, rng)
+        factories.play(t, rng=rng)
+    factories.play(t, rng=rng)
     document = export(t, payments=True)
     cash = document["cash"]
     assert cash["in_box"] == "80.00"
@@ -125,7 +122,7 @@ def test_a_night_with_money_prizes_balances_its_cash_report(client):
     ]
     assert (cash["prize_money_total"], cash["house"]) == ("84.00", "-4.00")
     assert cash["cancelled_sales"] == [{"card": 1, "player": "Tippfehler", "paid": True}]
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     desk = client.get(url("tournament", t)).content.decode()
     assert "Preisgeld" in desk and "€ 84,00" in desk
     assert "mehr als die Einnahmen" in desk  # € 20 fixed on an 80 € night: the house adds 4

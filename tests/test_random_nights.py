@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from clubs.models import Category, Player
 from scoring.services import Actor
 from tests import factories
-from tests.test_irregular_night import play
 from tournaments import formats
 from tournaments.categories import category_lists, money_split
 from tournaments.models import Card, Format
@@ -136,7 +135,7 @@ def leaves(t, rng, chance):
 def test_a_random_card_night_keeps_every_place_prize_and_euro(cards, seed, one_each, chance):
     rng = random.Random(seed)
     t = factories.tournament(
-        factories.club(), max(cards, 8), 0, prizes=PRIZES, one_prize_per_player=one_each
+        factories.club(), cards=max(cards, 8), sold=0, one_prize_per_player=one_each, prizes=PRIZES
     )
     target = rng.randint(cards // 2 + 1, cards)
     player = 0
@@ -157,10 +156,10 @@ def test_a_random_card_night_keeps_every_place_prize_and_euro(cards, seed, one_e
         draw_round(t, ACTOR, seed=rng.getrandbits(32))
         leaves(t, rng, chance)
         cards_ = sorted(load_state(t).cards)
-        play(t, rng, favour=frozenset(rng.sample(cards_, min(3, len(cards_)))))
+        factories.play(t, rng=rng, favour=frozenset(rng.sample(cards_, min(3, len(cards_)))))
         check(t)
         leaves(t, rng, chance / 2)
-    play(t, rng)
+    factories.play(t, rng=rng)
     check(t)
     finish(t)
 
@@ -180,14 +179,14 @@ def test_a_random_leben_or_points_night_keeps_every_place_prize_and_euro(
     rng = random.Random(seed)
     t = factories.tournament(
         factories.club(),
-        players,
-        0,
-        prizes=PRIZES,
+        cards=players,
+        sold=0,
+        max_cards=1,
         format=format,
         lives=2,
         rebuy_until=2 if format == Format.LEBEN else None,
         rounds_planned=3 if format == Format.POINTS else None,
-        max_cards=1,
+        prizes=PRIZES,
     )
     for i in range(players):
         sell_cards(t, f"Spieler {i + 1:02}", 1, ACTOR, uuid.uuid4(), paid=rng.random() < 0.8)
@@ -204,7 +203,7 @@ def test_a_random_leben_or_points_night_keeps_every_place_prize_and_euro(
                     buy_life(t, line.card.pk, ACTOR, line.card.rebuys)
         draw_round(t, ACTOR, seed=rng.getrandbits(32))
         leaves(t, rng, chance)
-        play(t, rng)
+        factories.play(t, rng=rng)
         check(t)
     check(t)
     finish(t)

@@ -28,7 +28,7 @@ ACTOR = Actor()
 
 
 def organiser(client, club):
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     return client
 
 
@@ -41,7 +41,7 @@ def url(name, t, **kwargs):
 
 def test_the_desk_and_the_room_screen_show_the_commitment_and_the_draw_keeps_its_seed(client):
     club = factories.club()
-    t = factories.tournament(club, 8, sold=5)
+    t = factories.tournament(club, cards=8, sold=5)
     organiser(client, club)
     desk = client.get(url("tournament", t))
     number, shown, name = desk.context["next_commitment"]
@@ -65,7 +65,7 @@ def test_the_desk_and_the_room_screen_show_the_commitment_and_the_draw_keeps_its
 
 def test_a_draw_is_refused_when_the_cards_changed_since_the_commitment_shown(client):
     club = factories.club()
-    t = factories.tournament(club, 8, sold=5)
+    t = factories.tournament(club, cards=8, sold=5)
     organiser(client, club)
     shown = client.get(url("tournament", t)).context["next_commitment"][1]
     sell_cards(t, "Spät", 1, ACTOR, uuid.uuid4(), paid=True)
@@ -127,7 +127,7 @@ def test_the_draw_for_places_5_to_8_keeps_its_seed_and_replays(db):
 
 
 def test_a_draw_at_the_venue_is_replayed_from_its_pulls(db):
-    t = factories.tournament(factories.club(), 8, sold=6)
+    t = factories.tournament(factories.club(), cards=8, sold=6)
     round_ = start_physical_draw(t, ACTOR)
     while True:
         session = physical_session(load_state(t), round_)
@@ -280,7 +280,7 @@ def test_the_tournament_form_takes_prizes_up_to_the_cards_laid_out(client):
 def test_the_ranking_page_lists_every_player_by_his_best_card(client):
     club = factories.club()
     t = simulate(club, cards=16, players=9, max_cards=3, seed=2)
-    client.force_login(factories.user(club, "member"))
+    client.force_login(factories.user(club, role="member"))
     page = client.get(url("tournament_ranking", t))
     assert page.status_code == 200
     state = load_state(t)
@@ -298,7 +298,7 @@ def test_organisers_keep_the_clubs_categories_and_members_only_read_them(client)
     club = factories.club()
     factories.players(club, "Anna Ö")
     page = reverse("categories", kwargs={"slug": club.slug})
-    member = factories.user(club, "member")
+    member = factories.user(club, role="member")
     client.force_login(member)
     assert client.get(page).status_code == 200
     assert client.post(page, {"name": "Damen"}).status_code == 403
@@ -358,7 +358,7 @@ def test_a_category_list_with_overall_winners_starts_at_the_best_of_the_category
         (1, champion),
         (2, first_out),
     ]
-    client.force_login(factories.user(t.club, "member"))
+    client.force_login(factories.user(t.club, role="member"))
     pdf = client.get(url("print_prizes", t))
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages)
     assert "Preise Damen" in text and "Blumen" in text and first_out in text

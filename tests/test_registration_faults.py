@@ -17,7 +17,7 @@ from django.utils import timezone
 from clubs.models import AuditEntry, Club
 from scoring.rules import RuleError
 from tests import factories
-from tests.test_registrations import night, phone, post_registration, registered
+from tests.test_registrations import post_registration, registered
 from tournaments.models import Card, Registration, Tournament
 from tournaments.services import registrations as service
 from tournaments.services.cards import sell_cards
@@ -31,7 +31,7 @@ HOUR = datetime.timedelta(hours=1)
 
 def tight():
     """A night of 8 cards, 6 sold at the door: 2 free."""
-    t = night(cards=8, max_cards=3)
+    t = factories.announced_night(cards=8, max_cards=3)
     sell_cards(t, "Door One", 3, Actor(), uuid.uuid4(), paid=True)
     sell_cards(t, "Door Two", 3, Actor(), uuid.uuid4(), paid=True)
     return t
@@ -42,7 +42,7 @@ def link(r) -> str:
 
 
 def test_more_cards_after_the_transfer_was_marked_paid_are_not_sold_as_paid():
-    t = night(cards=8, max_cards=3, entry_fee=10)
+    t = factories.announced_night(cards=8, max_cards=3, entry_fee=10)
     service.set_registration_terms(
         t, Actor(), confirm=False, transfer_to="AT12 3456", checkin_closes=None
     )
@@ -59,14 +59,14 @@ def test_more_cards_after_the_transfer_was_marked_paid_are_not_sold_as_paid():
 
 
 def test_fewer_cards_keep_the_payment():
-    t = night(cards=8, max_cards=3)
+    t = factories.announced_night(cards=8, max_cards=3)
     r = service.register(t, name="Anna", cards=3)
     service.set_paid(r, Actor(), paid=True)
     assert service.change_cards(registered(t, "Anna"), 2).paid is True
 
 
 def test_a_door_sale_to_a_registered_player_is_refused_and_points_to_her_check_in():
-    t = night(cards=8, max_cards=2)
+    t = factories.announced_night(cards=8, max_cards=2)
     service.register(t, name="Anna", cards=2)
     with pytest.raises(RuleError) as refused:
         sell_cards(t, "anna", 1, Actor(), uuid.uuid4(), paid=True)
@@ -77,10 +77,10 @@ def test_a_door_sale_to_a_registered_player_is_refused_and_points_to_her_check_i
 
 
 def test_the_desk_says_why_a_door_sale_to_a_registered_player_is_refused():
-    t = night(cards=8, max_cards=2)
+    t = factories.announced_night(cards=8, max_cards=2)
     service.register(t, name="Anna Huber", cards=1)
     client = Client()
-    client.force_login(factories.user(t.club, "organiser"))
+    client.force_login(factories.user(t.club, role="organiser"))
     url = reverse("sell", kwargs={"slug": t.club.slug, "tournament_id": t.pk})
     page = client.post(url, {"name": "anna huber", "count": 1, "key": str(uuid.uuid4())})
     assert page.status_code == 200  # the desk again, with the refusal on the name field
@@ -103,16 +103,16 @@ def test_the_club_json_counts_offered_cards_as_held_not_free():
 
 
 def test_a_players_calendar_lists_his_own_registrations_not_a_namesakes():
-    first = night(cards=8)
+    first = factories.announced_night(cards=8)
     now = timezone.now()
     second = factories.tournament(
-        first.club, cards=8, starts_at=now + datetime.timedelta(days=5), name="Zweiter"
+        first.club, cards=8, name="Zweiter", starts_at=now + datetime.timedelta(days=5)
     )
     service.set_registration(second, Actor(), opens=now - HOUR, closes=now + 24 * HOUR, public=True)
     service.register(first, name="Anna Huber", cards=3, contact="anna@example.org")
     stranger = service.register(second, name="anna  huber", cards=1)
     again = service.register(
-        night(cards=8), name="Anna Huber", cards=1, contact="ANNA@example.org"
+        factories.announced_night(cards=8), name="Anna Huber", cards=1, contact="ANNA@example.org"
     )  # another club: never in this club's feed
 
     def nights_in(r):
@@ -130,7 +130,7 @@ def test_a_players_calendar_lists_his_own_registrations_not_a_namesakes():
 
 
 def test_no_registration_is_taken_once_check_in_has_closed():
-    t = night(cards=8, max_cards=3)
+    t = factories.announced_night(cards=8, max_cards=3)
     service.set_registration_terms(
         t, Actor(), confirm=False, transfer_to="", checkin_closes=timezone.now() - HOUR / 2
     )
@@ -141,7 +141,7 @@ def test_no_registration_is_taken_once_check_in_has_closed():
 
 
 def test_more_cards_are_refused_after_registration_closed_fewer_are_not():
-    t = night(cards=8, max_cards=3)
+    t = factories.announced_night(cards=8, max_cards=3)
     r = service.register(t, name="Anna", cards=2)
     Tournament.objects.filter(pk=t.pk).update(registration_closes=timezone.now() - HOUR / 60)
     with pytest.raises(RuleError) as refused:
@@ -152,7 +152,7 @@ def test_more_cards_are_refused_after_registration_closed_fewer_are_not():
 
 def drawn_night():
     """Round 1 drawn while Cilli's registration was never checked in."""
-    t = night(cards=8, max_cards=3)
+    t = factories.announced_night(cards=8, max_cards=3)
     for name in ("Anna", "Ben", "Cilli"):
         service.register(t, name=name, cards=2)
     service.check_in(registered(t, "Anna"), Actor())
@@ -181,7 +181,7 @@ def test_a_registration_does_not_change_once_round_1_is_drawn(write):
 
 
 def test_a_confirmation_or_refusal_after_the_draw_is_refused():
-    t = night(cards=8, max_cards=3)
+    t = factories.announced_night(cards=8, max_cards=3)
     service.set_registration_terms(t, Actor(), confirm=True, transfer_to="", checkin_closes=None)
     service.register(t, name="Cilli", cards=2)
     for name in ("Anna", "Ben", "Door"):
@@ -195,10 +195,10 @@ def test_a_confirmation_or_refusal_after_the_draw_is_refused():
 
 
 def test_declining_a_registration_that_had_no_offer_is_refused():
-    t = night(cards=8)
+    t = factories.announced_night(cards=8)
     r = service.register(t, name="Anna", cards=1)
     service.cancel(r)
-    answer = phone().post(link(r), {"action": "decline"})
+    answer = factories.phone().post(link(r), {"action": "decline"})
     assert answer.status_code == 400
     assert "Abgelehnt" not in answer.content.decode()
 
@@ -209,15 +209,15 @@ def test_cancel_posted_on_an_offered_registration_declines_the_offer():
     ben = service.register(t, name="Ben", cards=2)
     service.cancel(registered(t, "Anna"))
     assert registered(t, "Ben").status == "offered"
-    phone().post(link(ben), {"action": "cancel"})
+    factories.phone().post(link(ben), {"action": "cancel"})
     assert registered(t, "Ben").status == "cancelled"
     last = AuditEntry.objects.filter(scope_id=t.pk).order_by("pk").last()
     assert (last.action, last.after["name"]) == ("offer declined", "Ben")
 
 
 def test_control_and_format_characters_are_taken_out_of_a_contact():
-    t = night()
-    post_registration(phone(), t, "Anna", contact="0664\x1b[2J\u202e123 \u200b 45")
+    t = factories.announced_night()
+    post_registration(factories.phone(), t, "Anna", contact="0664\x1b[2J\u202e123 \u200b 45")
     assert registered(t, "Anna").contact == "0664[2J123 45"
 
 

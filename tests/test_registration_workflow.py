@@ -20,7 +20,7 @@ from clubs.forms import rule_error_text
 from clubs.models import AuditEntry
 from scoring.rules import RuleError
 from tests import factories
-from tests.test_registrations import night, phone, post_registration, registered
+from tests.test_registrations import post_registration, registered
 from tournaments import notices
 from tournaments.models import Card, Registration
 from tournaments.services import registrations as service
@@ -62,7 +62,7 @@ def told(transactional_db, settings):
 
 def desk(t) -> Client:
     client = Client()
-    client.force_login(factories.user(t.club, "organiser"))
+    client.force_login(factories.user(t.club, role="organiser"))
     return client
 
 
@@ -102,7 +102,7 @@ def actions(t) -> list[tuple[str, str]]:
 def full_night(confirm=False):
     """A night of 8 cards: A 3, B 3 and C 2 registered (8 of 8 held), D 2 and E 1 wait;
     ``confirm``: the organiser confirms each registration."""
-    t = night(cards=8, max_cards=3)
+    t = factories.announced_night(cards=8, max_cards=3)
     service.set_registration_terms(t, Actor(), confirm=confirm, transfer_to="", checkin_closes=None)
     for name, cards in (("A", 3), ("B", 3), ("C", 2), ("D", 2), ("E", 1)):
         service.register(t, name=name, cards=cards, contact=f"{name.lower()}@example.org")
@@ -123,7 +123,7 @@ def status(t, names):
 
 
 def test_the_organiser_sets_confirmation_bank_account_and_checkin_close_logged_once():
-    t = night()
+    t = factories.announced_night()
     client = desk(t)
     url = desk_url(t, "registration_terms")
     data = {"confirm": "on", "transfer_to": " SV Kreuz  AT61 1904 ", "checkin_closes": ""}
@@ -153,7 +153,7 @@ def test_the_organiser_sets_confirmation_bank_account_and_checkin_close_logged_o
 
 
 def test_the_terms_say_what_is_wrong_on_their_fields():
-    t = night()
+    t = factories.announced_night()
     client = desk(t)
     url = desk_url(t, "registration_terms")
     early = timezone.localtime(t.registration_opens - HOUR).strftime("%Y-%m-%dT%H:%M")
@@ -170,7 +170,7 @@ def test_the_terms_say_what_is_wrong_on_their_fields():
 
 
 def test_the_window_cannot_open_after_check_in_closes():
-    t = night()
+    t = factories.announced_night()
     service.set_registration_terms(
         t, Actor(), confirm=False, transfer_to="", checkin_closes=timezone.now() + HOUR
     )
@@ -189,9 +189,9 @@ def test_the_window_cannot_open_after_check_in_closes():
 
 
 def test_a_night_that_confirms_shows_the_registration_waiting_and_the_desk_confirms_it_once(told):
-    t = night()
+    t = factories.announced_night()
     service.set_registration_terms(t, Actor(), confirm=True, transfer_to="", checkin_closes=None)
-    post_registration(phone(), t, "Anna", 2, contact="anna@example.org")
+    post_registration(factories.phone(), t, "Anna", 2, contact="anna@example.org")
     r = registered(t, "Anna")
     assert (r.status, r.confirmed_at) == ("registered", None)
     assert service.reserved(t) == 2  # held as any registration
@@ -211,8 +211,8 @@ def test_a_night_that_confirms_shows_the_registration_waiting_and_the_desk_confi
 
 
 def test_without_the_setting_a_registration_is_confirmed_when_it_is_made_and_not_refused():
-    t = night()
-    post_registration(phone(), t, "Ben", 1)
+    t = factories.announced_night()
+    post_registration(factories.phone(), t, "Ben", 1)
     r = registered(t, "Ben")
     assert r.confirmed_at is not None
     assert "wartet auf Bestätigung" not in Client().get(link(r)).content.decode()
@@ -239,7 +239,7 @@ def test_a_refused_registration_frees_its_cards_for_the_waiting_list(told):
 
 
 def test_check_in_confirms_an_unconfirmed_registration():
-    t = night()
+    t = factories.announced_night()
     service.set_registration_terms(t, Actor(), confirm=True, transfer_to="", checkin_closes=None)
     r = service.register(t, name="Cilli", cards=1)
     page = tap(desk(t), r, "check-in").content.decode()
@@ -254,7 +254,7 @@ def test_check_in_confirms_an_unconfirmed_registration():
 
 
 def test_a_checked_in_players_link_shows_his_cards_and_where_he_plays():
-    t = night()
+    t = factories.announced_night()
     sell_cards(t, "Anna", 2, Actor(), paid=True)  # cards 1 and 2
     r = service.register(t, name="Cilli Öhler", cards=2)
     assert "Deine Karte" not in Client().get(link(r)).content.decode()
@@ -269,7 +269,7 @@ def test_a_checked_in_players_link_shows_his_cards_and_where_he_plays():
 
 
 def test_the_private_page_shows_the_account_amount_and_reference_and_the_desk_finds_it():
-    t = night(entry_fee=12)
+    t = factories.announced_night(entry_fee=12)
     service.set_registration_terms(
         t,
         Actor(),
@@ -277,7 +277,7 @@ def test_the_private_page_shows_the_account_amount_and_reference_and_the_desk_fi
         transfer_to="SV Kreuz, AT61 1904 3002 3457 3201",
         checkin_closes=None,
     )
-    post_registration(phone(), t, "Dora", 2)
+    post_registration(factories.phone(), t, "Dora", 2)
     r = registered(t, "Dora")
     assert len(r.reference) == 12 and r.reference.startswith("BU-")
     page = Client().get(link(r)).content.decode()
@@ -309,8 +309,8 @@ def test_the_private_page_shows_the_account_amount_and_reference_and_the_desk_fi
 
 
 def test_a_night_without_a_bank_account_shows_no_transfer():
-    t = night()
-    post_registration(phone(), t, "Franz", 1)
+    t = factories.announced_night()
+    post_registration(factories.phone(), t, "Franz", 1)
     page = Client().get(link(registered(t, "Franz"))).content.decode()
     assert 'id="transfer"' not in page
 
@@ -505,7 +505,7 @@ def test_at_the_close_of_check_in_those_not_checked_in_are_released_and_sold_at_
 
 
 def test_the_close_of_check_in_releases_nothing_once_round_1_is_drawn():
-    t = night(cards=8, max_cards=3)
+    t = factories.announced_night(cards=8, max_cards=3)
     for name, cards in (("Anna", 3), ("Ben", 2), ("Cilli", 1)):
         service.register(t, name=name, cards=cards)
     service.check_in(registered(t, "Anna"), Actor())
@@ -569,7 +569,7 @@ def test_the_desk_releases_everyone_not_checked_in_after_asking():
 
 
 def test_lowering_below_the_cards_in_play_and_held_is_refused_naming_the_held_cards():
-    t = night(cards=32, max_cards=3)
+    t = factories.announced_night(cards=32, max_cards=3)
     for i in range(5):
         sell_cards(t, f"P{i}", 1, Actor(), uuid.uuid4(), paid=True)
     service.register(t, name="Anna", cards=3)
@@ -595,11 +595,11 @@ def test_the_player_is_told_after_each_event_in_his_language(told):
         ("D", "waiting"),
         ("E", "waiting"),
     ]
-    english = phone()
+    english = factories.phone()
     english.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # the site's language switch
     post_registration(english, t, "Hugo")
     assert registered(t, "Hugo").language == "en"
-    post_registration(phone(), t, "Ida")
+    post_registration(factories.phone(), t, "Ida")
     assert registered(t, "Ida").language == "de-at"
 
 

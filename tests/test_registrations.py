@@ -27,36 +27,6 @@ pytestmark = pytest.mark.django_db
 _address = itertools.count(1)
 
 
-def phone() -> Client:
-    """A visitor's phone with an address of its own, so that the form's limit per
-    address counts each test's posts apart."""
-    n = next(_address)
-    return Client(REMOTE_ADDR=f"198.51.{n // 250}.{n % 250 + 1}")
-
-
-def night(cards=8, max_cards=3, **fields):
-    """An announced night of a new club: registration open from an hour ago for a day."""
-    club = factories.club()
-    now = timezone.now()
-    t = factories.tournament(
-        club,
-        cards=cards,
-        max_cards=max_cards,
-        starts_at=now + datetime.timedelta(days=2),
-        prizes=[{"place": 1, "description": "40 %"}, {"place": 2, "description": "Schinken"}],
-        **fields,
-    )
-    service.set_registration(
-        t,
-        Actor(),
-        opens=now - datetime.timedelta(hours=1),
-        closes=now + datetime.timedelta(days=1),
-        public=True,
-    )
-    t.refresh_from_db()
-    return t
-
-
 def post_registration(client, t, name, cards=1, contact="", key=None):
     url = reverse("register", kwargs={"token": t.public_token})
     data = {"key": key or str(uuid.uuid4()), "name": name, "cards": cards, "contact": contact}
@@ -71,7 +41,7 @@ def registered(t, name) -> Registration:
 
 
 def test_the_nights_public_page_shows_the_night_and_the_form_while_the_window_is_open():
-    t = night(entry_fee=12)
+    t = factories.announced_night(entry_fee=12)
     page = Client().get(reverse("bracket", kwargs={"token": t.public_token})).content.decode()
     starts = timezone.localtime(t.starts_at)
     assert starts.strftime("%d.%m.%Y") in page
@@ -93,8 +63,8 @@ def test_a_night_not_open_to_the_public_shows_no_form_and_its_register_page_is_4
 
 
 def test_the_window_closes_after_it_opens_and_says_so_on_its_field():
-    t = night()
-    owner = factories.user(t.club, "organiser")
+    t = factories.announced_night()
+    owner = factories.user(t.club, role="organiser")
     client = Client()
     client.force_login(owner)
     url = reverse("registration_window", kwargs={"slug": t.club.slug, "tournament_id": t.pk})
@@ -127,8 +97,8 @@ def test_the_window_closes_after_it_opens_and_says_so_on_its_field():
 
 
 def test_a_player_registers_and_his_link_shows_changes_and_cancels_it():
-    t = night()
-    answer = post_registration(phone(), t, "  anna  huber ", 2, "0664 123")
+    t = factories.announced_night()
+    answer = post_registration(factories.phone(), t, "  anna  huber ", 2, "0664 123")
     r = registered(t, "anna huber")
     assert answer.status_code == 302
     assert answer["Location"] == reverse("registration_link", kwargs={"token": r.token})
@@ -160,9 +130,9 @@ def test_a_player_registers_and_his_link_shows_changes_and_cancels_it():
 
 
 def test_the_same_person_registers_once_in_any_case_and_spacing():
-    t = night()
-    post_registration(phone(), t, "Anna Huber")
-    again = post_registration(phone(), t, "ANNA   huber")
+    t = factories.announced_night()
+    post_registration(factories.phone(), t, "Anna Huber")
+    again = post_registration(factories.phone(), t, "ANNA   huber")
     assert again.status_code == 400
     assert again.context["register_form"].errors == {
         "name": [
@@ -174,31 +144,31 @@ def test_the_same_person_registers_once_in_any_case_and_spacing():
 
 
 def test_a_repeated_post_with_the_same_key_registers_once():
-    t = night()
+    t = factories.announced_night()
     key = str(uuid.uuid4())
-    first = post_registration(phone(), t, "Ben", 1, key=key)
-    second = post_registration(phone(), t, "Ben", 1, key=key)
+    first = post_registration(factories.phone(), t, "Ben", 1, key=key)
+    second = post_registration(factories.phone(), t, "Ben", 1, key=key)
     assert first["Location"] == second["Location"]
     assert Registration.objects.filter(tournament=t).count() == 1
-    other = post_registration(phone(), t, "Carla", 1, key=key)
+    other = post_registration(factories.phone(), t, "Carla", 1, key=key)
     assert other.status_code == 400
     assert Registration.objects.filter(tournament=t).count() == 1
 
 
 def test_registration_outside_the_window_or_past_the_limit_is_refused_with_the_reason():
-    t = night(max_cards=2)
-    too_many = post_registration(phone(), t, "Dora", 3)
+    t = factories.announced_night(max_cards=2)
+    too_many = post_registration(factories.phone(), t, "Dora", 3)
     assert too_many.context["register_form"].errors == {
         "cards": ["Ein Spieler hat höchstens 2 Karten."]
     }
-    empty = post_registration(phone(), t, "   ", 1)
+    empty = post_registration(factories.phone(), t, "   ", 1)
     assert empty.context["register_form"].errors == {
         "name": ["Dieses Feld ist zwingend erforderlich."]
     }
-    blank = post_registration(phone(), t, "\u00a0\u200b", 1)  # no name once cleaned
+    blank = post_registration(factories.phone(), t, "\u00a0\u200b", 1)  # no name once cleaned
     assert blank.context["register_form"].errors == {"name": ["Bitte einen Namen eingeben."]}
     sell_cards(t, "Emil", 2, Actor(), uuid.uuid4(), paid=True)
-    held = post_registration(phone(), t, "emil", 1)
+    held = post_registration(factories.phone(), t, "emil", 1)
     assert held.context["register_form"].errors == {
         "cards": ["Emil hat schon 2 von höchstens 2 Karten."]
     }
@@ -209,7 +179,7 @@ def test_registration_outside_the_window_or_past_the_limit_is_refused_with_the_r
         closes=timezone.now() - datetime.timedelta(days=1),
         public=True,
     )
-    late = post_registration(phone(), t, "Franz", 1)
+    late = post_registration(factories.phone(), t, "Franz", 1)
     assert late.status_code == 400
     assert "Die Anmeldung für diesen Abend ist geschlossen." in late.content.decode()
     assert Registration.objects.filter(tournament=t).count() == 0
@@ -217,7 +187,7 @@ def test_registration_outside_the_window_or_past_the_limit_is_refused_with_the_r
 
 def test_the_form_takes_a_bounded_number_of_registrations_from_one_address(settings):
     settings.REGISTRATION_POSTS = 2
-    t = night()
+    t = factories.announced_night()
     same = Client(REMOTE_ADDR="2001:db8:1:2::7")
     neighbour = Client(REMOTE_ADDR="2001:db8:1:2:ffff::1")  # the same /64
     assert post_registration(same, t, "G1").status_code == 302
@@ -225,7 +195,7 @@ def test_the_form_takes_a_bounded_number_of_registrations_from_one_address(setti
     refused = post_registration(same, t, "G3")
     assert refused.status_code == 429
     assert "Zu viele Anmeldungen von dieser Adresse" in refused.content.decode()
-    assert post_registration(phone(), t, "G4").status_code == 302
+    assert post_registration(factories.phone(), t, "G4").status_code == 302
     assert sorted(Registration.objects.values_list("name", flat=True).filter(tournament=t)) == [
         "G1",
         "G2",
@@ -234,8 +204,8 @@ def test_the_form_takes_a_bounded_number_of_registrations_from_one_address(setti
 
 
 def test_the_contact_and_the_private_link_never_appear_on_public_pages():
-    t = night()
-    post_registration(phone(), t, "Hanna", 1, "hanna@example.org")
+    t = factories.announced_night()
+    post_registration(factories.phone(), t, "Hanna", 1, "hanna@example.org")
     r = registered(t, "Hanna")
     for name in ("bracket", "public_seats", "public_export", "register"):
         page = Client().get(reverse(name, kwargs={"token": t.public_token})).content.decode()
@@ -246,12 +216,12 @@ def test_the_contact_and_the_private_link_never_appear_on_public_pages():
 
 
 def test_past_the_cards_laid_out_registrations_wait_and_a_cancellation_moves_the_first_up():
-    t = night(cards=8)
+    t = factories.announced_night(cards=8)
     for name, cards in (("A", 3), ("B", 3), ("C", 1)):
-        post_registration(phone(), t, name, cards)
+        post_registration(factories.phone(), t, name, cards)
     sell_cards(t, "Door", 1, Actor(), uuid.uuid4(), paid=True)  # 8 of 8 taken
-    post_registration(phone(), t, "D", 2)
-    post_registration(phone(), t, "E", 1)
+    post_registration(factories.phone(), t, "D", 2)
+    post_registration(factories.phone(), t, "E", 1)
     assert [registered(t, n).status for n in "ABCDE"] == ["registered"] * 3 + ["waiting"] * 2
     d_page = Client().get(reverse("registration_link", kwargs={"token": registered(t, "D").token}))
     assert "Du stehst auf der Warteliste: Platz 1." in d_page.content.decode()
@@ -280,7 +250,7 @@ def test_past_the_cards_laid_out_registrations_wait_and_a_cancellation_moves_the
         "until": until,
     }
     door = Client()
-    door.force_login(factories.user(t.club, "organiser"))
+    door.force_login(factories.user(t.club, role="organiser"))
     sold = door.post(
         reverse("sell", kwargs={"slug": t.club.slug, "tournament_id": t.pk}),
         {"key": str(uuid.uuid4()), "name": "Late", "count": 1, "paid": "on"},
@@ -293,7 +263,7 @@ def test_past_the_cards_laid_out_registrations_wait_and_a_cancellation_moves_the
 
 @pytest.mark.django_db(transaction=True)
 def test_two_people_taking_the_last_card_at_once_one_gets_it_the_other_waits_first():
-    t = night(cards=8, max_cards=1)
+    t = factories.announced_night(cards=8, max_cards=1)
     for i in range(7):
         service.register(t, name=f"P{i}", cards=1)
     barrier = threading.Barrier(2)
@@ -325,13 +295,13 @@ def test_two_people_taking_the_last_card_at_once_one_gets_it_the_other_waits_fir
 
 
 def test_check_in_sells_the_registrations_cards_and_a_no_show_releases_them():
-    t = night(cards=8, max_cards=3)
-    post_registration(phone(), t, "Ida", 2)
-    post_registration(phone(), t, "Jakob", 3)
-    post_registration(phone(), t, "Kurt", 3)
-    post_registration(phone(), t, "Lea", 1)  # waits: 8 of 8 registered
+    t = factories.announced_night(cards=8, max_cards=3)
+    post_registration(factories.phone(), t, "Ida", 2)
+    post_registration(factories.phone(), t, "Jakob", 3)
+    post_registration(factories.phone(), t, "Kurt", 3)
+    post_registration(factories.phone(), t, "Lea", 1)  # waits: 8 of 8 registered
     desk = Client()
-    organiser = factories.user(t.club, "organiser")
+    organiser = factories.user(t.club, role="organiser")
     desk.force_login(organiser)
     slug = t.club.slug
     listing = desk.get(reverse("registrations", kwargs={"slug": slug, "tournament_id": t.pk}))
@@ -390,5 +360,5 @@ def test_check_in_sells_the_registrations_cards_and_a_no_show_releases_them():
         "Jakob",
         "Lea",
     ]
-    gone = post_registration(phone(), t, "Max", 1)
+    gone = post_registration(factories.phone(), t, "Max", 1)
     assert gone.status_code == 404  # round 1 drawn: the night takes no registrations

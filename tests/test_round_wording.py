@@ -13,7 +13,7 @@ from scoring import services as scoring
 from scoring.rules import QuickDeal
 from scoring.services import Actor
 from tests import factories
-from tests.test_link_lanes import LINK, first_match, night
+from tests.test_link_lanes import LINK
 from tests.test_printing import pdf_of, text_of
 from tests.test_sheet_one_hand import banner
 from tournaments.models import Pairing
@@ -27,7 +27,7 @@ ACTOR = Actor()
 
 def organiser(club) -> Client:
     client = Client()
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     return client
 
 
@@ -40,14 +40,14 @@ def desk(client, t) -> str:
     [(8, "Viertelfinale"), (16, "Achtelfinale"), (32, "Runde 1 (32)")],
 )
 def test_the_desk_draws_the_next_round_by_its_name(cards, name):
-    t = factories.tournament(factories.club(), cards, cards, max_cards=1)
+    t = factories.tournament(factories.club(), cards=cards, sold=cards, max_cards=1)
     html = desk(organiser(t.club), t)
     assert f'<button class="won" name="mode" value="digital">{name} auslosen</button>' in html
     assert "Runde 1 auslosen" not in html
 
 
 def test_after_the_quarter_final_the_desk_draws_the_semi_final_and_names_the_seed():
-    t = night(factories.club())
+    t = factories.night(factories.club())
     round_ = draw_round(t, ACTOR, seed=1)
     for pairing in Pairing.objects.filter(round=round_, kind="match"):
         record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), ACTOR)
@@ -58,13 +58,15 @@ def test_after_the_quarter_final_the_desk_draws_the_semi_final_and_names_the_see
 
 
 def test_a_points_event_draws_its_numbered_round():
-    t = factories.tournament(factories.club(), 4, 4, format="points", rounds_planned=2, max_cards=1)
+    t = factories.tournament(
+        factories.club(), cards=4, sold=4, max_cards=1, format="points", rounds_planned=2
+    )
     html = desk(organiser(t.club), t)
     assert '<button class="won" name="mode" value="digital">Runde 1 auslosen</button>' in html
 
 
 def test_the_draw_at_the_venue_is_named_by_its_round():
-    t = night(factories.club())
+    t = factories.night(factories.club())
     client = organiser(t.club)
     url = reverse("draw_next", args=(t.club.slug, t.pk))
     client.post(url, {"round": 1, "mode": "physical"})
@@ -80,13 +82,19 @@ def match_sheets(t) -> str:
 
 
 def test_a_match_sheet_of_a_partie_says_to_two_bummerl():
-    text = match_sheets(night(factories.club()))
+    text = match_sheets(factories.night(factories.club()))
     assert "Viertelfinale, Partie 1 · auf 2 Bummerl" in text
 
 
 def test_a_match_sheet_of_a_points_match_says_over_two_bummerl_not_to():
     t = factories.tournament(
-        factories.club(), 4, 4, format="points", rounds_planned=2, max_cards=1, match_games=2
+        factories.club(),
+        cards=4,
+        sold=4,
+        max_cards=1,
+        format="points",
+        rounds_planned=2,
+        match_games=2,
     )
     text = match_sheets(t)
     assert "Runde 1, Partie 1 · über 2 Bummerl" in text
@@ -95,9 +103,9 @@ def test_a_match_sheet_of_a_points_match_says_over_two_bummerl_not_to():
 
 def test_the_score_sheet_of_a_match_ends_a_bummerl_not_a_runde():
     factories.presets()
-    t = night(factories.club())
+    t = factories.night(factories.club())
     draw_round(t, ACTOR, seed=1)
-    sheet = open_match_sheet(first_match(t), ACTOR)
+    sheet = open_match_sheet(factories.first_match(t), ACTOR)
     for entry in (QuickDeal(1, 3), QuickDeal(1, 3)):
         scoring.record_entry(sheet, entry, uuid.uuid4(), LINK)
     client = Client()
@@ -126,7 +134,13 @@ def test_a_two_player_sheet_without_a_bummerl_says_so_on_paper():
 
 def test_the_room_screen_says_one_point_and_two_points():
     t = factories.tournament(
-        factories.club(), 4, 4, format="points", rounds_planned=2, max_cards=1, match_games=2
+        factories.club(),
+        cards=4,
+        sold=4,
+        max_cards=1,
+        format="points",
+        rounds_planned=2,
+        match_games=2,
     )
     first, second = Pairing.objects.filter(round=draw_round(t, ACTOR, seed=1)).order_by("number")
     record_result(first, None, "1:1", uuid.uuid4(), ACTOR)  # a draw (RULES.md 6)
@@ -139,7 +153,9 @@ def test_the_room_screen_says_one_point_and_two_points():
 
 
 def test_the_room_screen_says_one_life():
-    t = factories.tournament(factories.club(), 4, 4, format="leben", lives=1, max_cards=1)
+    t = factories.tournament(
+        factories.club(), cards=4, sold=4, max_cards=1, format="leben", lives=1
+    )
     draw_round(t, ACTOR, seed=1)
     html = Client().get(reverse("room_screen", kwargs={"token": t.public_token})).content.decode()
     assert "<small>1 Leben</small>" in html
@@ -150,7 +166,7 @@ def test_the_room_screen_says_one_life():
 )
 def test_the_standings_printout_counts_its_rounds(rounds, said):
     t = factories.tournament(
-        factories.club(), 4, 4, format="points", rounds_planned=rounds, max_cards=1
+        factories.club(), cards=4, sold=4, max_cards=1, format="points", rounds_planned=rounds
     )
     client = organiser(t.club)
     text = text_of(pdf_of(client.get(reverse("print_standings", args=(t.club.slug, t.pk)))))

@@ -2,8 +2,6 @@
 its number goes to the next sale, it leaves the takings and the public pages, and the
 tournament's history keeps it."""
 
-import uuid
-
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -13,7 +11,7 @@ from scoring.rules import RuleError
 from tests import factories
 from tournaments.models import Card
 from tournaments.prizes import cash
-from tournaments.services.cards import cancel_sale, sell_cards
+from tournaments.services.cards import cancel_sale
 from tournaments.services.draws import draw_round, undo_draw
 from tournaments.services.sheets import Actor
 
@@ -25,20 +23,12 @@ DRAWN_DE = (
 )
 
 
-def night(cards=8, sold=0):
-    return factories.tournament(factories.club(), cards=cards, sold=sold, max_cards=2)
-
-
-def sell(t, name, count=1, paid=True):
-    return sell_cards(t, name, count, ACTOR, uuid.uuid4(), paid=paid)
-
-
 def test_a_typo_is_cancelled_its_number_goes_to_the_next_sale_and_the_takings_balance():
-    t = night()
-    sell(t, "Anna")
-    sell(t, "Ben")
-    (typo,) = sell(t, "Bne")
-    sell(t, "Clara")
+    t = factories.tournament(factories.club(), max_cards=2)
+    factories.sell(t, "Anna")
+    factories.sell(t, "Ben")
+    (typo,) = factories.sell(t, "Bne")
+    factories.sell(t, "Clara")
     cancelled = cancel_sale(t, typo.pk, ACTOR)
     assert cancelled.number == 3
     assert not Card.objects.filter(pk=typo.pk).exists()
@@ -52,39 +42,39 @@ def test_a_typo_is_cancelled_its_number_goes_to_the_next_sale_and_the_takings_ba
         {"card": 3, "player": "Bne", "paid": True},
         {"player_removed": True},
     )
-    (ben,) = sell(t, "Ben")
+    (ben,) = factories.sell(t, "Ben")
     assert ben.number == 3
 
 
 def test_numbers_never_pass_the_cards_laid_out():
-    t = night(cards=8, sold=8)
+    t = factories.tournament(factories.club(), cards=8, sold=8, max_cards=2)
     five = Card.objects.get(tournament=t, number=5)
     cancel_sale(t, five.pk, ACTOR)
-    (again,) = sell(t, "Neu")
+    (again,) = factories.sell(t, "Neu")
     assert again.number == 5
     with pytest.raises(RuleError) as refused:
-        sell(t, "Noch")
+        factories.sell(t, "Noch")
     assert refused.value.params == {"left": 0, "cards": 8}
     numbers = sorted(Card.objects.filter(tournament=t).values_list("number", flat=True))
     assert numbers == list(range(1, 9))
 
 
 def test_a_player_with_another_card_stays_in_the_club():
-    t = night()
-    first, second = sell(t, "Anna", 2)
+    t = factories.tournament(factories.club(), max_cards=2)
+    first, second = factories.sell(t, "Anna", count=2)
     cancel_sale(t, second.pk, ACTOR)
     assert Player.objects.filter(club=t.club, name="Anna").exists()
     cancel_sale(t, first.pk, ACTOR)
     # A player of the club from before the night is not removed either.
     old = factories.players(t.club, "Dora")[0]
     Player.objects.filter(pk=old.pk).update(created_at=old.created_at.replace(year=2020))
-    (dora,) = sell(t, "Dora")
+    (dora,) = factories.sell(t, "Dora")
     cancel_sale(t, dora.pk, ACTOR)
     assert Player.objects.filter(pk=old.pk).exists()
 
 
 def test_a_drawn_card_cannot_be_cancelled_not_even_after_its_draw_was_undone():
-    t = night(cards=8, sold=6)
+    t = factories.tournament(factories.club(), cards=8, sold=6, max_cards=2)
     card = Card.objects.get(tournament=t, number=2)
     round_ = draw_round(t, ACTOR, seed=1)
     with pytest.raises(RuleError) as refused:
@@ -97,10 +87,10 @@ def test_a_drawn_card_cannot_be_cancelled_not_even_after_its_draw_was_undone():
 
 
 def test_the_desk_cancels_once_and_then_offers_no_more_cancelling(client):
-    t = night(cards=8)
-    (typo,) = sell(t, "Bne")
-    sell(t, "Anna")
-    client.force_login(factories.user(t.club, "organiser"))
+    t = factories.tournament(factories.club(), cards=8, max_cards=2)
+    (typo,) = factories.sell(t, "Bne")
+    factories.sell(t, "Anna")
+    client.force_login(factories.user(t.club, role="organiser"))
     desk = reverse("tournament", kwargs={"slug": t.club.slug, "tournament_id": t.pk})
     url = reverse(
         "cancel_sale", kwargs={"slug": t.club.slug, "tournament_id": t.pk, "card_id": typo.pk}
@@ -123,16 +113,16 @@ def test_the_desk_cancels_once_and_then_offers_no_more_cancelling(client):
 
 
 def test_the_desk_refuses_a_drawn_card_with_the_reason_and_scorers_cannot_cancel(client):
-    t = night(cards=8, sold=8)
+    t = factories.tournament(factories.club(), cards=8, sold=8, max_cards=2)
     card = Card.objects.get(tournament=t, number=4)
     url = reverse(
         "cancel_sale", kwargs={"slug": t.club.slug, "tournament_id": t.pk, "card_id": card.pk}
     )
     scorer = Client()
-    scorer.force_login(factories.user(t.club, "scorer"))
+    scorer.force_login(factories.user(t.club, role="scorer"))
     assert scorer.post(url).status_code == 403
     draw_round(t, ACTOR, seed=1)
-    client.force_login(factories.user(t.club, "organiser"))
+    client.force_login(factories.user(t.club, role="organiser"))
     desk = reverse("tournament", kwargs={"slug": t.club.slug, "tournament_id": t.pk})
     assert "/cancel/" not in client.get(desk).content.decode()
     refused = client.post(url)

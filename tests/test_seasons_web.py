@@ -17,7 +17,6 @@ from pypdf import PdfReader
 from clubs.models import AuditEntry, Player
 from seasons.models import RankingSettings, Season
 from tests import factories
-from tests.season_sheets import two_player_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +28,7 @@ def club():
 
 @pytest.fixture
 def owner(club, client):
-    user = factories.user(club, "owner")
+    user = factories.user(club, role="owner")
     client.force_login(user)
     return user
 
@@ -69,7 +68,7 @@ def test_overlapping_seasons_are_refused_naming_the_other_season(client, club, o
 
 
 def test_a_member_cannot_define_seasons(client, club):
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     assert new_season(client, club, "X", "2026-01-01", "2026-12-31").status_code == 403
 
 
@@ -82,20 +81,20 @@ def evening(club, owner):
     anna, ben, clara, dora, emil = factories.players(club, "Anna", "Ben", "Clara", "Dora", "Emil")
     day = dt.datetime(2026, 3, 5, 19, 0)
     # Anna v Ben: Anna gets two Bummerl, Ben one (3 games).
-    two_player_sheet(club, anna, ben, day, losers=(0, 1, 0))
+    factories.two_player_sheet(club, anna, ben, when=day, losers=(0, 1, 0))
     # Same evening, Clara v Dora: Dora gets two, Clara none (2 games).
-    two_player_sheet(club, clara, dora, day, losers=(1, 1))
+    factories.two_player_sheet(club, clara, dora, when=day, losers=(1, 1))
     # Another evening: Anna v Clara, Clara one Bummerl, Anna two (3 games); then Ben is
     # Schneider against Clara: 2 Bummerl in one game, which decide the Partie.
     later = dt.datetime(2026, 3, 12, 20)
-    two_player_sheet(club, anna, clara, later, losers=(1, 0, 0))
-    two_player_sheet(club, ben, clara, later, losers=(0,), schneider=(True,))
+    factories.two_player_sheet(club, anna, clara, when=later, losers=(1, 0, 0))
+    factories.two_player_sheet(club, ben, clara, when=later, losers=(0,), schneider=(True,))
     # 31.12.2026 23:30 UTC is 1.1.2027 in Vienna: not in the season.
-    two_player_sheet(
-        club, emil, ben, dt.datetime(2026, 12, 31, 23, 30, tzinfo=dt.UTC), losers=(0, 0)
+    factories.two_player_sheet(
+        club, emil, ben, when=dt.datetime(2026, 12, 31, 23, 30, tzinfo=dt.UTC), losers=(0, 0)
     )
     # A day before the season.
-    two_player_sheet(club, emil, ben, dt.datetime(2025, 12, 31, 22), losers=(0, 0))
+    factories.two_player_sheet(club, emil, ben, when=dt.datetime(2025, 12, 31, 22), losers=(0, 0))
     factories.sheet(club, names=("Fritz", "Gerda", "Hans"))  # Dreierschnapsen, no game
     RankingSettings.objects.create(club=club, min_games=3)
     return season
@@ -178,8 +177,12 @@ def tied(club, owner):
     names = [f"{p}{n:02d}" for n in range(30) for p in ("Ölz ", "oberer ")]
     people = factories.players(club, *names)
     for first, second in zip(people[::2], people[1::2], strict=True):
-        two_player_sheet(club, first, second, dt.datetime(2026, 5, 1, 19), losers=(0, 1, 0))
-        two_player_sheet(club, second, first, dt.datetime(2026, 5, 2, 19), losers=(0, 1, 0))
+        factories.two_player_sheet(
+            club, first, second, when=dt.datetime(2026, 5, 1, 19), losers=(0, 1, 0)
+        )
+        factories.two_player_sheet(
+            club, second, first, when=dt.datetime(2026, 5, 2, 19), losers=(0, 1, 0)
+        )
     RankingSettings.objects.create(club=club, min_games=1, pick="per_game")
     return season
 
@@ -225,7 +228,9 @@ def test_the_ranking_page_costs_the_same_queries_for_more_sheets(client, club, t
         client.get(url)
     people = factories.players(club, *[f"Neu {i}" for i in range(20)])
     for first, second in zip(people[::2], people[1::2], strict=True):
-        two_player_sheet(club, first, second, dt.datetime(2026, 6, 1, 19), losers=(0, 1))
+        factories.two_player_sheet(
+            club, first, second, when=dt.datetime(2026, 6, 1, 19), losers=(0, 1)
+        )
     with CaptureQueriesContext(connection) as after:
         client.get(url)
     assert len(after) == len(before) <= 8
@@ -299,8 +304,8 @@ def test_a_players_page_shows_his_statistics_per_game_with_a_chart(client, club,
     anna = Player.objects.get(club=club, name="Anna")
     ben = Player.objects.get(club=club, name="Ben")
     # Two more tables with Ben make him a regular partner (3 tables).
-    two_player_sheet(club, anna, ben, dt.datetime(2026, 4, 1, 19), losers=(1, 1))
-    two_player_sheet(club, ben, anna, dt.datetime(2026, 4, 8, 19), losers=(1, 0, 0))
+    factories.two_player_sheet(club, anna, ben, when=dt.datetime(2026, 4, 1, 19), losers=(1, 1))
+    factories.two_player_sheet(club, ben, anna, when=dt.datetime(2026, 4, 8, 19), losers=(1, 0, 0))
     page = client.get(reverse("player", kwargs={"slug": club.slug, "player_id": anna.pk}))
     assert page.status_code == 200
     [two] = page.context["statistics"]

@@ -11,7 +11,6 @@ from scoring.models import Deal, Seat
 from scoring.rules import DreierDeal, QuickDeal, TieBreak
 from scoring.transfer import import_document
 from tests import factories
-from tests.season_sheets import bummerl
 
 pytestmark = pytest.mark.django_db
 
@@ -26,9 +25,9 @@ def figures(sheet):
 def test_a_schneider_and_a_bummerl_are_kept_on_the_seats():
     club = factories.club()
     sheet = factories.sheet(club, names=("Anna", "Ben"))
-    bummerl(sheet, loser=1)
+    factories.bummerl(sheet, loser=1)
     assert figures(sheet) == [("Anna", 1, 0, 0), ("Ben", 1, 1, 0)]
-    bummerl(sheet, loser=0, schneider=True)  # counts 2: the Partie is Ben's
+    factories.bummerl(sheet, loser=0, schneider=True)  # counts 2: the Partie is Ben's
     assert figures(sheet) == [("Anna", 2, 2, 1), ("Ben", 2, 1, 0)]
 
 
@@ -75,7 +74,7 @@ def test_the_migration_fills_the_figures_of_sheets_recorded_before():
     migration = importlib.import_module("scoring.migrations.0008_seasons_seat_figures")
     club = factories.club()
     sheet = factories.sheet(club, names=("Anna", "Ben"))
-    bummerl(sheet, loser=1)
+    factories.bummerl(sheet, loser=1)
     Seat.objects.filter(sheet=sheet).update(games=0, bummerl=0, schneider=0)
     migration.fill_figures(apps, None)
     assert figures(sheet) == [("Anna", 1, 0, 0), ("Ben", 1, 1, 0)]

@@ -110,7 +110,7 @@ deal of the tables, match 4 waits at table 1 for match 1 and comes after table 3
 
 def test_the_desk_numbers_a_players_matches_in_the_order_he_plays_them(client):
     t = night()
-    client.force_login(factories.user(t.club, "member"))
+    client.force_login(factories.user(t.club, role="member"))
     url = reverse("seats", kwargs={"slug": t.club.slug, "tournament_id": t.pk})
     response = client.get(url)
     lines = [
@@ -142,7 +142,7 @@ def test_the_desk_numbers_a_players_matches_in_the_order_he_plays_them(client):
 
 def test_the_pdf_of_where_do_i_play_numbers_his_matches_too(client):
     t = night()
-    client.force_login(factories.user(t.club, "member"))
+    client.force_login(factories.user(t.club, role="member"))
     url = reverse("print_seats", kwargs={"slug": t.club.slug, "tournament_id": t.pk})
     text = text_of(pdf_of(client.get(url)))
     assert "Jürgen Öhlinger 3. von 3 Partien, nach Tisch 3 6 1" in text
@@ -151,7 +151,7 @@ def test_the_pdf_of_where_do_i_play_numbers_his_matches_too(client):
 
 def test_without_tables_the_order_names_the_match_before(client):
     t = night(tables=0)
-    client.force_login(factories.user(t.club, "member"))
+    client.force_login(factories.user(t.club, role="member"))
     url = reverse("seats", kwargs={"slug": t.club.slug, "tournament_id": t.pk})
     seats = client.get(url).context["seats"]
     assert [s.order_text for s in seats if s.player.name == "Jürgen Öhlinger"] == [
@@ -163,7 +163,7 @@ def test_without_tables_the_order_names_the_match_before(client):
 
 def test_the_order_in_english(client):
     t = night()
-    client.force_login(factories.user(t.club, "member"))
+    client.force_login(factories.user(t.club, role="member"))
     url = reverse("seats", kwargs={"slug": t.club.slug, "tournament_id": t.pk})
     seats = client.get(url, headers={"Accept-Language": "en"}).context["seats"]
     client.cookies["django_language"] = "en"
@@ -362,7 +362,7 @@ def test_a_player_waiting_for_the_next_draw_is_told_so_and_sees_his_byes():
 
 def test_a_wrong_or_tampered_personal_link_answers_404():
     t = night()
-    other = factories.club("Anderer Klub")
+    other = factories.club(name="Anderer Klub")
     stranger = factories.players(other, "Fremd")[0]
     good = personal_token(t.pk, player_id(t, "Anna"))
     for token in (
@@ -387,7 +387,7 @@ def test_the_personal_links_page_is_for_organisers_with_one_card_per_player():
     codes = {}
     for role in ("member", "scorer", "organiser", "owner"):
         client = Client()
-        client.force_login(factories.user(t.club, role))
+        client.force_login(factories.user(t.club, role=role))
         codes[role] = (client.get(url).status_code, client.get(pdf).status_code)
     assert codes == {
         "member": (403, 403),
@@ -397,7 +397,7 @@ def test_the_personal_links_page_is_for_organisers_with_one_card_per_player():
     }
     assert Client().get(url).status_code == 302
     organiser = Client()
-    organiser.force_login(factories.user(t.club, "organiser"))
+    organiser.force_login(factories.user(t.club, role="organiser"))
     response = organiser.get(url)
     links = response.context["links"]
     assert [link.player.name for link in links] == sorted(NAMES, key=str.lower)
@@ -411,7 +411,7 @@ def test_the_personal_links_page_is_for_organisers_with_one_card_per_player():
     desk = organiser.get(reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}))
     assert f'href="{url}">Persönliche Links</a>' in desk.content.decode()
     member = Client()
-    member.force_login(factories.user(t.club, "member"))
+    member.force_login(factories.user(t.club, role="member"))
     desk = member.get(reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}))
     assert url not in desk.content.decode()
     text = text_of(pdf_of(organiser.get(pdf)))

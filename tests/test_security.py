@@ -58,7 +58,7 @@ def test_a_stale_htmx_tab_is_sent_to_sign_in_as_a_full_page():
     club = factories.club()
     sheet = factories.sheet(club)
     strict = Client(enforce_csrf_checks=True)
-    strict.force_login(factories.user(club, "organiser"))
+    strict.force_login(factories.user(club, role="organiser"))
     page = reverse("sheet:page", kwargs={"pk": sheet.pk})
     response = strict.post(
         reverse("sheet:record", kwargs={"pk": sheet.pk}),
@@ -77,7 +77,7 @@ def test_a_stale_htmx_tab_is_sent_to_sign_in_as_a_full_page():
 def test_backup_and_restore_round_trip_a_club_with_a_finished_tournament(tmp_path):
     call_command("seed", no_demo=True, verbosity=0)
     club = factories.club()
-    factories.user(club, "owner")
+    factories.user(club, role="owner")
     t = simulate(club, cards=16, players=10, max_cards=3, seed=3)
     sheet = factories.sheet(club, names=("Xaver", "Yvonne", "Zenzi"))
     before = (json.dumps(export(t), sort_keys=True), sheet.pk)

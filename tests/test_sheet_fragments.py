@@ -68,7 +68,7 @@ def kept(client, url, **headers) -> str:
 def table():
     club = factories.club()
     client = Client()
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     return factories.sheet(club), client
 
 
@@ -105,7 +105,7 @@ def write(sheet, what: str) -> None:
 def test_a_kept_page_is_the_page_rendered_afresh_after_any_writes(writes):
     club = factories.club()
     client = Client()
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     sheet = factories.sheet(club)
     url = page_url(sheet)
     for what in writes:
@@ -116,9 +116,9 @@ def test_a_kept_page_is_the_page_rendered_afresh_after_any_writes(writes):
 
 def test_two_phones_shown_the_kept_page_get_their_own_one_time_keys(table):
     sheet, client = table
-    factories.fill(sheet, 3)
+    factories.fill(sheet, count=3)
     other = Client()
-    other.force_login(factories.user(sheet.club, "scorer"))
+    other.force_login(factories.user(sheet.club, role="scorer"))
     first = client.get(page_url(sheet)).content.decode()
     second = other.get(page_url(sheet)).content.decode()
     again = other.get(page_url(sheet)).content.decode()
@@ -129,16 +129,16 @@ def test_two_phones_shown_the_kept_page_get_their_own_one_time_keys(table):
 
 def test_the_kept_page_records_with_this_users_token_and_its_own_key(table):
     sheet, _client = table
-    factories.fill(sheet, 2)
+    factories.fill(sheet, count=2)
     client = Client(enforce_csrf_checks=True)
-    client.force_login(factories.user(sheet.club, "scorer"))
+    client.force_login(factories.user(sheet.club, role="scorer"))
     client.get(page_url(sheet))
     html = client.get(page_url(sheet)).content.decode()  # from the kept body
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
     data = {
         "csrfmiddlewaretoken": token,
         "key": factories.entry_key(html),
-        "after": factories.entry_key(html, "after"),
+        "after": factories.entry_key(html, name="after"),
         "kind": "dreier",
         "declarer": "1",
         "contract": "bettler",
@@ -153,7 +153,7 @@ def test_the_kept_page_records_with_this_users_token_and_its_own_key(table):
 
 def test_a_renamed_player_shows_at_once(table):
     sheet, client = table
-    factories.fill(sheet, 2)
+    factories.fill(sheet, count=2)
     assert "Clara" in kept(client, page_url(sheet))
     clara = reading.load_players(sheet)[2]
     rename_player(clara, "Klara", ACTOR)
@@ -163,7 +163,7 @@ def test_a_renamed_player_shows_at_once(table):
 
 def test_a_page_by_the_private_link_never_gets_the_accounts_urls(table):
     sheet, client = table
-    factories.fill(sheet, 2)
+    factories.fill(sheet, count=2)
     kept(client, page_url(sheet))
     link = reverse("entry:page", kwargs={"token": sheet.entry_token})
     html = Client().get(link).content.decode()
@@ -173,9 +173,9 @@ def test_a_page_by_the_private_link_never_gets_the_accounts_urls(table):
 
 def test_a_tournament_lock_takes_the_entry_form_away_at_once(table):
     sheet, client = table
-    factories.fill(sheet, 2)
+    factories.fill(sheet, count=2)
     scorer = Client()
-    scorer.force_login(factories.user(sheet.club, "scorer"))
+    scorer.force_login(factories.user(sheet.club, role="scorer"))
     assert '<form class="entry deal-form"' in kept(scorer, page_url(sheet))
     lock_sheet(sheet.pk, "result", "The result of this match stands.")
     assert '<form class="entry deal-form"' not in scorer.get(page_url(sheet)).content.decode()
@@ -187,7 +187,7 @@ def test_a_restore_that_gives_ids_out_again_shows_the_deals_restored(table):
     """A restore may bring back a database in which the same row ids and counts hold
     other deals: the times of the rows tell them apart."""
     sheet, client = table
-    factories.fill(sheet, 2)
+    factories.fill(sheet, count=2)
     assert "Bettler · Clara" not in kept(client, page_url(sheet))
     last = reading.read_sheet(sheet).live_deals[-1]
     Deal.objects.filter(pk=last.pk).update(
@@ -205,7 +205,7 @@ def test_a_restore_that_gives_ids_out_again_shows_the_deals_restored(table):
 def test_the_kept_page_costs_four_queries_whatever_the_number_of_deals(table):
     sheet, client = table
     for count in (5, 60):
-        factories.fill(sheet, count)
+        factories.fill(sheet, count=count)
         client.get(page_url(sheet))
         with CaptureQueriesContext(connection) as queries:
             assert client.get(page_url(sheet)).status_code == 200
@@ -217,8 +217,8 @@ def test_an_account_renamed_or_removed_shows_at_once_on_the_rows_it_struck(table
     """A struck row names the account that struck it out: its user name is no part of
     the sheet's state, and changes (or goes, with the account) in the admin."""
     sheet, client = table
-    olga = factories.user(sheet.club, "scorer", username="olga")
-    factories.fill(sheet, 3)
+    olga = factories.user(sheet.club, role="scorer", username="olga")
+    factories.fill(sheet, count=3)
     services.void_deal(sheet, reading.read_sheet(sheet).live_deals[-1].pk, services.Actor(olga))
     assert re.search(r"<small>\S+ \d\d:\d\d · olga</small>", kept(client, page_url(sheet)))
     olga.username = "olga.k"
@@ -236,7 +236,7 @@ def test_a_rename_while_the_page_is_read_is_not_kept_under_the_names_after(table
     names from there: a rename before the deals' aggregate is read keeps the page under
     the names it shows, and the next page shows the new name."""
     sheet, client = table
-    factories.fill(sheet, 2)
+    factories.fill(sheet, count=2)
     clara = reading.load_players(sheet)[2]
     sheet_stats = reading.sheet_stats
 
@@ -256,8 +256,8 @@ def test_an_account_renamed_while_the_page_is_read_is_not_kept_under_the_name_be
     table, monkeypatch
 ):
     sheet, client = table
-    olga = factories.user(sheet.club, "scorer", username="olga")
-    factories.fill(sheet, 3)
+    olga = factories.user(sheet.club, role="scorer", username="olga")
+    factories.fill(sheet, count=3)
     services.void_deal(sheet, reading.read_sheet(sheet).live_deals[-1].pk, services.Actor(olga))
     read_recent = reading.read_recent
 
@@ -279,7 +279,7 @@ def test_a_deal_sent_twice_is_answered_from_the_recent_part_not_the_whole_sheet(
     """A double tap or a retried request reads the sheet as its page does (the fold kept
     with the sheet), not every row of the evening."""
     sheet, client = table
-    factories.fill(sheet, 40)
+    factories.fill(sheet, count=40)
     data = factories.deal_form(sheet)
     url = reverse("sheet:record", kwargs={"pk": sheet.pk})
     first = client.post(url, data, headers={"HX-Request": "true"})

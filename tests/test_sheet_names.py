@@ -21,12 +21,11 @@ def pdf_title_line(response) -> str:
 
 @pytest.mark.parametrize("title", ["", "Stammtisch"])
 def test_a_table_has_one_name_on_every_page_and_printout(client, title):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
+    club = factories.signed_in_club(client)
     sheet = factories.sheet(club)
     sheet.title = title
     sheet.save(update_fields=["title"])
-    factories.fill(sheet, 3)
+    factories.fill(sheet, count=3)
     name = title or NAMED
     page = client.get(reverse("sheet:page", kwargs={"pk": sheet.pk})).content.decode()
     assert f"<title>{name} · Bummerl</title>" in page

@@ -18,8 +18,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def table(client):
     """Anna 0, Ben 1, Clara 2; Anna deals first, Ben is the first Rufer."""
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
+    club = factories.signed_in_club(client)
     return factories.sheet(club)
 
 
@@ -139,8 +138,7 @@ def test_a_club_picks_its_common_contracts():
 
 def test_two_players_read_the_end_of_a_bummerl_as_points_left(client):
     # Anna wins 3, 3 and 1: she is at 0 left, Ben still at 7 (no point): Schneider.
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
+    club = factories.signed_in_club(client)
     sheet = factories.sheet(club, names=("Anna", "Ben"))
     url = reverse("sheet:record", kwargs={"pk": sheet.pk})
     for points in (3, 3, 1):

@@ -23,7 +23,7 @@ BETTLER_BEN = {"kind": "dreier", "declarer": 1, "contract": "bettler", "won": 1}
 @pytest.fixture
 def table():
     club = factories.club()
-    return factories.sheet(club), factories.user(club, "organiser")
+    return factories.sheet(club), factories.user(club, role="organiser")
 
 
 def urls(sheet):
@@ -53,7 +53,7 @@ def test_a_refused_deal_does_not_say_recorded(table, client):
     sheet, user = table
     client.force_login(user)
     _page, record = urls(sheet)
-    old = factories.entry_key(client.get(urls(sheet)[0]).content.decode(), "after")
+    old = factories.entry_key(client.get(urls(sheet)[0]).content.decode(), name="after")
     client.post(record, {"key": factories.key(), **BETTLER_BEN}, headers=HX)
     stale = client.post(record, {"key": factories.key(), "after": old, **BETTLER_BEN}, headers=HX)
     wrong = client.post(record, {"key": factories.key(), "kind": "dreier"}, headers=HX)

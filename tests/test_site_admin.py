@@ -7,7 +7,6 @@ import json
 import re
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
@@ -19,13 +18,6 @@ from tests import factories
 NEW = "Kreuz-Bube-42"
 
 
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
-
-
 def admin():
     return get_user_model().objects.create_superuser("root", password="root-pw-123")
 
@@ -33,26 +25,26 @@ def admin():
 @pytest.mark.django_db
 def test_only_the_site_administrator_reaches_the_page():
     club = factories.club()
-    owner = signed_in(factories.user(club, "owner"))
-    staff = factories.user(club, "member")
+    owner = factories.signed_in(factories.user(club, role="owner"), language="en")
+    staff = factories.user(club, role="member")
     staff.is_staff = True
     staff.save()
-    for client in (owner, signed_in(staff)):
+    for client in (owner, factories.signed_in(staff, language="en")):
         assert client.get(reverse("site_admin")).status_code == 403
         assert client.post(reverse("site_backup")).status_code == 403
         assert client.post(reverse("site_reset"), {"username": "x"}).status_code == 403
     anonymous = Client()
     assert anonymous.get(reverse("site_admin")).status_code == 302
     assert anonymous.post(reverse("site_backup")).status_code == 302
-    assert signed_in(admin()).get(reverse("site_admin")).status_code == 200
+    assert factories.signed_in(admin(), language="en").get(reverse("site_admin")).status_code == 200
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_backup_download_is_the_whole_database_made_in_memory(tmp_path, settings):
     settings.BACKUP_DIR = tmp_path / "backups"
-    club = factories.club("Schnapsrunde")
-    factories.user(club, "owner", username="olga")
-    response = signed_in(admin()).post(reverse("site_backup"))
+    club = factories.club(name="Schnapsrunde")
+    factories.user(club, role="owner", username="olga")
+    response = factories.signed_in(admin(), language="en").post(reverse("site_backup"))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/gzip"
     assert re.fullmatch(
@@ -72,8 +64,10 @@ def test_the_backup_download_is_the_whole_database_made_in_memory(tmp_path, sett
 @pytest.mark.django_db
 def test_the_administrator_makes_a_reset_link_for_an_owner_who_sets_his_password():
     club = factories.club()
-    olga = factories.user(club, "owner", username="olga")
-    page = signed_in(admin()).post(reverse("site_reset"), {"username": " olga "})
+    olga = factories.user(club, role="owner", username="olga")
+    page = factories.signed_in(admin(), language="en").post(
+        reverse("site_reset"), {"username": " olga "}
+    )
     assert page.status_code == 200
     link = re.search(r'value="http://testserver(/accounts/reset/[^"]+)"', page.content.decode())
     phone = Client()
@@ -93,7 +87,9 @@ def test_the_administrator_makes_a_reset_link_for_an_owner_who_sets_his_password
 
 @pytest.mark.django_db
 def test_an_unknown_account_is_said_on_the_field():
-    response = signed_in(admin()).post(reverse("site_reset"), {"username": "nobody"})
+    response = factories.signed_in(admin(), language="en").post(
+        reverse("site_reset"), {"username": "nobody"}
+    )
     assert response.status_code == 400
     assert "There is no account called nobody." in response.content.decode()
     assert "/accounts/reset/" not in response.content.decode()

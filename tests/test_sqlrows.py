@@ -32,7 +32,7 @@ def read(model, alias: str, pk: int):
 def test_a_sheet_with_every_kind_of_field_reads_as_the_orm_reads_it():
     club = factories.club()
     sheet = factories.sheet(club)
-    factories.fill(sheet, 30)  # keeps a fold
+    factories.fill(sheet, count=30)  # keeps a fold
     voided = reading.read_sheet(sheet).live_deals[-1]
     services.void_deal(sheet, voided.pk, services.Actor(factories.user(club)))
     Sheet.objects.filter(pk=sheet.pk).update(
@@ -54,7 +54,7 @@ def test_a_sheet_with_every_kind_of_field_reads_as_the_orm_reads_it():
 def test_chosen_fields_are_converted_as_the_orm_converts_them():
     club = factories.club()
     sheet = factories.sheet(club)
-    factories.fill(sheet, 5)
+    factories.fill(sheet, count=5)
     names = ("id", "inputs", "points", "key", "recorded_at", "voided_at", "via_link")
     columns = Columns(Deal, "d", names)
     rows = fetch(
@@ -79,8 +79,8 @@ def test_the_select_list_is_quoted_for_the_database():
 def test_the_access_query_answers_every_kind_of_address(client):
     club = factories.club()
     sheet = factories.sheet(club, names=("Anna", "Ben", "Clara", "Dora"))
-    member = factories.user(club, "member")
-    stranger = factories.user(factories.club(), "organiser")
+    member = factories.user(club, role="member")
+    stranger = factories.user(factories.club(), role="organiser")
     page = reverse("sheet:page", kwargs={"pk": sheet.pk})
     link = reverse("entry:page", kwargs={"token": sheet.entry_token})
     assert client.get(link).status_code == 200  # the private link, no account
@@ -103,7 +103,7 @@ def test_the_access_query_answers_every_kind_of_address(client):
 def test_deal_rows_are_the_deals_as_the_orm_reads_them():
     club = factories.club()
     sheet = factories.sheet(club)
-    factories.fill(sheet, 8)
+    factories.fill(sheet, count=8)
     live = reading.read_sheet(sheet).live_deals
     services.void_deal(sheet, live[-1].pk, services.Actor(factories.user(club, username="olga")))
     services.void_deal(sheet, live[-2].pk, services.Actor(None, via_link=True))

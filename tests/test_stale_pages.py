@@ -51,7 +51,7 @@ def world():
     scoring.record_entry(sheet, DreierDeal("gang", 0, True), factories.key(), scoring.Actor())
     tournament = simulate(club, cards=8, players=6, max_cards=2, seed=1, stop_after=1)
     owner = Client()
-    owner.force_login(factories.user(club, "owner"))
+    owner.force_login(factories.user(club, role="owner"))
     return club, sheet, tournament, owner
 
 

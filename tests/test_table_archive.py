@@ -22,7 +22,7 @@ def world():
     sheet = factories.sheet(club)
     services.record_entry(sheet, DreierDeal("gang", 0, True), factories.key(), services.Actor())
     owner = Client()
-    owner.force_login(factories.user(club, "owner", username="obmann"))
+    owner.force_login(factories.user(club, role="owner", username="obmann"))
     owner.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     return club, sheet, owner
 
@@ -101,7 +101,7 @@ def test_a_too_long_title_is_shown_on_the_tables_field(world):
 def test_only_owners_rename_archive_and_restore(world, role):
     club, sheet, _owner = world
     client = Client()
-    client.force_login(factories.user(club, role))
+    client.force_login(factories.user(club, role=role))
     ids = {"slug": club.slug, "pk": sheet.pk}
     assert client.get(reverse("manage_tables", kwargs={"slug": club.slug})).status_code == 403
     assert client.post(reverse("rename_table", kwargs=ids), {"title": "X"}).status_code == 403

@@ -17,8 +17,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def club(client):
     """Anna is Schneider at Dreierschnapsen (2 Bummerl) and gets 1 Bummerl at Schnapsen."""
-    club = factories.club()
-    client.force_login(factories.user(club, "member"))
+    club = factories.signed_in_club(client, role="member")
     dreier = factories.sheet(club)  # Anna, Ben (first Rufer), Clara
     actor = services.Actor()
     services.record_entry(dreier, DreierDeal("trumpfringerl", 1, True), uuid.uuid4(), actor)

@@ -26,14 +26,6 @@ ROOT = Path(__file__).resolve().parents[1]
 REDIS = "redis://127.0.0.1:6379/15"
 
 
-def big_round(club):
-    """A night whose round 1 has more matches than ``HEAVY_SHEETS``: 100 cards of 128
-    sold, 36 matches and 28 byes."""
-    t = factories.tournament(club, 128, 100)
-    draw_round(t, factories.services.Actor(), seed=3)
-    return t
-
-
 def sheets_url(t):
     return reverse(
         "print_match_sheets", kwargs={"slug": t.club.slug, "tournament_id": t.pk, "number": 1}
@@ -43,8 +35,8 @@ def sheets_url(t):
 @pytest.mark.django_db
 def test_in_the_test_run_a_queued_printout_is_made_in_the_request(client):
     club = factories.club()
-    t = big_round(club)
-    client.force_login(factories.user(club, "organiser"))
+    t = factories.big_round(club)
+    client.force_login(factories.user(club, role="organiser"))
     response = client.get(sheets_url(t))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert response.content.startswith(b"%PDF")
@@ -56,8 +48,8 @@ def test_in_the_test_run_a_queued_printout_is_made_in_the_request(client):
 def test_without_a_worker_the_page_says_the_pdf_is_being_made_and_asks_again(client, settings):
     settings.TASKS_SYNC = False
     club = factories.club()
-    t = big_round(club)
-    client.force_login(factories.user(club, "organiser"))
+    t = factories.big_round(club)
+    client.force_login(factories.user(club, role="organiser"))
     first = client.get(sheets_url(t))
     assert first.status_code == 202
     html = first.content.decode()
@@ -71,7 +63,7 @@ def test_without_a_worker_the_page_says_the_pdf_is_being_made_and_asks_again(cli
     assert again.status_code == 202
     assert OrmQ.objects.count() == 1  # one job, however often the page asks
     # A small round is made at once, as before.
-    small = factories.tournament(club, 8, 8)
+    small = factories.tournament(club, cards=8, sold=8)
     draw_round(small, factories.services.Actor(), seed=1)
     assert client.get(sheets_url(small))["Content-Type"] == "application/pdf"
 
@@ -80,11 +72,11 @@ def test_without_a_worker_the_page_says_the_pdf_is_being_made_and_asks_again(cli
 def test_a_new_state_of_the_night_makes_a_new_job(client, settings):
     settings.TASKS_SYNC = False
     club = factories.club()
-    t = big_round(club)
-    client.force_login(factories.user(club, "organiser"))
+    t = factories.big_round(club)
+    client.force_login(factories.user(club, role="organiser"))
     client.get(sheets_url(t))
     before = printing.night_state(t)
-    factories.tournament(club, 8, 1)  # any change of the club is a new history entry
+    factories.tournament(club, cards=8, sold=1)  # any change of the club is a new history entry
     assert printing.night_state(t) != before
     client.get(sheets_url(t))
     assert OrmQ.objects.count() == 2
@@ -143,8 +135,8 @@ def test_a_real_worker_makes_the_pdf_and_the_page_hands_it_out(
         settings.TASK_BROKER = REDIS
     settings.TASKS_SYNC = False
     club = factories.club()
-    t = big_round(club)
-    client.force_login(factories.user(club, "organiser"))
+    t = factories.big_round(club)
+    client.force_login(factories.user(club, role="organiser"))
     assert client.get(sheets_url(t)).status_code == 202
     assert tasks.broker_check() == ""
     with running_worker(broker) as worker:
@@ -173,9 +165,9 @@ def test_the_health_check_names_a_redis_broker_that_does_not_answer(settings):
 def test_every_printout_of_a_large_night_goes_to_the_worker(client, settings):
     settings.TASKS_SYNC = False
     club = factories.club()
-    t = factories.tournament(club, printing.HEAVY_CARDS, 300)
+    t = factories.tournament(club, cards=printing.HEAVY_CARDS, sold=300)
     draw_round(t, factories.services.Actor(), seed=1)
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     base = f"/c/{club.slug}/tournaments/{t.pk}"
     urls = [
         f"{base}/print/bracket.pdf",

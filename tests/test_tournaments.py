@@ -31,19 +31,9 @@ pytestmark = pytest.mark.django_db
 ACTOR = Actor()
 
 
-def new_tournament(club, cards=16, sold=0, **fields):
-    """``factories.tournament`` with eight prizes: ``sold`` cards sold, one each to P0, P1, …"""
-    prizes = [{"place": i, "description": f"P{i}"} for i in range(1, 9)]
-    return factories.tournament(club, cards, sold, **({"prizes": prizes} | fields))
-
-
-def sell(t, name, count=1):
-    return sell_cards(t, name, count, ACTOR, uuid.uuid4(), paid=True)
-
-
 def eight_sold(club):
     """An 8-card tournament with all eight cards sold, one each to P0 … P7."""
-    return new_tournament(club, cards=8, sold=8)
+    return factories.tournament(club, cards=8, sold=8, prizes=8)
 
 
 def decide_round(t, rng):
@@ -51,15 +41,15 @@ def decide_round(t, rng):
 
 
 def test_a_player_may_hold_at_most_max_cards(db):
-    t = new_tournament(factories.club(), max_cards=2)
-    sell(t, "Anna", 2)
+    t = factories.tournament(factories.club(), cards=16, max_cards=2, prizes=8)
+    factories.sell(t, "Anna", count=2)
     with pytest.raises(RuleError) as error:
-        sell(t, "Anna", 1)
+        factories.sell(t, "Anna", count=1)
     assert error.value.field == "count"
 
 
 def test_a_repeated_sale_sells_once(db):
-    t = new_tournament(factories.club())
+    t = factories.tournament(factories.club(), cards=16, prizes=8)
     key = uuid.uuid4()
     first = sell_cards(t, "Anna", 2, ACTOR, key, paid=True)
     again = sell_cards(t, "Anna", 2, ACTOR, key, paid=True)
@@ -68,7 +58,7 @@ def test_a_repeated_sale_sells_once(db):
 
 
 def test_the_draw_refuses_with_half_or_fewer_sold_and_lowering_fixes_it(db):
-    t = new_tournament(factories.club(), cards=32, sold=16)
+    t = factories.tournament(factories.club(), cards=32, sold=16, prizes=8)
     with pytest.raises(RuleError) as error:
         draw_round(t, ACTOR)
     assert error.value.field == "cards"
@@ -79,14 +69,14 @@ def test_the_draw_refuses_with_half_or_fewer_sold_and_lowering_fixes_it(db):
 
 
 def test_no_card_is_sold_after_round_one_is_drawn(db):
-    t = new_tournament(factories.club(), cards=8, sold=6)
+    t = factories.tournament(factories.club(), cards=8, sold=6, prizes=8)
     draw_round(t, ACTOR, seed=3)
     with pytest.raises(RuleError):
-        sell(t, "Late")
+        factories.sell(t, "Late")
 
 
 def test_round_one_byes_are_the_right_pots_leftovers_and_each_round_halves(db):
-    t = new_tournament(factories.club(), cards=16, sold=11)
+    t = factories.tournament(factories.club(), cards=16, sold=11, prizes=8)
     draw_round(t, ACTOR, seed=5)
     state = load_state(t)
     pairings = state.pairings[state.current.pk]
@@ -101,7 +91,7 @@ def test_round_one_byes_are_the_right_pots_leftovers_and_each_round_halves(db):
 
 
 def test_the_next_round_waits_for_every_match(db):
-    t = new_tournament(factories.club(), cards=8, sold=8)
+    t = factories.tournament(factories.club(), cards=8, sold=8, prizes=8)
     draw_round(t, ACTOR, seed=2)
     with pytest.raises(RuleError) as error:
         draw_round(t, ACTOR)
@@ -110,7 +100,7 @@ def test_the_next_round_waits_for_every_match(db):
 
 def first_match(seed=2):
     """An 8-card night, all sold, round 1 drawn: the tournament and its first match."""
-    t = new_tournament(factories.club(), cards=8, sold=8)
+    t = factories.tournament(factories.club(), cards=8, sold=8, prizes=8)
     draw_round(t, ACTOR, seed=seed)
     return t, Pairing.objects.filter(tournament=t, kind="match").first()
 
@@ -166,7 +156,7 @@ def test_a_correction_is_refused_once_the_next_round_is_drawn(db):
 
 
 def test_a_draw_without_results_can_be_undone_and_stays_in_the_history(db):
-    t = new_tournament(factories.club(), cards=8, sold=8)
+    t = factories.tournament(factories.club(), cards=8, sold=8, prizes=8)
     first = draw_round(t, ACTOR, seed=2)
     undo_draw(t, first.pk, ACTOR)
     draw_round(t, ACTOR, seed=9)
@@ -175,7 +165,7 @@ def test_a_draw_without_results_can_be_undone_and_stays_in_the_history(db):
 
 
 def test_a_draw_with_results_is_not_undone(db):
-    t = new_tournament(factories.club(), cards=8, sold=8)
+    t = factories.tournament(factories.club(), cards=8, sold=8, prizes=8)
     round_ = draw_round(t, ACTOR, seed=9)
     decide_round(t, random.Random(1))
     with pytest.raises(RuleError) as error:
@@ -185,7 +175,7 @@ def test_a_draw_with_results_is_not_undone(db):
 
 
 def test_a_physical_draw_checks_every_pull(db):
-    t = new_tournament(factories.club(), cards=8, sold=5)
+    t = factories.tournament(factories.club(), cards=8, sold=5, prizes=8)
     round_ = start_physical_draw(t, ACTOR)
     with pytest.raises(RuleError) as error:
         add_pull(t, round_.pk, 5, ACTOR)  # the left pot holds 1 to 4
@@ -226,7 +216,7 @@ def test_one_prize_per_player_passes_a_lower_prize_on(db):
 
 def test_two_organisers_drawing_at_once_leave_one_draw(transactional_db):
     club = factories.club()
-    t = new_tournament(club, cards=16, sold=12)
+    t = factories.tournament(club, cards=16, sold=12, prizes=8)
     errors = []
 
     def draw():
@@ -291,8 +281,7 @@ def test_an_ordinary_start_time_on_the_day_the_clocks_change_is_taken():
 
 
 def test_the_tournament_form_names_the_dst_problem(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
+    club = factories.signed_in_club(client)
     response = client.post(
         reverse("tournaments", kwargs={"slug": club.slug}),
         {
@@ -343,9 +332,8 @@ def test_the_match_link_records_a_result_without_an_account(client):
 
 
 def test_the_organiser_desk_sells_and_draws(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    t = new_tournament(club, cards=8)
+    club = factories.signed_in_club(client)
+    t = factories.tournament(club, cards=8, prizes=8)
     desk = reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk})
     assert client.get(desk).status_code == 200
     sell_url = reverse("sell", kwargs={"slug": club.slug, "tournament_id": t.pk})
@@ -368,7 +356,7 @@ def test_head_on_the_live_bracket_and_the_desk_answers_like_get(client):
     t = eight_sold(club)
     draw_round(t, ACTOR, seed=1)
     bracket = reverse("bracket", kwargs={"token": t.public_token})
-    client.force_login(factories.user(club, "member"))
+    client.force_login(factories.user(club, role="member"))
     desk = reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk})
     for url in (bracket, desk):
         get, head = client.get(url), client.head(url)
@@ -391,7 +379,7 @@ def test_the_live_and_the_printed_bracket_show_the_same_columns(client):
 
 
 def test_the_printed_bracket_before_the_draw_is_blank_down_to_the_final(db):
-    t = new_tournament(factories.club(), cards=16)
+    t = factories.tournament(factories.club(), cards=16, prizes=8)
     columns = printing.bracket_context(t)["columns"]
     assert [c.title for c in columns] == ["Achtelfinale", "Viertelfinale", "Halbfinale", "Finale"]
     assert [[row.label for row in c.rows] for c in columns] == [
@@ -404,9 +392,9 @@ def test_the_printed_bracket_before_the_draw_is_blank_down_to_the_final(db):
 
 def test_the_desk_cash_counts_cards_sold_paid_and_open_in_euros(client):
     club = factories.club()
-    t = factories.tournament(club, 8, sold=3, entry_fee=Decimal("12.50"))
+    t = factories.tournament(club, cards=8, sold=3, entry_fee=Decimal("12.50"))
     sell_cards(t, "Unbezahlt", 2, ACTOR, uuid.uuid4(), paid=False)
-    client.force_login(factories.user(club, "member"))
+    client.force_login(factories.user(club, role="member"))
     desk = client.get(reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk}))
     cash = desk.context["cash"]
     assert (cash.sold, cash.paid, cash.open) == (5, 3, 2)
@@ -449,7 +437,7 @@ def test_a_correction_on_the_match_sheet_changes_the_match_result(client):
         scoring.record_entry(sheet, entry, uuid.uuid4(), scoring.Actor())
     last = Deal.objects.filter(sheet=sheet).order_by("-position").first()
     # Once the result stands only an organiser changes the sheet; the Partie is open again.
-    organiser = scoring.Actor(factories.user(club, "organiser"), organiser=True)
+    organiser = scoring.Actor(factories.user(club, role="organiser"), organiser=True)
     scoring.void_deal(sheet, last.pk, organiser)
     assert not Result.objects.live().filter(pairing=pairing).exists()
     # The left card now wins two Bummerl (the right one won the first): 2:1.
@@ -477,11 +465,10 @@ def test_every_stored_digital_draw_replays_from_its_seed(db):
 
 
 def test_where_do_i_play_finds_a_name_without_umlauts(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "member"))
-    t = new_tournament(club, cards=8)
+    club = factories.signed_in_club(client, role="member")
+    t = factories.tournament(club, cards=8, prizes=8)
     for name in ("Jürgen Öller", "Anna", "Ben", "Clara", "Dora", "Emil"):
-        sell(t, name)
+        factories.sell(t, name)
     draw_round(t, ACTOR, seed=3)
     url = reverse("round", kwargs={"slug": club.slug, "tournament_id": t.pk, "number": 1})
     rows = client.get(url, {"player": "jurgen oller"}).context["rows"]
@@ -539,7 +526,7 @@ def test_a_link_holder_cannot_correct_and_a_member_cannot_print_the_links(client
         },
     )
     assert Result.objects.live().get(pairing=pairing).winner_id == pairing.left_id
-    client.force_login(factories.user(club, "member"))
+    client.force_login(factories.user(club, role="member"))
     sheets = reverse(
         "print_match_sheets", kwargs={"slug": club.slug, "tournament_id": t.pk, "number": 1}
     )
@@ -547,8 +534,7 @@ def test_a_link_holder_cannot_correct_and_a_member_cannot_print_the_links(client
 
 
 def test_an_organiser_can_void_a_result_so_a_draw_can_be_undone(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
+    club = factories.signed_in_club(client)
     t = eight_sold(club)
     draw_round(t, ACTOR, seed=1)
     decide_round(t, random.Random(2))
@@ -588,8 +574,7 @@ def test_a_match_link_of_an_undone_draw_opens_nothing(client):
     ],
 )
 def test_odd_dates_and_prize_lines_are_form_errors(client, day, time, prizes, field):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
+    club = factories.signed_in_club(client)
     response = client.post(
         reverse("tournaments", kwargs={"slug": club.slug}),
         {

@@ -42,7 +42,7 @@ class Phone:
         response = self.client.get(self.url(name, **kwargs))
         assert response.status_code == 200
         html = response.content.decode()
-        self.after = factories.entry_key(html, "after")
+        self.after = factories.entry_key(html, name="after")
         self.key = factories.entry_key(html)
         return response
 
@@ -64,8 +64,8 @@ def sheet():
 
 @pytest.fixture
 def phones(sheet):
-    organiser = factories.user(sheet.club, "organiser")
-    scorer = factories.user(sheet.club, "scorer")
+    organiser = factories.user(sheet.club, role="organiser")
+    scorer = factories.user(sheet.club, role="scorer")
     return Phone(sheet, organiser), Phone(sheet, scorer)
 
 
@@ -277,7 +277,7 @@ def test_record_anyway_after_a_tie_became_due_says_why_nothing_was_saved(sheet, 
 
 def test_record_anyway_after_the_partie_was_decided_says_why_nothing_was_saved():
     two = factories.sheet(factories.club(), names=("Anna", "Ben"))
-    phone = Phone(two, factories.user(two.club, "organiser"))
+    phone = Phone(two, factories.user(two.club, role="organiser"))
     phone.load()
     for points in (3, 3, 1):  # Anna wins the Bummerl, Ben Schneider: two Bummerl, the Partie
         services.record_entry(two, QuickDeal(0, points), uuid.uuid4(), ACTOR)
@@ -365,7 +365,7 @@ def test_every_write_form_of_the_sheet_carries_the_state_it_was_rendered_from(ki
     for entry in entries:
         _view, deal = services.record_entry(sheet, entry, uuid.uuid4(), ACTOR)
     client = Client()
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     if kind == "correct":
         url = reverse("sheet:correct", kwargs={"pk": sheet.pk, "deal_id": deal.pk})
     else:  # the page right after saving: with the "Undo" button
@@ -416,7 +416,7 @@ def test_a_double_tap_arriving_at_once_is_saved_once_and_both_answers_say_so():
     from django.db import connections, transaction
 
     sheet = factories.sheet(factories.club())
-    phone = Phone(sheet, factories.user(sheet.club, "organiser"))
+    phone = Phone(sheet, factories.user(sheet.club, role="organiser"))
     phone.load()
     answers = []
 

@@ -22,15 +22,13 @@ NAMES = ("Anna", "Ben", "Clara", "Dora")
 
 @pytest.fixture
 def club(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    return club
+    return factories.signed_in_club(client)
 
 
 @pytest.fixture
 def table(club):
     """Anna deals first, Ben is the first Rufer; Anna & Clara against Ben & Dora."""
-    return factories.sheet(club, NAMES, preset="bauern")
+    return factories.sheet(club, names=NAMES, preset="bauern")
 
 
 def post_deal(client, sheet, **fields):
@@ -223,7 +221,7 @@ def test_export_gives_the_bauern_shape_and_imports_again(client, club, table):
 
 
 def test_the_tally_keeps_bauernschnapsen_apart_and_gives_each_partner_the_bummerl(client, club):
-    bauern = factories.sheet(club, NAMES, preset="bauern")
+    bauern = factories.sheet(club, names=NAMES, preset="bauern")
     services.record_entry(
         bauern, DreierDeal("trumpfringerl", 1, True), uuid.uuid4(), services.Actor()
     )

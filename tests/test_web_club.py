@@ -16,9 +16,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def club(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    return club
+    return factories.signed_in_club(client)
 
 
 def test_players_sort_the_german_way(club):

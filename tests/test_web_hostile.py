@@ -22,8 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture
 def table(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
+    club = factories.signed_in_club(client)
     return factories.sheet(club)
 
 

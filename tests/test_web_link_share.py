@@ -17,8 +17,7 @@ READABLE = re.compile(r"^[0-9a-hjkmnp-tv-z]{4}(-[0-9a-hjkmnp-tv-z]{4}){3}$")
 
 @pytest.fixture
 def table(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
+    club = factories.signed_in_club(client)
     return factories.sheet(club)
 
 

@@ -16,9 +16,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def club(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "scorer"))
-    return club
+    return factories.signed_in_club(client, role="scorer")
 
 
 @pytest.fixture

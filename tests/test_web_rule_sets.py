@@ -15,8 +15,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def setup(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
+    club = factories.signed_in_club(client)
     wiki = factories.presets()["wiki"]
     return club, wiki
 
@@ -83,6 +82,6 @@ def test_presets_cannot_be_edited_and_scorers_cannot_copy(client, setup):
     club, wiki = setup
     url = reverse("rule_set", kwargs={"slug": club.slug, "rule_set_id": wiki.pk})
     assert client.get(url).status_code == 404
-    client.force_login(factories.user(club, "scorer"))
+    client.force_login(factories.user(club, role="scorer"))
     response = client.post(reverse("rule_sets", kwargs={"slug": club.slug}), {"copy": wiki.pk})
     assert response.status_code == 403

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 def table(client):
     """Anna deals first, Ben is the first Rufer; an organiser of the club is signed in."""
     club = factories.club()
-    alice = factories.user(club, "organiser")
+    alice = factories.user(club, role="organiser")
     client.force_login(alice)
     sheet = factories.sheet(club)
     return sheet
@@ -202,13 +202,12 @@ def test_anonymous_visitors_are_sent_to_sign_in(client, table):
 
 
 def test_a_member_of_another_club_gets_404(client, table):
-    other = factories.club()
-    client.force_login(factories.user(other, "owner"))
+    factories.signed_in_club(client, role="owner")
     assert client.get(reverse("sheet:page", kwargs={"pk": table.pk})).status_code == 404
 
 
 def test_a_reading_member_may_not_record(client, table):
-    client.force_login(factories.user(table.club, "member"))
+    client.force_login(factories.user(table.club, role="member"))
     assert client.get(reverse("sheet:page", kwargs={"pk": table.pk})).status_code == 200
     response = post_deal(client, table, declarer=1, contract="normal", normal_points=1, won=1)
     assert response.status_code == 403
@@ -335,8 +334,7 @@ def test_different_deals_from_two_phones_at_once_all_land_in_order():
 
 
 def test_an_exported_two_player_sheet_imports_again(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
+    club = factories.signed_in_club(client)
     sheet = factories.sheet(club, names=("Anna", "Ben"))
     services.record_entry(sheet, QuickDeal(1, 2), uuid.uuid4(), services.Actor())
     document = transfer.export_document(reading.read_sheet(sheet))

@@ -28,8 +28,7 @@ ANNA, BEN = 0, 1
 @pytest.fixture
 def table(client):
     """A two-player table of Anna and Ben; an organiser of the club is signed in."""
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
+    club = factories.signed_in_club(client)
     return factories.sheet(club, names=("Anna", "Ben"))
 
 
@@ -249,7 +248,7 @@ def test_the_private_link_opens_the_new_partie_under_its_own_link(client, table)
 
 def test_a_reading_member_may_not_open_a_new_partie(client, table):
     win_partie(client, table, ANNA)
-    client.force_login(factories.user(table.club, "member"))
+    client.force_login(factories.user(table.club, role="member"))
     assert next_partie(client, table).status_code == 403
     assert not Sheet.objects.filter(previous=table).exists()
 

@@ -114,10 +114,6 @@ def test_rule_5_7_placement_matches_need_their_whole_field():
 # -- the desk, the draw, the export -----------------------------------------------------
 
 
-def night(club, cards=8, sold=8):
-    return factories.tournament(club, cards, sold, max_cards=1)
-
-
 def withdraw_url(t, card):
     return reverse(
         "withdraw_card",
@@ -126,9 +122,8 @@ def withdraw_url(t, card):
 
 
 def test_a_card_withdrawn_before_the_next_draw_is_not_drawn_and_is_listed(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    t = night(club)
+    club = factories.signed_in_club(client)
+    t = factories.night(club)
     draw_round(t, ACTOR, seed=1)
     play_open_matches(t, random.Random(1))
     state = load_state(t)
@@ -161,9 +156,8 @@ def test_a_card_withdrawn_before_the_next_draw_is_not_drawn_and_is_listed(client
 
 
 def test_a_card_withdrawn_after_the_draw_gives_its_opponent_a_walkover(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    t = night(club)
+    club = factories.signed_in_club(client)
+    t = factories.night(club)
     draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(tournament=t, kind="match").order_by("number").first()
     gone = Card.objects.get(pk=pairing.right_id)
@@ -197,7 +191,7 @@ def test_a_card_withdrawn_after_the_draw_gives_its_opponent_a_walkover(client):
 
 
 def test_a_withdrawn_card_with_a_bye_goes_nowhere(db):
-    t = night(factories.club(), cards=8, sold=5)  # three byes in round 1
+    t = factories.night(factories.club(), cards=8, sold=5)  # three byes in round 1
     draw_round(t, ACTOR, seed=1)
     bye = Pairing.objects.filter(tournament=t, kind="bye").order_by("number").first()
     withdraw_card(t, bye.left_id, ACTOR)
@@ -212,7 +206,7 @@ def test_a_withdrawn_card_with_a_bye_goes_nowhere(db):
 
 
 def test_both_cards_of_a_match_withdrawn_leave_no_one_to_advance(db):
-    t = night(factories.club())
+    t = factories.night(factories.club())
     draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(tournament=t, kind="match").order_by("number").first()
     withdraw_card(t, pairing.left_id, ACTOR)
@@ -236,7 +230,7 @@ def test_both_cards_of_a_match_withdrawn_leave_no_one_to_advance(db):
 def first_match_decided(club):
     """A 16-card night (round 1 is no quarter-final), all sold, round 1 drawn, its first
     match won by the left card 2:0: the tournament and that match."""
-    t = night(club, cards=16, sold=16)
+    t = factories.night(club, cards=16, sold=16)
     draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(tournament=t, kind="match").order_by("number").first()
     pairing.tournament = t
@@ -267,9 +261,8 @@ def test_a_card_withdrawn_already_cannot_be_withdrawn_again(db):
 def test_a_withdrawal_is_undone_while_no_round_was_drawn_after_it_and_both_are_in_history(
     client,
 ):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    t = night(club)
+    club = factories.signed_in_club(client)
+    t = factories.night(club)
     draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(tournament=t, kind="match").order_by("number").first()
     gone = Card.objects.get(pk=pairing.right_id)
@@ -296,7 +289,7 @@ def test_a_withdrawal_is_undone_while_no_round_was_drawn_after_it_and_both_are_i
 
 def test_a_withdrawal_closes_the_match_sheet(db):
     factories.presets()
-    t = night(factories.club())
+    t = factories.night(factories.club())
     draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(tournament=t, kind="match").order_by("number").first()
     pairing.tournament = t
@@ -331,7 +324,7 @@ def test_a_withdrawn_quarter_final_loser_gives_a_walkover_in_the_placement_match
 
 
 def test_a_card_withdrawn_before_round_one_is_not_drawn_and_not_counted_as_sold(db):
-    t = night(factories.club(), cards=8, sold=5)
+    t = factories.night(factories.club(), cards=8, sold=5)
     gone = Card.objects.filter(tournament=t).order_by("number").first()
     withdraw_card(t, gone.pk, ACTOR)
     assert Card.objects.get(pk=gone.pk).withdrawn_round == 0
@@ -348,7 +341,7 @@ def test_a_card_withdrawn_before_round_one_is_not_drawn_and_not_counted_as_sold(
 
 
 def test_undoing_the_draw_of_the_withdrawal_round_keeps_the_card_out(db):
-    t = night(factories.club())
+    t = factories.night(factories.club())
     draw_round(t, ACTOR, seed=1)
     play_open_matches(t, random.Random(1))
     second = draw_round(t, ACTOR, seed=2)
@@ -363,16 +356,15 @@ def test_undoing_the_draw_of_the_withdrawal_round_keeps_the_card_out(db):
 
 
 def test_the_withdraw_page_names_the_match_that_becomes_a_walkover(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    t = night(club)
+    club = factories.signed_in_club(client)
+    t = factories.night(club)
     draw_round(t, ACTOR, seed=1)
     pairing = Pairing.objects.filter(tournament=t, kind="match").order_by("number").first()
     gone = Card.objects.select_related("player").get(pk=pairing.left_id)
     other = Card.objects.select_related("player").get(pk=pairing.right_id)
     html = client.get(withdraw_url(t, gone)).content.decode()
     assert f"Partie {pairing.number}: {gone.player.name} – {other.player.name}" in html
-    client.force_login(factories.user(club, "scorer"))
+    client.force_login(factories.user(club, role="scorer"))
     assert client.post(withdraw_url(t, gone)).status_code == 403
     assert Card.objects.get(pk=gone.pk).withdrawn_round is None
 
@@ -411,9 +403,8 @@ def desk_url(t, name="tournament"):
 
 
 def test_a_withdrawal_after_lowering_offers_the_next_lowering_and_the_draw_starts(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
-    t = night(club, cards=8, sold=3)
+    club = factories.signed_in_club(client)
+    t = factories.night(club, cards=8, sold=3)
     client.post(desk_url(t, "lower_cards"))
     t.refresh_from_db()
     assert t.cards == 4
@@ -440,11 +431,11 @@ def test_a_withdrawal_after_lowering_offers_the_next_lowering_and_the_draw_start
 
 
 def test_lowering_counts_the_cards_in_play_not_the_cards_sold(db):
-    t = night(factories.club(), cards=8, sold=5)
+    t = factories.night(factories.club(), cards=8, sold=5)
     withdraw_card(t, Card.objects.get(tournament=t, number=5).pk, ACTOR)
     assert lower_cards(t, ACTOR) == 4  # 4 in play of 8: not more than half
     draw_round(t, ACTOR, seed=1)
-    t = night(factories.club(), cards=8, sold=6)
+    t = factories.night(factories.club(), cards=8, sold=6)
     withdraw_card(t, Card.objects.get(tournament=t, number=6).pk, ACTOR)
     with pytest.raises(RuleError) as refused:  # 5 in play of 8: the draw starts as it is
         lower_cards(t, ACTOR)
@@ -454,7 +445,7 @@ def test_lowering_counts_the_cards_in_play_not_the_cards_sold(db):
 
 
 def test_a_card_withdrawn_before_round_one_frees_its_place_for_a_sale(db):
-    t = night(factories.club(), cards=8, sold=8)
+    t = factories.night(factories.club(), cards=8, sold=8)
     gone = Card.objects.get(tournament=t, number=2)
     withdraw_card(t, gone.pk, ACTOR)
     (sold,) = sell_cards(t, "Neu", 1, ACTOR, uuid.uuid4(), paid=True)

@@ -11,7 +11,7 @@ from scoring import services as scoring
 from scoring.rules import QuickDeal
 from scoring.services import Actor
 from tests import factories
-from tests.test_link_lanes import LINK, RIGHT_WINS, first_match, night
+from tests.test_link_lanes import LINK, RIGHT_WINS
 from tournaments.services.cards import lower_cards, sell_cards
 from tournaments.services.draws import draw_round
 from tournaments.services.sheets import open_match_sheet
@@ -26,7 +26,7 @@ def unsold(club):
 
 def test_the_start_page_names_each_clubs_role_in_german(client):
     first, second = factories.club(), factories.club()
-    person = factories.user(first, "owner")
+    person = factories.user(first, role="owner")
     Membership.objects.create(user=person, club=second, role="scorer")
     client.force_login(person)
     page = client.get("/").content.decode()
@@ -38,16 +38,16 @@ def test_the_start_page_names_each_clubs_role_in_german(client):
 @pytest.mark.parametrize(("role", "offered"), [("scorer", False), ("organiser", True)])
 def test_the_new_tournament_form_is_offered_only_to_who_may_use_it(client, role, offered):
     club = factories.club()
-    client.force_login(factories.user(club, role))
+    client.force_login(factories.user(club, role=role))
     page = client.get(reverse("tournaments", kwargs={"slug": club.slug})).content.decode()
     assert ("Neues Turnier" in page) is offered
 
 
 def test_the_deal_that_decides_a_match_offers_no_undo_to_the_link(client):
     factories.presets()
-    t = night(factories.club())
+    t = factories.night(factories.club())
     draw_round(t, Actor(), seed=1)
-    sheet = open_match_sheet(first_match(t), Actor())
+    sheet = open_match_sheet(factories.first_match(t), Actor())
     for entry in RIGHT_WINS[:-1]:
         scoring.record_entry(sheet, entry, uuid.uuid4(), LINK)
     url = reverse("entry:record", kwargs={"token": sheet.entry_token})
@@ -64,13 +64,12 @@ def test_the_deal_that_decides_a_match_offers_no_undo_to_the_link(client):
 
 
 def test_a_round_of_one_pairing_says_pairing_and_of_four_pairings(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
+    club = factories.signed_in_club(client)
     final_only = unsold(club)
     for name in ("Anna", "Ben"):  # two of eight cards sold: lowered to 2, the final
         sell_cards(final_only, name, 1, Actor(), uuid.uuid4(), paid=True)
     assert lower_cards(final_only) == 2
-    full = night(club, cards=8)
+    full = factories.night(club, cards=8)
     for t in (final_only, full):
         draw_round(t, Actor(), seed=1)
 
@@ -84,16 +83,14 @@ def test_a_round_of_one_pairing_says_pairing_and_of_four_pairings(client):
 
 
 def test_a_new_club_says_it_has_no_tables_and_no_bummerl_yet(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "owner"))
+    club = factories.signed_in_club(client, role="owner")
     page = client.get(reverse("club", kwargs={"slug": club.slug})).content.decode()
     assert "Noch keine Tische: oben den ersten eröffnen." in page
     assert "Noch keine Bummerl." in page
 
 
 def test_one_card_sold_is_one_card_in_the_message(client):
-    club = factories.club()
-    client.force_login(factories.user(club, "organiser"))
+    club = factories.signed_in_club(client)
     t = unsold(club)
     url = reverse("sell", kwargs={"slug": club.slug, "tournament_id": t.pk})
     one = client.post(url, {"key": str(uuid.uuid4()), "name": "Xaver", "count": 1}, follow=True)
