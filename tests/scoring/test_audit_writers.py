@@ -30,7 +30,7 @@ def history_text(client, club) -> str:
 
 def test_opening_a_table_is_kept_with_its_players_and_rule_set(client):
     club = factories.club()
-    alice = factories.user(club, "organiser")
+    alice = factories.user(club, role="organiser")
     anna, ben, clara = factories.players(club, "Anna", "Ben", "Clara")
     wiki = factories.presets()["wiki"]
     sheet = services.open_sheet(
@@ -60,7 +60,7 @@ def test_the_same_form_sent_twice_opens_and_keeps_one_table():
 
 def test_the_next_partie_is_kept_with_the_table_before():
     club = factories.club()
-    alice = factories.user(club, "organiser")
+    alice = factories.user(club, role="organiser")
     table = factories.sheet(club, names=("Anna", "Ben"))
     for _ in range(3):  # a Schneider, 2 Bummerl, the Partie (RULES.md 2)
         services.record_entry(table, QuickDeal(0, 3), factories.key(), Actor(alice))
@@ -77,7 +77,7 @@ def test_the_next_partie_is_kept_with_the_table_before():
 
 def test_copying_and_changing_a_rule_set_through_its_pages_is_kept(client):
     club = factories.club()
-    alice = factories.user(club, "organiser")
+    alice = factories.user(club, role="organiser")
     client.force_login(alice)
     wiki = factories.presets()["wiki"]
     client.post(reverse("rule_sets", kwargs={"slug": club.slug}), {"copy": wiki.pk})
