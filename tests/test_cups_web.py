@@ -213,7 +213,7 @@ def test_best_two_of_three_with_a_tie_on_the_public_page(client, setup):
     count(
         cup,
         night(north, "Anna", "Ben", 9),  # Anna 25, Ben 20
-        night(south, "Ben", "Clara", 6),  # Ben 25, Clara 20
+        night(north, "Ben", "Clara", 6),  # Ben 25, Clara 20
         night(north, "Clara", "Anna", 3),  # Clara 25, Anna 20
     )
     client.logout()
@@ -224,7 +224,7 @@ def test_best_two_of_three_with_a_tie_on_the_public_page(client, setup):
         (1, "Ben", [20, 25, None], 45),
         (1, "Clara", [None, 20, 25], 45),
     ]
-    count(cup, night(south, "Anna", "Ben", 1))  # Anna 25 again: her 20 is struck
+    count(cup, night(north, "Anna", "Ben", 1))  # Anna 25 again: her 20 is struck
     response = public(client, cup)
     assert lines(response) == [
         (1, "Anna", [25, None, (20, "struck"), 25], 50),
@@ -347,7 +347,7 @@ def test_an_invite_to_a_final_whose_registration_is_closed_is_refused_on_the_pag
     url = reverse("cups:invite", kwargs={"slug": body.slug, "cup_slug": cup.slug})
     response = client.post(url, {"key": factories.key()})
     assert response.status_code == 400
-    assert "Die Anmeldung zu diesem Abend ist geschlossen." in response.content.decode()
+    assert "Die Anmeldung für diesen Abend ist geschlossen." in response.content.decode()
     assert not Registration.objects.exists()
 
 
