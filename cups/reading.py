@@ -92,8 +92,8 @@ def cup_data(cup: Cup) -> CupData:
     # every club player of those persons, for their categories and clubs
     person_players = Link.objects.live().filter(body_id=cup.body_id, person_id__in=linked_persons)
     members: dict[int, set[int]] = {}
-    for link in person_players:
-        members.setdefault(link.person_id, set()).add(link.player_id)
+    for other in person_players:
+        members.setdefault(other.person_id, set()).add(other.player_id)
     all_players = player_ids | {p for group in members.values() for p in group}
     players = {
         p.pk: p

@@ -13,8 +13,7 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -31,8 +30,10 @@ NAME_MAX = 100
 CATEGORY_MAX = 60
 
 
-def user_of(actor: audit.Actor) -> AbstractBaseUser | None:
-    return actor.user if actor.user_id is not None else None  # type: ignore[return-value]
+def user_of(actor: audit.Actor) -> User | None:
+    """The actor's account (None: the system, a link's holder)."""
+    user = actor.user if actor.user_id is not None else None
+    return user if isinstance(user, User) else None
 
 
 def locked_body(body: Body) -> Body:
@@ -86,10 +87,10 @@ def create_body(name: str, slug: str, *, actor: audit.Actor, key: uuid.UUID) -> 
     return body
 
 
-def add_admin(body: Body, username: str, *, actor: audit.Actor) -> AbstractBaseUser:
+def add_admin(body: Body, username: str, *, actor: audit.Actor) -> User:
     """Make the account ``username`` an admin of ``body`` (already one: nothing changes).
     RuleError on ``username`` for no such account."""
-    user = get_user_model().objects.filter(username=username.strip()).first()
+    user = User.objects.filter(username=username.strip()).first()
     if user is None:
         raise RuleError("username", gettext_noop("There is no account %(name)s."), name=username)
     with transaction.atomic():

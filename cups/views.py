@@ -153,7 +153,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     found = Body.objects.filter(join_token=token).first()
     if found is None:
         raise Http404
-    owned = Club.objects.filter(memberships__user=request.user, memberships__role=Role.OWNER)
+    owned = Club.objects.filter(memberships__user=request.user.pk, memberships__role=Role.OWNER)
     form = JoinForm(request.POST or None, clubs=owned)
     if request.method == "POST" and form.is_valid():
         club = form.cleaned_data["club"]
