@@ -186,7 +186,9 @@ def _cup_page(
 ) -> HttpResponse:
     data = cup_data(cup)
     counted = {n.tournament_id for n in data.nights}
+    # the member clubs' nights in the cup's days (an older or later one by its id)
     addable = _finals(cup.body).exclude(pk__in=counted)
+    addable = addable.filter(starts_at__date__gte=cup.first_day, starts_at__date__lte=cup.last_day)
     if cup.final_id:
         addable = addable.exclude(pk=cup.final_id)
     context = {
