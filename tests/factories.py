@@ -189,7 +189,7 @@ def body(admin=None, name: str = "Landesverband", clubs=()):
 
 
 def cup(body_, name: str = "Bezirkscup", **settings):
-    """A cup of ``body_`` for this year, the default points key unless ``points_key``
+    """A cup of ``body_`` from a year ago to a year ahead, the default points key unless ``points_key``
     (text) is given; ``settings`` as ``cups.services.CupSettings``."""
     import datetime as dt
 
@@ -202,8 +202,8 @@ def cup(body_, name: str = "Bezirkscup", **settings):
     values = {
         "name": name,
         "slug": "",
-        "first_day": today.replace(month=1, day=1),
-        "last_day": today.replace(month=12, day=31),
+        "first_day": today - dt.timedelta(days=365),
+        "last_day": today + dt.timedelta(days=365),
         "points_key": key,
         "participation": 1,
     } | settings
