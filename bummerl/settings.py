@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "scoring",
     "tournaments",
     "seasons",
+    "cups",
     "bummerl",
     "django_q",
 ]

@@ -21,12 +21,14 @@ ALLOWED = {
     "scoring": {"base", "clubs"},
     "tournaments": {"base", "clubs", "scoring"},
     "seasons": {"base", "clubs", "scoring", "tournaments"},
-    "bummerl": {"base", "clubs", "scoring", "tournaments", "seasons"},
+    "cups": {"base", "clubs", "scoring", "tournaments", "seasons"},
+    "bummerl": {"base", "clubs", "scoring", "tournaments", "seasons", "cups"},
 }
 """Which package may import which: ``base`` at the bottom, ``bummerl`` (settings, urls,
 middleware, commands) at the top."""
 
 PURE = {
+    "cups.standings",
     "scoring.rules",
     "tournaments.bracket",
     "tournaments.danish",
