@@ -203,13 +203,11 @@ def corrected(draw, history: list[Game[int]]):
     struck out), a game added (played late, imported), a game's players changed (a
     merge), or several of these."""
     games = list(history)
-    for _ in range(draw(st.integers(1, 3))):
+    for n in range(draw(st.integers(1, 3))):
         what = draw(st.sampled_from(["places", "gone", "added", "players"]))
         if what == "added" or not games:
             (new,) = draw(games_strategy_one(games[0].variant if games else "schnapsen"))
-            new = Game(
-                new.time, f"new-{len(games):02d}-{new.ref}", new.variant, new.sides, new.places
-            )
+            new = Game(new.time, f"new-{n}-{new.ref}", new.variant, new.sides, new.places)
             games.append(new)
             continue
         i = draw(st.integers(0, len(games) - 1))
