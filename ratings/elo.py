@@ -30,6 +30,7 @@ from the games as they are now and rates from that game on; the result is always
 one ``rate`` gives for the games as they are now (the property the tests hold).
 """
 
+import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -112,7 +113,7 @@ class Rated(Generic[P]):
 def expected(rating: float, other: float) -> float:
     """The score ``rating`` is expected to make against ``other``:
     1 / (1 + 10 ** ((other - rating) / 400))."""
-    return 1.0 / (1.0 + 10.0 ** ((other - rating) / SCALE))
+    return 1.0 / (1.0 + math.pow(10.0, (other - rating) / SCALE))
 
 
 def score(place: int, other: int) -> float:

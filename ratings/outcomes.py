@@ -61,6 +61,8 @@ def sheet_games(
         ]
     found = []
     for index, game in enumerate(state.games):
+        sides: tuple[tuple[P, ...], ...]
+        places: tuple[int, ...]
         if variant is Variant.BAUERNSCHNAPSEN:
             sides = ((players[0], players[2]), (players[1], players[3]))
             places = (1, 0) if 0 in game.losers else (0, 1)

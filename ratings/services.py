@@ -23,6 +23,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
@@ -54,7 +55,7 @@ def _scored_games(sheets: Iterable[dict]) -> list[elo.Game[int]]:
     seats: dict[int, dict[int, int]] = defaultdict(dict)
     for seat in Seat.objects.filter(sheet_id__in=by_id).values("sheet_id", "position", "player_id"):
         seats[seat["sheet_id"]][seat["position"]] = seat["player_id"]
-    deals: dict[int, list[dict]] = defaultdict(list)
+    deals: dict[int, list[Any]] = defaultdict(list)
     for deal in (
         Deal.objects.filter(sheet_id__in=by_id)
         .order_by("sheet_id", "position", "recorded_at", "id")
