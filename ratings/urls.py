@@ -7,6 +7,5 @@ from ratings import views
 app_name = "ratings"
 
 urlpatterns = [
-    path("", views.rating_list, name="list"),
-    path("<str:variant>/", views.rating_list, name="variant"),
+    path("", views.rating_list, name="list"),  # ?game=<variant>, Schnapsen without
 ]

@@ -73,7 +73,9 @@ def list_rows(club: Club, variant: str, minimum: int) -> tuple[list[Row], list[R
 
 
 @require_safe
-def rating_list(request: HttpRequest, slug: str, variant: str = Variant.SCHNAPSEN) -> HttpResponse:
+def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
+    """The list of one game (``?game=dreierschnapsen``; two-player Schnapsen without)."""
+    variant = request.GET.get("game", Variant.SCHNAPSEN)
     if variant not in Variant.values:
         raise Http404
     found = rating_access(request, slug)

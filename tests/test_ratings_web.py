@@ -283,9 +283,9 @@ def test_the_list_ranks_players_with_the_minimum_and_lists_the_others_apart(
     assert "Clara" in below and "Dora" in below
     assert f'href="{reverse("player", args=[club.slug, anna.pk])}"' in html
     assert "ab 2 Wertungsspielen" in html
-    other = client.get(reverse("ratings:variant", args=[club.slug, "dreierschnapsen"]))
+    other = client.get(reverse("ratings:list", args=[club.slug]) + "?game=dreierschnapsen")
     assert "Noch kein gewertetes Spiel." in other.content.decode()
-    assert client.get(reverse("ratings:variant", args=[club.slug, "poker"])).status_code == 404
+    assert client.get(reverse("ratings:list", args=[club.slug]) + "?game=poker").status_code == 404
 
 
 def test_the_player_page_shows_his_rating_chart(client, django_capture_on_commit_callbacks):
