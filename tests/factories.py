@@ -427,3 +427,39 @@ def cup(body_, name: str = "Bezirkscup", **settings):
     return cup_services.save_cup(
         body_, cup_services.CupSettings(**values), actor=audit.SYSTEM, key=uuid.uuid4()
     )
+
+
+# -- decided games, for the ratings ----------------------------------------------------
+
+
+def partie(club_: Club, people, *, winner: int = 0, preset: str = "wiki"):
+    """A two-player table of ``people`` (two players of ``club_``) whose Partie seat
+    ``winner`` wins by 3-point deals (each Bummerl a Schneider)."""
+    from scoring.rules import QuickDeal
+
+    table = services.open_sheet(club_, "schnapsen", list(people), presets()[preset])
+    while reading.read_sheet(table).state.partie_winner is None:
+        services.record_entry(table, QuickDeal(winner, 3), uuid.uuid4(), services.Actor())
+    return table
+
+
+def finish_game(sheet) -> None:
+    """Record ``next_entry`` deals on a Dreier- or Bauernschnapsen table until one more
+    game is finished."""
+    games = len(reading.read_sheet(sheet).state.games)
+    while len(reading.read_sheet(sheet).state.games) == games:
+        services.record_entry(sheet, next_entry(sheet), uuid.uuid4(), services.Actor())
+
+
+def decide_round(t, *, seed: int, winner: str = "left"):
+    """Draw the next round of tournament ``t`` with ``seed`` and decide each of its
+    matches 2:0 for the card on the ``winner`` side; returns the round."""
+    from tournaments.models import Kind, Pairing
+    from tournaments.services.draws import draw_round
+    from tournaments.services.results import record_result
+
+    round_ = draw_round(t, services.Actor(), seed=seed)
+    for pairing in Pairing.objects.live().filter(round=round_, kind=Kind.MATCH).order_by("number"):
+        card = pairing.left_id if winner == "left" else pairing.right_id
+        record_result(pairing, card, "2:0", uuid.uuid4(), services.Actor())
+    return round_

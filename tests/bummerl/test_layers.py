@@ -22,13 +22,17 @@ ALLOWED = {
     "tournaments": {"base", "clubs", "scoring"},
     "seasons": {"base", "clubs", "scoring", "tournaments"},
     "cups": {"base", "clubs", "scoring", "tournaments", "seasons"},
-    "bummerl": {"base", "clubs", "scoring", "tournaments", "seasons", "cups"},
+    "ratings": {"base", "clubs", "scoring", "tournaments"},
+    "bummerl": {"base", "clubs", "scoring", "tournaments", "seasons", "cups", "ratings"},
 }
 """Which package may import which: ``base`` at the bottom, ``bummerl`` (settings, urls,
 middleware, commands) at the top."""
 
 PURE = {
     "cups.standings",
+    "ratings.chart",
+    "ratings.elo",
+    "ratings.outcomes",
     "scoring.rules",
     "tournaments.bracket",
     "tournaments.danish",
