@@ -1,6 +1,6 @@
 """Cup pages (namespace ``cups``): the bodies' and cups' admin pages under
-``bodies/``, the join link, the public cup page under ``cup/<body>/<cup>/``, and the
-organiser's ticks under his night's address."""
+``bodies/``, the join link, the public cup page and its rating list under
+``cup/<body>/<cup>/``, and the organiser's ticks under his night's address."""
 
 from django.urls import path
 
@@ -35,4 +35,5 @@ urlpatterns = [
     path("c/<slug:slug>/tournaments/<id:tournament_id>/cups/", views.tick, name="tick"),
     path("cup/<slug:slug>/<slug:cup_slug>/", views.cup, name="cup"),
     path("cup/<slug:slug>/<slug:cup_slug>/print.pdf", views.cup_print, name="cup_print"),
+    path("cup/<slug:slug>/<slug:cup_slug>/ratings/", views.cup_ratings, name="cup_ratings"),
 ]

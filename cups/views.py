@@ -1,10 +1,12 @@
 """Cup pages: a body's page and its cups' admin pages (admins only, 404 for anyone
 else), the club owner's join confirmation, the person links page (admins, and the
 organisers of member clubs for their own players), the organiser's ticks on his night,
-and the one public cup page with its exports and printout (no account needed)."""
+and the one public cup page with its exports, printout and rating list (no account
+needed)."""
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import QuerySet
@@ -25,9 +27,12 @@ from clubs.models import Club, Player, Role
 from cups import access, finals, persons, services
 from cups.forms import AdminForm, BodyForm, CupForm, InviteForm, JoinForm, LinkForm, NightForm
 from cups.models import Body, Cup, Link, Member, Night
+from cups.ratings import cup_rating_list
 from cups.reading import CupData, cup_data, night_label
 from cups.standings import Line, in_category
 from cups.tables import standings_table
+from ratings import elo
+from scoring.models import Variant
 from seasons import ranking
 from tournaments import nights as tournament_nights
 from tournaments.models import Tournament
@@ -542,3 +547,29 @@ def cup_print(request: HttpRequest, slug: str, cup_slug: str) -> HttpResponse:
     return pdf_response(
         request, "print/cup.html", context, f"cup-{found.body.slug}-{found.slug}.pdf"
     )
+
+
+@require_safe
+def cup_ratings(request: HttpRequest, slug: str, cup_slug: str) -> HttpResponse:
+    """The cup's rating list of one game (``?game=dreierschnapsen``; two-player
+    Schnapsen without): Elo from 1500 over the member clubs' games of the cup's days,
+    one line per cup player (``cups.ratings``); 404 for an unknown game."""
+    variant = request.GET.get("game", Variant.SCHNAPSEN)
+    if variant not in Variant.values:
+        raise Http404
+    found = public_cup(slug, cup_slug)
+    minimum = settings.RATING_MIN_GAMES
+    ranked, below, with_games = cup_rating_list(found, variant, minimum)
+    context = {
+        "cup": found,
+        "body": found.body,
+        "variant": variant,
+        "variant_label": Variant(variant).label,
+        "variants": [(v, label) for v, label in Variant.choices if v in with_games or v == variant],
+        "ranked": ranked,
+        "below": below,
+        "min_games": minimum,
+        "even": round(elo.K / 2),
+        "start": round(elo.START),
+    }
+    return render(request, "cups/ratings.html", context)

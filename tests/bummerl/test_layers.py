@@ -21,7 +21,7 @@ ALLOWED = {
     "scoring": {"base", "clubs"},
     "tournaments": {"base", "clubs", "scoring"},
     "seasons": {"base", "clubs", "scoring", "tournaments"},
-    "cups": {"base", "clubs", "scoring", "tournaments", "seasons"},
+    "cups": {"base", "clubs", "scoring", "tournaments", "seasons", "ratings"},
     "ratings": {"base", "clubs", "scoring", "tournaments"},
     "bummerl": {"base", "clubs", "scoring", "tournaments", "seasons", "cups", "ratings"},
 }

@@ -1,6 +1,7 @@
 """Every cup URL, walked as a member of another club and as an admin of another body:
 the admin pages answer 404 (or 403), never a page with the body's data; the public cup
-page and the join link (whose token is the secret) are the only answers for anyone."""
+page, its rating list and the join link (whose token is the secret) are the only answers
+for anyone."""
 
 import pytest
 from django.urls import URLPattern, get_resolver, reverse
@@ -13,7 +14,7 @@ from tests import factories
 
 pytestmark = pytest.mark.django_db
 
-PUBLIC = {"cup", "cup_print", "join", "bodies"}
+PUBLIC = {"cup", "cup_print", "cup_ratings", "join", "bodies"}
 """Open to anyone (the cup page, its printout), to the holder of the join link, or the
 visitor's own list of bodies (checked below to show none of another body)."""
 
@@ -61,7 +62,7 @@ def outsiders():
 
 
 def test_every_cup_url_is_walked():
-    assert len(urlpatterns) == 18 and get_resolver().resolve("/bodies/")
+    assert len(urlpatterns) == 19 and get_resolver().resolve("/bodies/")
 
 
 @pytest.mark.parametrize("who", ["member of another club", "admin of another body"])
