@@ -13,6 +13,8 @@ Environment variables (all optional on a laptop):
   BUMMERL_IMPORT_MAX_KB, BUMMERL_MAX_DEALS, BUMMERL_MAX_TEXT   limits of an import
   BUMMERL_RATING_MIN_GAMES  rated games a player needs for a place on a rating list (10)
   DJANGO_LOG_LEVEL      of the site's own loggers (errors are always logged to stderr)
+  BUMMERL_CACHE_URL     redis://host:port/db: the default cache in Redis (each process's
+                        memory when unset)
 The README's "Deployment" section describes each.
 """
 
@@ -225,8 +227,17 @@ else:
 # Each server process keeps the sheet pages' rendered bodies in its own memory
 # (``scoring.fragments``): derived from the database, keyed by the sheet's state, so a
 # process that restarts, or another worker, only renders them once more.
+# The default cache is each process's memory unless BUMMERL_CACHE_URL=redis://host:port/db
+# names a Redis that every server process shares.
+CACHE_URL = env_str("BUMMERL_CACHE_URL", "")
+if CACHE_URL and not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured(f"BUMMERL_CACHE_URL={CACHE_URL!r} is not a redis:// address")
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    ),
     "fragments": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "fragments",

@@ -15,9 +15,11 @@ Prints, on a fresh SQLite database in a temporary folder (or on DATABASE_URL):
   of a player's page.
 - the load run (``tests.load_bench``, on SQLite and PostgreSQL): one phone alone, a night
   of 64 phones (open loop) and the most deals per second, against gunicorn.
+- a federation's server (``tests.federation_bench``): 50 nights at once on PostgreSQL
+  with Redis, the server's CPU per phone per minute and the cores 5,000 phones need.
 
-``BENCH_LIGHTHOUSE=0``, ``BENCH_LOAD=0``, ``BENCH_TOURNAMENT=0``, ``BENCH_SEASON=0`` and
-``BENCH_FORMATS=0`` leave those parts out.
+``BENCH_LIGHTHOUSE=0``, ``BENCH_LOAD=0``, ``BENCH_TOURNAMENT=0``, ``BENCH_SEASON=0``,
+``BENCH_FORMATS=0`` and ``BENCH_FEDERATION=0`` leave those parts out.
 PostgreSQL: ``BENCH_PG_URL`` names a database the bench may drop and create (default
 ``postgres://postgres@127.0.0.1:5432/bummerl_bench``); unreachable, those lines say so.
 """
@@ -131,6 +133,8 @@ def main() -> None:
             say("lighthouse", f"skipped: {error.__class__.__name__}")
     if os.environ.get("BENCH_LOAD", "1") == "1":
         load_figures()
+    if os.environ.get("BENCH_FEDERATION", "1") == "1":
+        federation_figures()
 
 
 SHEET_ASSETS = {
@@ -232,6 +236,21 @@ def speed_figures() -> None:
 def load_figures() -> None:
     """The load run against gunicorn, on SQLite and (when it answers) PostgreSQL."""
     per_database("tests.load_bench", "load")
+
+
+def federation_figures() -> None:
+    """50 nights at once on PostgreSQL with Redis (``tests.federation_bench``), in a
+    process of its own; it says why when PostgreSQL or Redis does not answer."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.federation_bench"],
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k not in ("SQLITE_PATH", "DATABASE_URL")},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=1800,
+    )
+    print(done.stdout.strip() or f"federation run failed: {done.stderr.strip()[-300:]}")
 
 
 def per_database(module: str, what: str) -> None:

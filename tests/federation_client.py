@@ -1,0 +1,211 @@
+"""The phones of ``tests.federation_bench``: a client process of its own, pure standard
+library. ``python -m tests.federation_client BASE SECONDS SPEC`` where SPEC is a JSON
+file: ``{"tables": [[token, phones], …], "screens": [token, …]}``.
+
+Every phone of a table polls its sheet's version every 2 s as ``static/js/live.js``
+does (``HX-Request``, the sheet's ``version/`` address) and, when the version differs
+from its page's ``data-version``, fetches the ``#sheet`` partial; the table's first
+phone also sends a deal every 10 to 20 s (at random, open loop; one in ten sent twice,
+a retry) and takes the page it gets back. Every room screen fetches its partial every
+10 s (``static/js/screen.js``). ``single`` instead of SECONDS' run: one phone alone,
+its deals one after the other, then its polls one after the other.
+
+Prints ``ready`` once every phone has its page, then one JSON line: latencies of deals and polls, the keys answered, the errors, the
+requests sent and due, and this process's own CPU seconds.
+"""
+
+import json
+import random
+import re
+import sys
+import threading
+import time
+
+from tests.load import Table
+
+VERSION = re.compile(rb'data-version="([^"]*)"')
+POLL, SCREEN_POLL = 2.0, 10.0
+DEAL_GAP = (10.0, 20.0)
+
+
+def version_of(page: bytes) -> str | None:
+    found = VERSION.search(page)
+    return found.group(1).decode() if found else None
+
+
+class Phone:
+    def __init__(self, table: Table, dealer: bool, rng: random.Random):
+        self.table = table  # each phone its own connection and cookies
+        self.dealer = dealer
+        self.rng = rng
+        self.seen = version_of(table.page)
+        self.headers = {"HX-Request": "true", "HX-Current-URL": table_url(table)}
+
+
+def table_url(table: Table) -> str:
+    return f"http://{table.host}:{table.port}/e/{table.token}/"
+
+
+def poll(phone: Phone, out: dict) -> None:
+    t = phone.table
+    start = time.monotonic()
+    try:
+        status, body = t._request("GET", f"/e/{t.token}/version/", headers=phone.headers)
+    except OSError as error:
+        record(out, "polls", None, f"poll {error.__class__.__name__}")
+        return
+    record(out, "polls", time.monotonic() - start, None if status == 200 else f"poll {status}")
+    version = body.decode()
+    if status == 200 and version != phone.seen:
+        start = time.monotonic()
+        try:
+            status, page = t._request("GET", f"/e/{t.token}/", headers=phone.headers)
+        except OSError as error:
+            record(out, "pages", None, f"page {error.__class__.__name__}")
+            return
+        record(out, "pages", time.monotonic() - start, None if status == 200 else f"page {status}")
+        if status == 200:
+            t.page = page
+            phone.seen = version_of(page) or version
+
+
+def deal(phone: Phone, due: float, out: dict) -> None:
+    data = phone.table.next_deal()
+    sends = 2 if phone.rng.random() < 0.1 else 1
+    for _ in range(sends):
+        ok, error = phone.table.send(data)
+        record(out, "deals", time.monotonic() - due, error or None)
+        if ok:
+            with out["lock"]:
+                out["keys"].add(data["key"])
+            phone.seen = version_of(phone.table.page) or phone.seen
+        due = time.monotonic()
+
+
+def record(out: dict, kind: str, took: float | None, error: str | None) -> None:
+    with out["lock"]:
+        out["sent"][kind] += 1
+        if took is not None:
+            out[kind].append(took)
+        if error:
+            out["errors"].append(error)
+
+
+def phone_loop(phone: Phone, until: float, out: dict) -> None:
+    now = time.monotonic()
+    next_poll = now + phone.rng.uniform(0, POLL)
+    next_deal = now + phone.rng.uniform(*DEAL_GAP) if phone.dealer else float("inf")
+    while True:
+        due = min(next_poll, next_deal)
+        if due >= until:
+            return
+        time.sleep(max(0.0, due - time.monotonic()))
+        if next_deal <= next_poll:
+            deal(phone, next_deal, out)
+            next_deal += phone.rng.uniform(*DEAL_GAP)
+        else:
+            poll(phone, out)
+            next_poll += POLL
+            if next_poll < time.monotonic():  # behind: skip, as a timer does
+                next_poll = time.monotonic() + POLL
+
+
+def screen_loop(table: Table, token: str, until: float, out: dict, rng) -> None:
+    due = time.monotonic() + rng.uniform(0, SCREEN_POLL)
+    while due < until:
+        time.sleep(max(0.0, due - time.monotonic()))
+        start = time.monotonic()
+        try:
+            status, _ = table._request("GET", f"/p/{token}/screen/", headers={"HX-Request": "true"})
+            error = None if status == 200 else f"screen {status}"
+        except OSError as failure:
+            error = f"screen {failure.__class__.__name__}"
+        record(out, "screens", time.monotonic() - start, error)
+        due += SCREEN_POLL
+
+
+def run(base: str, seconds: float, spec: dict) -> dict:
+    out = {
+        "lock": threading.Lock(),
+        "deals": [],
+        "polls": [],
+        "pages": [],
+        "screens": [],
+        "keys": set(),
+        "errors": [],
+        "sent": {"deals": 0, "polls": 0, "pages": 0, "screens": 0},
+    }
+    rng = random.Random(hash(tuple(t for t, _ in spec["tables"])))
+    phones = []
+    for token, count in spec["tables"]:
+        for i in range(count):
+            phones.append(Phone(Table(base, token, rng.randrange(1 << 30)), i == 0, rng))
+    screens = spec.get("screens", [])
+    # a screen's own connection (a Table opened on a sheet: only its connection is used)
+    viewers = [Table(base, spec["tables"][0][0], i) for i in range(len(screens))]
+    print("ready", flush=True)  # every page open: the bench starts counting
+    started = time.monotonic()
+    until = started + seconds
+    threads = [threading.Thread(target=phone_loop, args=(p, until, out)) for p in phones]
+    threads += [
+        threading.Thread(target=screen_loop, args=(v, token, until, out, random.Random(i)))
+        for i, (v, token) in enumerate(zip(viewers, screens, strict=True))
+    ]
+    cpu = time.process_time()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - started
+    dealers = sum(1 for p in phones if p.dealer)
+    return {
+        "seconds": elapsed,
+        "cpu": time.process_time() - cpu,
+        "phones": len(phones),
+        "due": {
+            "polls": len(phones) * elapsed / POLL,
+            "deals": dealers * elapsed / (sum(DEAL_GAP) / 2),
+            "screens": len(screens) * elapsed / SCREEN_POLL,
+        },
+        **{k: out[k] for k in ("deals", "polls", "pages", "screens", "errors", "sent")},
+        "keys": sorted(out["keys"]),
+    }
+
+
+def single(base: str, token: str, seconds: float) -> dict:
+    """One phone alone: deals one after the other, then polls one after the other."""
+    out = {"lock": threading.Lock(), "deals": [], "polls": [], "keys": set(), "errors": []}
+    out["sent"] = {"deals": 0, "polls": 0, "pages": 0}
+    phone = Phone(Table(base, token, 1), True, random.Random(1))
+    until = time.monotonic() + seconds / 2
+    while time.monotonic() < until:
+        deal(phone, time.monotonic(), out)
+        time.sleep(0.1)
+    phone.seen = None  # every poll answered, none followed by a page
+    until = time.monotonic() + seconds / 2
+    while time.monotonic() < until:
+        t = phone.table
+        start = time.monotonic()
+        status, _ = t._request("GET", f"/e/{t.token}/version/", headers=phone.headers)
+        record(out, "polls", time.monotonic() - start, None if status == 200 else "poll")
+        time.sleep(0.05)
+    trivial = []
+    until = time.monotonic() + seconds / 4
+    while time.monotonic() < until:
+        start = time.monotonic()
+        phone.table._request("GET", "/healthz")
+        trivial.append(time.monotonic() - start)
+        time.sleep(0.05)
+    return {**{k: out[k] for k in ("deals", "polls", "errors")}, "trivial": trivial} | {
+        "keys": sorted(out["keys"])
+    }
+
+
+if __name__ == "__main__":
+    base, seconds, spec = sys.argv[1:4]
+    with open(spec) as file:
+        spec = json.load(file)
+    if seconds == "single":
+        print(json.dumps(single(base, spec["tables"][0][0], float(spec.get("seconds", 10)))))
+    else:
+        print(json.dumps(run(base, float(seconds), spec)))
