@@ -10,6 +10,7 @@ from collections.abc import Collection
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.http import QueryDict
 from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 
@@ -31,16 +32,17 @@ def rule_error_text(error: RuleError) -> str:
     return text
 
 
-def renew_key(form: forms.Form, error: RuleError) -> None:
+def renew_key(form: forms.BaseForm, error: RuleError) -> None:
     """A one-time key that was used for something else: the form shown again gets a new
     one, so that sending it again makes a new entry."""
     if error.field == "key":
-        form.data = form.data.copy()
-        form.data["key"] = str(uuid.uuid4())
+        data = form.data.copy() if isinstance(form.data, QueryDict) else dict(form.data)
+        data["key"] = str(uuid.uuid4())
+        form.data = data
 
 
 def put_rule_error(
-    form: forms.Form,
+    form: forms.BaseForm,
     error: RuleError,
     field: str | None = None,
     *,
@@ -150,7 +152,9 @@ class CategoryPostForm(forms.Form):
 
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["category"].queryset = Category.objects.filter(club=club)
+        category = self.fields["category"]
+        assert isinstance(category, forms.ModelChoiceField)
+        category.queryset = Category.objects.filter(club=club)
 
 
 class ClubForm(forms.Form):
