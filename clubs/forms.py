@@ -7,6 +7,7 @@ stand and raise RuleErrors that the views put on the field they name.
 
 import uuid
 from collections.abc import Collection
+from typing import TypeVar
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
@@ -16,6 +17,8 @@ from django.utils.translation import gettext_lazy as _
 
 from base.errors import RuleError
 from clubs.models import Category, Role, colour_check
+
+F = TypeVar("F", bound=forms.Field)
 
 
 def rule_error_text(error: RuleError) -> str:
@@ -60,6 +63,15 @@ def put_rule_error(
         target = field
     form.add_error(target, rule_error_text(error))
     renew_key(form, error)
+
+
+def form_field(form: forms.BaseForm, name: str, kind: type[F]) -> F:
+    """The field ``name`` of ``form``, which is a ``kind`` (e.g. a ``ModelChoiceField``
+    whose query a form sets): a form's fields are typed as any ``Field``."""
+    field = form.fields[name]
+    if not isinstance(field, kind):
+        raise TypeError(f"the field {name} is a {type(field).__name__}, not a {kind.__name__}")
+    return field
 
 
 def new_key() -> uuid.UUID:
@@ -152,9 +164,9 @@ class CategoryPostForm(forms.Form):
 
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
-        category = self.fields["category"]
-        assert isinstance(category, forms.ModelChoiceField)
-        category.queryset = Category.objects.filter(club=club)
+        form_field(self, "category", forms.ModelChoiceField).queryset = Category.objects.filter(
+            club=club
+        )
 
 
 class ClubForm(forms.Form):

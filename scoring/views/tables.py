@@ -4,6 +4,7 @@ and importing a table, and the rule sets the club plays by."""
 import dataclasses
 import json
 import uuid
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,7 +20,7 @@ from base.text import TYPED_MAX, clean_name, german_key, warn_unprintable
 from clubs import audit
 from clubs.access import access_for, club_for
 from clubs.forms import put_rule_error, read_id, rule_error_text
-from clubs.models import Player, Role
+from clubs.models import Club, Player, Role
 from clubs.players import add_player, known_player
 from clubs.tables import paginate
 from scoring import reading, services, upkeep
@@ -79,7 +80,7 @@ def club(request, slug):
     )
 
 
-def _owners_sheet(request, slug, pk) -> tuple[object, Sheet]:
+def _owners_sheet(request, slug, pk) -> tuple[Club, Sheet]:
     """(club, its table ``pk``) for an owner; 404 for a table of another club."""
     club = club_for(request, slug, Role.OWNER)
     sheet = Sheet.objects.filter(club=club, pk=pk).first()
@@ -96,7 +97,7 @@ def _manage_page(request, club, *, forms=None, status=200):
     listed = list(
         upkeep.listed_sheets(club).prefetch_related("seats__player").order_by("-created_at", "-id")
     )
-    table = {"listed": [], "archived": []}
+    table: dict[str, list[dict[str, Any]]] = {"listed": [], "archived": []}
     for kind, sheets in (
         ("listed", listed),
         ("archived", upkeep.archived_sheets(club).prefetch_related("seats__player")),
@@ -186,9 +187,10 @@ def _seat_new_player(request, club, data: dict) -> tuple[dict, str, str]:
     try:
         person = add_player(club, name)
     except RuleError as error:
-        person = known_player(club, name)
-        if person is None:
+        known = known_player(club, name)
+        if known is None:
             return data, rule_error_text(error), ""
+        person = known
         notice = rule_error_text(error) + " "
     else:
         warn_unprintable(request, person.name)
