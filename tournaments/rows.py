@@ -63,7 +63,7 @@ def match_name(
     the round is not known (a round taken back): "Round 2, match 3"."""
     if label:
         return place_name(label)
-    if pot_size is None or not knockout:
+    if pot_size is None or round_number is None or not knockout:
         return _("Round %(n)s, match %(m)s") % {"n": round_number, "m": number}
     if pot_size == 1:
         return round_name(round_number, pot_size)
@@ -75,6 +75,7 @@ def pairing_name(pairing: Pairing) -> str:
     if pairing.stage == Stage.PLACEMENT:
         return place_name(pairing.label)
     round_ = pairing.round
+    assert round_ is not None  # a pairing of the main draw has its round
     return match_name(round_.number, round_.pot_size, pairing.number, knockout=round_.knockout)
 
 
@@ -266,13 +267,17 @@ def waiting_reports(state: TournamentState) -> list[Waiting]:
         return []
     waiting = []
     listed = [(r.number, p) for r in state.rounds for p in state.pairings[r.pk]]
-    listed += [(state.current.number, p) for p in state.placement]
+    if state.current is not None:  # placement matches come after a round
+        listed += [(state.current.number, p) for p in state.placement]
     number_of = {p.pk: n for n, p in listed}
     pairings = [p for _n, p in listed if p.pk in reports and p.pk not in state.results]
     for row in rows(state, pairings):
         mine = sorted(reports[row.pairing.pk], key=lambda r: r.side != Side.LEFT)
         for report in mine:
-            report.winner = state.cards.get(report.winner_id)  # None: a draw
+            # None: a draw
+            report.winner = (
+                state.cards.get(report.winner_id) if report.winner_id is not None else None
+            )
         disagree = len({(r.winner_id, r.score) for r in mine}) > 1
         waiting.append(Waiting(number_of[row.pairing.pk], row, tuple(mine), disagree))
     waiting.sort(key=lambda w: not w.disagree)
