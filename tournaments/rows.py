@@ -274,8 +274,7 @@ def waiting_reports(state: TournamentState) -> list[Waiting]:
     for row in rows(state, pairings):
         mine = sorted(reports[row.pairing.pk], key=lambda r: r.side != Side.LEFT)
         for report in mine:
-            # None: a draw
-            report.winner = (
+            report.winner = (  # None: a draw
                 state.cards.get(report.winner_id) if report.winner_id is not None else None
             )
         disagree = len({(r.winner_id, r.score) for r in mine}) > 1

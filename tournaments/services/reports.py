@@ -99,13 +99,13 @@ def _open_reports(pairing: Pairing) -> dict[str, Report]:
 def report_result(
     pairing: Pairing, side: str, winner: int | None, score: str, key: uuid.UUID
 ) -> Report | Result:
-    """Report ``winner`` (a card id, None for a draw) ``score`` for ``pairing`` from the link of ``side``
-    ("left" or "right"). Returns the ``Result`` when the other side reported the same
-    already (both agree: the result is final), else the ``Report``, which waits. A new
-    report of a side replaces its earlier one; a report that differs from the other
-    side's is a disagreement for the desk. The same ``key`` again returns the first
-    report (``key`` refused when it was another); RuleError as ``record_result`` (a
-    result stands, a withdrawal's walkover, a wrong winner or score).
+    """Report ``winner`` (a card id, None for a draw) ``score`` for ``pairing`` from the
+    link of ``side`` ("left" or "right"). Returns the ``Result`` when the other side
+    reported the same already (both agree: the result is final), else the ``Report``,
+    which waits. A new report of a side replaces its earlier one; a report that differs
+    from the other side's is a disagreement for the desk. The same ``key`` again returns
+    the first report (``key`` refused when it was another); RuleError as
+    ``record_result`` (a result stands, a withdrawal's walkover, a wrong winner or score).
 
     With ``result_check`` "single" the link's result is final at once (``Result``)."""
     if pairing.tournament.result_check != ResultCheck.CONFIRM:

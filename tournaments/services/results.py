@@ -120,13 +120,14 @@ def record_result(
     from_sheet: bool = False,
     seen=NOT_CHECKED,
 ) -> Result:
-    """Decide a match: ``winner`` is the winning card's id (None: a draw), ``score`` the Bummerl (2:0, 2:1;
-    3:x for matches to three). A repeated ``key`` returns the first result when it is the
-    same (match, winner, score), and is refused on ``key`` when it is another; the same
-    result sent again is answered with the stored one. ``seen``: the live result's id the
-    form was rendered with (None: no result); when another result stands now,
-    ``StaleResult`` says which, who entered it and when. A different result for a decided
-    match is refused (correct it instead), and so is a result for a withdrawal's walkover."""
+    """Decide a match: ``winner`` is the winning card's id (None: a draw), ``score`` the
+    Bummerl (2:0, 2:1; 3:x for matches to three). A repeated ``key`` returns the first
+    result when it is the same (match, winner, score), and is refused on ``key`` when it
+    is another; the same result sent again is answered with the stored one. ``seen``: the
+    live result's id the form was rendered with (None: no result); when another result
+    stands now, ``StaleResult`` says which, who entered it and when. A different result
+    for a decided match is refused (correct it instead), and so is a result for a
+    withdrawal's walkover."""
     return _write_result(
         pairing, winner, score, key, actor, correct=False, from_sheet=from_sheet, seen=seen
     )
