@@ -15,10 +15,8 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import F
 from django.http import Http404
 
-from clubs.audit import Actor
+from clubs.audit import VIA_LINK, Actor
 from clubs.models import Club, Membership, Role, role_allows
-
-LINK_ACTOR = Actor(None, via_link=True)
 
 
 @dataclass(frozen=True)
@@ -92,7 +90,7 @@ def member_access(request, slug: str) -> Access | None:
 
 def link_actor() -> Actor:
     """The holder of a private link, who writes without an account."""
-    return LINK_ACTOR
+    return VIA_LINK
 
 
 def visitor(request) -> Actor:

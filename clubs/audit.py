@@ -91,6 +91,10 @@ class Action(StrEnum):
     TABLE_RENAMED = "table renamed"
     TABLE_ARCHIVED = "table archived"
     TABLE_RESTORED = "table restored"
+    SHEET_OPENED = "sheet opened"
+    PARTIE_OPENED = "partie opened"
+    RULE_SET_COPIED = "rule set copied"
+    RULE_SET_CHANGED = "rule set changed"
     TOURNAMENT_CREATED = "tournament created"
     DRAW_STARTED = "draw started"
     MATCH_SHEET_OPENED = "match sheet opened"
@@ -209,6 +213,10 @@ REGISTRY: dict[Action, Kind] = {
     Action.TABLE_RENAMED: Kind(gettext_lazy("Table renamed")),
     Action.TABLE_ARCHIVED: Kind(gettext_lazy("Table archived")),
     Action.TABLE_RESTORED: Kind(gettext_lazy("Table restored from the archive")),
+    Action.SHEET_OPENED: Kind(gettext_lazy("Table opened")),
+    Action.PARTIE_OPENED: Kind(gettext_lazy("Next Partie opened")),
+    Action.RULE_SET_COPIED: Kind(gettext_lazy("Rule set copied")),
+    Action.RULE_SET_CHANGED: Kind(gettext_lazy("Rule set changed")),
     Action.TOURNAMENT_CREATED: Kind(gettext_lazy("Tournament created"), Reads.TOURNAMENT),
     Action.DRAW_STARTED: Kind(gettext_lazy("Draw at the venue started"), Reads.ROUND),
     Action.MATCH_SHEET_OPENED: Kind(gettext_lazy("Score sheet of a match opened"), Reads.MATCH),
@@ -243,6 +251,13 @@ class Actor:
     @property
     def user_id(self) -> int | None:
         return getattr(self.user, "pk", None) if self.user is not None else None
+
+
+SYSTEM = Actor()
+"""The site itself: a management command, the task worker's schedule (no account)."""
+
+VIA_LINK = Actor(None, via_link=True)
+"""The holder of a private link (a table's, a player's match link), without an account."""
 
 
 def by(user) -> Actor:
@@ -308,6 +323,8 @@ FIELDS = {
     "cards": gettext_lazy("cards"),
     "checkin_closes": gettext_lazy("check-in closes"),
     "confirm": gettext_lazy("the organiser confirms each registration"),
+    "contracts": gettext_lazy("contracts"),
+    "copied_from": gettext_lazy("copied from"),
     "draw_reopened": gettext_lazy("draw open again"),
     "email": gettext_lazy("e-mail address"),
     "expires_at": gettext_lazy("valid until"),
@@ -325,17 +342,21 @@ FIELDS = {
     "merged_id": gettext_lazy("merged player's number"),
     "name": gettext_lazy("name"),
     "number": gettext_lazy("number"),
+    "options": gettext_lazy("options"),
     "owner": gettext_lazy("owner"),
     "pairings": gettext_lazy("pairings"),
     "pairings_undone": gettext_lazy("pairings undone"),
     "paid": gettext_lazy("paid"),
     "player": gettext_lazy("player"),
     "player_id": gettext_lazy("player's number"),
+    "players": gettext_lazy("players"),
+    "previous": gettext_lazy("previous Partie's table"),
     "pot": gettext_lazy("pot"),
     "pull": gettext_lazy("pull"),
     "put_back": gettext_lazy("put back"),
     "role": gettext_lazy("role"),
     "round": gettext_lazy("round"),
+    "rule_set": gettext_lazy("rule set"),
     "seat": gettext_lazy("seats"),
     "seed": gettext_lazy("seed"),
     "slug": gettext_lazy("address"),

@@ -7,6 +7,7 @@ from django.db import transaction
 from base.errors import RuleError, gettext_noop
 from base.text import clean_name
 from clubs import audit
+from clubs.audit import Action
 from clubs.models import Category, Club, Player
 from clubs.players import known_player
 
@@ -25,7 +26,9 @@ def add_category(club: Club, name: str, actor: audit.Actor) -> Category:
         if existing is not None:
             return existing
         category = Category.objects.create(club=club, name=name)
-        audit.record(club.pk, "club", club.pk, "category added", actor=actor, after={"name": name})
+        audit.record(
+            club.pk, "club", club.pk, Action.CATEGORY_ADDED, actor=actor, after={"name": name}
+        )
         return category
 
 
@@ -47,7 +50,7 @@ def set_member(category: Category, name: str, member: bool, actor: audit.Actor) 
                 category.club_id,
                 "club",
                 category.club_id,
-                "category member added" if member else "category member removed",
+                Action.CATEGORY_MEMBER_ADDED if member else Action.CATEGORY_MEMBER_REMOVED,
                 actor=actor,
                 after={"category": category.name, "player": player.name},
             )

@@ -9,7 +9,6 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from base.errors import RuleError
-from clubs import audit
 from clubs.access import access_for
 from clubs.categories import add_category, set_member
 from clubs.forms import CategoryPostForm, rule_error_text
@@ -23,7 +22,7 @@ def categories(request, slug):
     club = access.club
     error = None
     if request.method == "POST":
-        actor = audit.by(request.user)
+        actor = access.actor
         form = CategoryPostForm(request.POST, club=club)
         form.is_valid()
         if "category" in form.errors:

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop, key_reused
 from clubs import audit
+from clubs.audit import Action
 from clubs.models import Club, Invitation, Membership, Role
 from clubs.services import lock_members
 
@@ -45,7 +46,7 @@ def create_invitation(club: Club, role: str, by, key: uuid.UUID | None = None) -
                 club.pk,
                 "club",
                 club.pk,
-                "invitation created",
+                Action.INVITATION_CREATED,
                 actor=audit.by(by),
                 before=None,
                 after={"invitation": invitation.pk, "role": role, "expires_at": _iso(invitation)},
@@ -83,7 +84,7 @@ def revoke_invitation(invitation: Invitation, by) -> None:
                 invitation.club_id,
                 "club",
                 invitation.club_id,
-                "invitation revoked",
+                Action.INVITATION_REVOKED,
                 actor=audit.by(by),
                 before={"invitation": invitation.pk, "role": invitation.role},
                 after=None,
@@ -183,7 +184,7 @@ def accept_invitation(invitation: Invitation, user) -> Membership:
                 club.pk,
                 "club",
                 club.pk,
-                "invitation accepted",
+                Action.INVITATION_ACCEPTED,
                 actor=audit.by(user),
                 before=None,
                 after={

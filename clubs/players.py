@@ -19,6 +19,7 @@ from django.utils import timezone
 from base.errors import RuleError, gettext_noop
 from base.text import TYPED_MAX, clean_name, name_fold
 from clubs import audit
+from clubs.audit import Action
 from clubs.models import Club, Player
 
 NAME_LENGTH = 80
@@ -119,7 +120,7 @@ def rename_player(player: Player, new_name: str, actor) -> Player:
             locked.club_id,
             "club",
             locked.club_id,
-            "player renamed",
+            Action.PLAYER_RENAMED,
             actor=actor,
             before={"player_id": locked.pk, "name": old},
             after={"player_id": locked.pk, "name": locked.name},
@@ -251,7 +252,7 @@ def merge_players(keep: Player, gone: Player, actor) -> dict[str, int]:
             keep.club_id,
             "club",
             keep.club_id,
-            "players merged",
+            Action.PLAYERS_MERGED,
             actor=actor,
             before={
                 "player_id": keep.pk,

@@ -35,6 +35,7 @@ from django.utils.translation import gettext
 
 from base.errors import RuleError, gettext_noop
 from clubs import audit
+from clubs.audit import Action
 from clubs.models import Club, Membership, Role
 
 # Why a link may not be made (the owner's members page) ...
@@ -225,7 +226,7 @@ class ResetLinkCheck:
                     self.club.pk,
                     "club",
                     self.club.pk,
-                    "reset link used",
+                    Action.RESET_LINK_USED,
                     actor=audit.by(form.user),
                     before=None,
                     after={

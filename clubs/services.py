@@ -22,6 +22,7 @@ from django.utils.text import slugify
 from base.errors import RuleError, gettext_noop, key_reused
 from base.text import clean_name
 from clubs import audit, resets
+from clubs.audit import Action
 from clubs.models import AuditEntry, Club, Membership, Role, colour_check
 
 # -- Clubs -------------------------------------------------------------------------------
@@ -69,7 +70,7 @@ def create_club(name: str, owner, key: uuid.UUID | None = None) -> Club:
                     club.pk,
                     "club",
                     club.pk,
-                    "club created",
+                    Action.CLUB_CREATED,
                     actor=audit.by(owner),
                     before=None,
                     after={"name": club.name, "slug": club.slug, "owner": owner.get_username()},
@@ -87,7 +88,7 @@ def _same_club(earlier: Club, name: str, owner) -> Club:
     """``earlier`` when the key that made it is sent again for the same founding (the
     name, and the account that founded it as the history keeps it); else ``key_reused``."""
     founder = (
-        AuditEntry.objects.filter(club=earlier, scope="club", action="club created")
+        AuditEntry.objects.filter(club=earlier, scope="club", action=Action.CLUB_CREATED)
         .values_list("actor_id", flat=True)
         .first()
     )
@@ -135,7 +136,7 @@ def change_role(membership: Membership, role: str, by) -> Membership:
             locked.club_id,
             "club",
             locked.club_id,
-            "role changed",
+            Action.ROLE_CHANGED,
             actor=audit.by(by),
             before={"user": locked.user.get_username(), "role": before},
             after={"user": locked.user.get_username(), "role": role},
@@ -165,7 +166,7 @@ def remove_member(membership: Membership, by) -> None:
             locked.club_id,
             "club",
             locked.club_id,
-            "member removed",
+            Action.MEMBER_REMOVED,
             actor=audit.by(by),
             before={"user": locked.user.get_username(), "role": locked.role},
             after=None,
@@ -193,7 +194,7 @@ def issue_reset_link(membership: Membership, by) -> tuple[str, str]:
             membership.club_id,
             "club",
             membership.club_id,
-            "reset link issued",
+            Action.RESET_LINK_ISSUED,
             actor=audit.by(by),
             before=None,
             after={"user": membership.user.get_username()},
@@ -234,7 +235,7 @@ def unlock_sign_in(membership: Membership, by) -> int:
                 membership.club_id,
                 "club",
                 membership.club_id,
-                "sign-in unlocked",
+                Action.SIGN_IN_UNLOCKED,
                 actor=audit.by(by),
                 before=None,
                 after={"user": username},
@@ -270,7 +271,7 @@ def set_email(membership: Membership, email: str, by) -> bool:
             membership.club_id,
             "club",
             membership.club_id,
-            "e-mail changed",
+            Action.E_MAIL_CHANGED,
             actor=audit.by(by),
             before={"user": account.get_username(), "email": before},
             after={"user": account.get_username(), "email": email},
@@ -300,7 +301,7 @@ def rename_club(club: Club, name: str, by) -> Club:
             locked.pk,
             "club",
             locked.pk,
-            "club renamed",
+            Action.CLUB_RENAMED,
             actor=audit.by(by),
             before={"name": before},
             after={"name": name},
@@ -331,7 +332,7 @@ def set_public_face(club: Club, by, *, public_page: bool, colour: str) -> Club:
             locked.pk,
             "club",
             locked.pk,
-            "club page changed",
+            Action.CLUB_PAGE_CHANGED,
             actor=audit.by(by),
             before=before,
             after=after,

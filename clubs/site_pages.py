@@ -36,6 +36,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from base.backups import Refused, backup_bytes
 from base.links import absolute_url
 from clubs import audit, first_run, resets
+from clubs.access import visitor
+from clubs.audit import Action
 from clubs.members import BACKEND, qr
 from clubs.models import Membership
 
@@ -120,8 +122,8 @@ def site_reset(request):
                 club_id,
                 "club",
                 club_id,
-                "reset link issued",
-                actor=audit.by(request.user),
+                Action.RESET_LINK_ISSUED,
+                actor=visitor(request),
                 before=None,
                 after={"user": user.get_username(), "issued_by": request.user.get_username()},
             )

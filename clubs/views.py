@@ -20,6 +20,7 @@ from base.htmx import partial_or_page, vary_on_htmx
 from base.text import TYPED_MAX, clean_name, warn_unprintable
 from clubs import audit
 from clubs.access import Access, access_for, club_for, clubs_of
+from clubs.audit import Action
 from clubs.forms import PlayerForm, put_rule_error, read_id, rule_error_text
 from clubs.models import AuditEntry, Club, Player, Role
 from clubs.players import add_player, known_player, merge_plan, merge_players, rename_player
@@ -149,7 +150,7 @@ def rename(request, slug, player_id):
     if form.is_valid():
         old = person.name
         try:
-            person = rename_player(person, form.cleaned_data["name"], audit.by(request.user))
+            person = rename_player(person, form.cleaned_data["name"], access.actor)
         except RuleError as error:
             put_rule_error(form, error, "name")
         else:
@@ -178,16 +179,16 @@ def club_history(request, slug):
 
 
 MEMBERSHIP_ACTIONS = (
-    "club created",
-    "invitation created",
-    "invitation revoked",
-    "invitation accepted",
-    "role changed",
-    "member removed",
-    "reset link issued",
-    "reset link used",
-    "sign-in unlocked",
-    "e-mail changed",
+    Action.CLUB_CREATED,
+    Action.INVITATION_CREATED,
+    Action.INVITATION_REVOKED,
+    Action.INVITATION_ACCEPTED,
+    Action.ROLE_CHANGED,
+    Action.MEMBER_REMOVED,
+    Action.RESET_LINK_ISSUED,
+    Action.RESET_LINK_USED,
+    Action.SIGN_IN_UNLOCKED,
+    Action.E_MAIL_CHANGED,
 )
 """History entries of who belongs to the club: for its owners' eyes."""
 
@@ -204,7 +205,7 @@ def _merged_into(club, gone_id: int) -> str | None:
     """The message for a merge sent again: which player ``gone_id`` became, if merged."""
     entry = (
         AuditEntry.objects.filter(
-            club=club, scope="club", scope_id=club.pk, action="players merged"
+            club=club, scope="club", scope_id=club.pk, action=Action.PLAYERS_MERGED
         )
         .filter(before__merged_id=gone_id)
         .first()
@@ -256,7 +257,7 @@ def merge(request, slug, player_id):
     plan = merge_plan(keep, gone)
     if request.method == "POST" and plan.clash is None:
         try:
-            merge_players(keep, gone, audit.by(request.user))
+            merge_players(keep, gone, access.actor)
         except RuleError as error:
             plan = dataclasses.replace(plan, clash=error)
         else:

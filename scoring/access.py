@@ -22,6 +22,7 @@ from django.utils.translation import gettext
 
 from base.errors import RuleError
 from base.sqlrows import Columns, fetch, table
+from clubs.access import Access, link_actor
 from clubs.audit import Actor
 from clubs.models import Club, Membership, Player, Role, role_allows
 from scoring.models import Seat, Sheet
@@ -128,9 +129,7 @@ def sheet_for(
         if sheet.reports_result and _refused(link_open.send(Sheet, sheet=sheet)):
             raise Http404
         locked = sheet.write_refusal(organiser=False)
-        return SheetAccess(
-            sheet, players, Actor(None, via_link=True), "entry", locked is None, False, locked
-        )
+        return SheetAccess(sheet, players, link_actor(), "entry", locked is None, False, locked)
     if not request.user.is_authenticated:
         raise SignInRequired
     found = _seated("account", [request.user.pk, pk]) if pk is not None and 0 < pk < 2**63 else None
@@ -147,7 +146,7 @@ def sheet_for(
     return SheetAccess(
         sheet,
         players,
-        Actor(request.user, organiser=organiser),
+        Access.of(request, sheet.club, role).actor,
         "sheet",
         may_write and locked is None,
         organiser,

@@ -6,6 +6,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
+from clubs import audit
+from clubs.audit import Reads
 from scoring import rules as core
 from scoring.forms import OPTION_CHOICES, OPTION_LABELS
 from scoring.models import ENTRY_TYPES
@@ -226,7 +228,7 @@ def describe_change(scored):
 
     def describe(action: str, value) -> str | None:
         try:
-            if action == "sheet imported":
+            if audit.reads(action) == Reads.IMPORT:
                 return _("Players: %(players)s · deals: %(count)s") % {
                     "players": ", ".join(value["players"]),
                     "count": len(value.get("deals", [])),

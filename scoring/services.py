@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop, key_reused
 from clubs import audit
-from clubs.audit import Actor
+from clubs.audit import Action, Actor
 from clubs.models import Club, Player
 from scoring import foldcache
 from scoring import rules as core
@@ -96,6 +96,17 @@ def open_sheet(
             )
             Seat.objects.bulk_create(
                 Seat(sheet=sheet, player=p, position=i) for i, p in enumerate(players)
+            )
+            audit.record(
+                club.pk,
+                "sheet",
+                sheet.pk,
+                Action.SHEET_OPENED,
+                actor=actor or audit.SYSTEM,
+                after={
+                    "players": [p.name for p in players],
+                    "rule_set": rule_set.name,
+                },
             )
     except IntegrityError:
         # A second tap committed the same key between our read and insert.
@@ -186,7 +197,7 @@ def record_entry(
                 sheet.club_id,
                 "sheet",
                 sheet.pk,
-                "deal recorded",
+                Action.DEAL_RECORDED,
                 actor=actor,
                 after=_audit_deal(deal),
             )
@@ -261,7 +272,7 @@ def correct_deal(
                 sheet.club_id,
                 "sheet",
                 sheet.pk,
-                "deal corrected",
+                Action.DEAL_CORRECTED,
                 actor=actor,
                 before=before,
                 after=_audit_deal(deal),
@@ -305,7 +316,7 @@ def void_deal(
         before = _audit_deal(target)
         _strike(target, actor)
         audit.record(
-            sheet.club_id, "sheet", sheet.pk, "deal struck out", actor=actor, before=before
+            sheet.club_id, "sheet", sheet.pk, Action.DEAL_STRUCK_OUT, actor=actor, before=before
         )
         scored = scored_from(sheet, players, deals)
         foldcache.keep(sheet, struck_count(deals), scored.state, live_rows(deals))

@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from base.errors import key_reused
 from base.text import name_fold
 from clubs import audit
-from clubs.audit import Actor
+from clubs.audit import Action, Actor
 from clubs.models import Club
 from clubs.players import player_named
 from scoring import rules as core
@@ -82,7 +82,13 @@ def _import(club, document, actor, title, key, parsed, state, preset_name) -> Sh
             )
         Deal.objects.bulk_create(rows)
         audit.record(
-            club.pk, "sheet", sheet.pk, "sheet imported", actor=actor, before=None, after=document
+            club.pk,
+            "sheet",
+            sheet.pk,
+            Action.SHEET_IMPORTED,
+            actor=actor,
+            before=None,
+            after=document,
         )
     return sheet
 

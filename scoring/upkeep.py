@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop, key_reused
 from clubs import audit
-from clubs.audit import Actor
+from clubs.audit import Action, Actor
 from clubs.models import Archived, Club
 from scoring.models import Seat, Sheet, new_token
 from scoring.reading import live_rows, score
@@ -25,7 +25,7 @@ def revoke_link(sheet: Sheet, actor: Actor) -> None:
             token_revoked_at=timezone.now()
         )
         if revoked:
-            audit.record(sheet.club_id, "sheet", sheet.pk, "link revoked", actor=actor)
+            audit.record(sheet.club_id, "sheet", sheet.pk, Action.LINK_REVOKED, actor=actor)
 
 
 def renew_link(sheet: Sheet, actor: Actor) -> None:
@@ -33,7 +33,7 @@ def renew_link(sheet: Sheet, actor: Actor) -> None:
     sheet's history, without the link."""
     with transaction.atomic():
         Sheet.objects.filter(pk=sheet.pk).update(entry_token=new_token(), token_revoked_at=None)
-        audit.record(sheet.club_id, "sheet", sheet.pk, "link renewed", actor=actor)
+        audit.record(sheet.club_id, "sheet", sheet.pk, Action.LINK_RENEWED, actor=actor)
 
 
 # -- a series of Partien at one table (two players) -----------------------------------
@@ -84,6 +84,14 @@ def open_next_partie(sheet: Sheet, key: uuid.UUID, actor: Actor) -> Sheet:
         Seat.objects.bulk_create(
             Seat(sheet=following, player_id=s.player_id, position=s.position) for s in seats
         )
+        audit.record(
+            following.club_id,
+            "sheet",
+            following.pk,
+            Action.PARTIE_OPENED,
+            actor=actor,
+            after={"previous": sheet.pk},
+        )
         return following
 
 
@@ -113,7 +121,7 @@ def rename_sheet(sheet: Sheet, title: str, actor: Actor) -> Sheet:
             locked.club_id,
             "club",
             locked.club_id,
-            "table renamed",
+            Action.TABLE_RENAMED,
             actor=actor,
             before={"table": locked.pk, "title": before},
             after={"table": locked.pk, "title": title},
@@ -154,7 +162,7 @@ def archive_sheet(sheet: Sheet, actor: Actor) -> bool:
                 locked.club_id,
                 "club",
                 locked.club_id,
-                "table archived",
+                Action.TABLE_ARCHIVED,
                 actor=actor,
                 before=None,
                 after={"table": locked.pk, "title": locked.title},
@@ -174,7 +182,7 @@ def restore_sheet(sheet: Sheet, actor: Actor) -> bool:
                 locked.club_id,
                 "club",
                 locked.club_id,
-                "table restored",
+                Action.TABLE_RESTORED,
                 actor=actor,
                 before={"table": locked.pk, "title": locked.title},
                 after=None,

@@ -10,6 +10,7 @@ from django.db import transaction
 
 from base.errors import RuleError, gettext_noop, key_reused
 from clubs import audit
+from clubs.audit import Action
 from clubs.models import Club
 from seasons import ranking
 from seasons.models import RankingSettings, Season
@@ -79,7 +80,7 @@ def save_season(
             club.pk,
             "club",
             club.pk,
-            "season saved",
+            Action.SEASON_SAVED,
             actor=actor,
             before=before,
             after=_season_dict(season),
@@ -136,7 +137,7 @@ def save_settings(
             club.pk,
             "club",
             club.pk,
-            "ranking settings changed",
+            Action.RANKING_SETTINGS_CHANGED,
             actor=actor,
             before=before,
             after=_settings_dict(current),

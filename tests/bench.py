@@ -519,7 +519,7 @@ def pdf_figures(club, small, finished) -> None:
 
     from base.printing import render_pdf
     from tests.turns import in_turns
-    from tournaments import printing
+    from tournaments import bracket_sheet, printing
     from tournaments.simulation import simulate
 
     middle = simulate(club, cards=128, players=60, max_cards=3, seed=8, name="Bench 128")
@@ -527,16 +527,16 @@ def pdf_figures(club, small, finished) -> None:
     # registered in the first round, which is not counted).
     one_page, bracket = in_turns(  # ms
         lambda: render_pdf("print/prizes.html", printing.prizes_context(small)),
-        lambda: render_pdf("print/bracket.html", printing.bracket_context(middle)),
+        lambda: render_pdf("print/bracket.html", bracket_sheet.bracket_context(middle)),
         rounds=5,
     )
-    pdf = render_pdf("print/bracket.html", printing.bracket_context(middle))
+    pdf = render_pdf("print/bracket.html", bracket_sheet.bracket_context(middle))
     pages = len(PdfReader(io.BytesIO(pdf)).pages)
     say("PDF: one page (prize list), median CPU", f"{one_page:.0f} ms")
     say("PDF: 128-card bracket, median CPU", f"{bracket:.0f} ms, {pages} pages")
     say("PDF: ratio 128-card bracket / one page (goal <= 3x)", f"{bracket / one_page:.1f}x")
     started, cpu = time.perf_counter(), time.process_time()
-    pdf = render_pdf("print/bracket.html", printing.bracket_context(finished))
+    pdf = render_pdf("print/bracket.html", bracket_sheet.bracket_context(finished))
     took, cpu = time.perf_counter() - started, time.process_time() - cpu
     pages = len(PdfReader(io.BytesIO(pdf)).pages)
     say(

@@ -63,7 +63,7 @@ def announced_registration(club):
     from django.utils import timezone
 
     from tournaments.models import Registration
-    from tournaments.services import registrations
+    from tournaments.services import signup
     from tournaments.services.sheets import Actor
 
     found = Registration.objects.filter(tournament__club=club).first()
@@ -71,10 +71,10 @@ def announced_registration(club):
         return found
     now = timezone.now()
     night = factories.tournament(club, name="Angekündigt", starts_at=now + datetime.timedelta(2))
-    registrations.set_registration(
+    signup.set_registration(
         night, Actor(), opens=now, closes=now + datetime.timedelta(days=1), public=True
     )
-    return registrations.register(night, name="Rosa", cards=1, contact="rosa@example.org")
+    return signup.register(night, name="Rosa", cards=1, contact="rosa@example.org")
 
 
 def public_face():

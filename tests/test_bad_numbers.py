@@ -20,7 +20,7 @@ from scoring.models import RuleSet
 from tests import factories
 from tests.season_sheets import bummerl
 from tournaments.models import Card, Pull, Report, Result, TieBreak
-from tournaments.services.draws import add_pull, start_physical_draw
+from tournaments.services.physical_draws import add_pull, start_physical_draw
 from tournaments.services.reading import load_state
 from tournaments.services.sheets import Actor
 from tournaments.simulation import simulate

@@ -5,6 +5,7 @@ Playwright with the system Chromium, against the live test server."""
 import pytest
 from django.urls import reverse
 
+from clubs.audit import SYSTEM
 from scoring.rulesets import copy_rule_set
 from tests import factories
 
@@ -22,7 +23,7 @@ def test_the_sheet_of_four_and_the_bauern_rule_set_fit_a_360_phone(live_server, 
     club = factories.club("Vierer")
     factories.user(club, "organiser", username="vera")
     sheet = factories.sheet(club, NAMES, preset="bauern")
-    copy = copy_rule_set(club, factories.presets()["bauern"])
+    copy = copy_rule_set(club, factories.presets()["bauern"], actor=SYSTEM)
     page.goto(live_server.url + reverse("login"))
     page.locator("input[name=username]").fill("vera")
     page.locator("input[name=password]").fill("pw-vera")

@@ -19,7 +19,7 @@ from django.utils import timezone
 from playwright.sync_api import Browser, expect
 
 from tests import factories
-from tournaments.services import registrations
+from tournaments.services import signup
 from tournaments.services.cards import sell_cards
 from tournaments.services.sheets import Actor
 
@@ -54,8 +54,8 @@ def test_a_player_registers_on_his_phone_is_confirmed_checked_in_and_plays(
         venue="Gasthaus Zur Post",
     )
     hour = datetime.timedelta(hours=1)
-    registrations.set_registration(night, Actor(), opens=now - hour, closes=now + hour, public=True)
-    registrations.set_registration_terms(
+    signup.set_registration(night, Actor(), opens=now - hour, closes=now + hour, public=True)
+    signup.set_registration_terms(
         night, Actor(), confirm=True, transfer_to=ACCOUNT, checkin_closes=None
     )
     for name in AT_THE_DOOR:  # 7 of the 8 cards sold already: one is left for Rosa

@@ -13,12 +13,13 @@ from django.urls import reverse
 from django.utils import timezone
 from icalendar import Calendar
 
+from clubs.audit import SYSTEM
 from clubs.models import AuditEntry, Club
 from scoring.rulesets import copy_rule_set
 from seasons.models import RankingSettings, Season
 from tests import factories
 from tournaments.models import Pairing, Tournament
-from tournaments.services import registrations
+from tournaments.services import checkin, signup
 from tournaments.services.draws import draw_round
 from tournaments.services.sheets import Actor
 from tournaments.simulation import simulate
@@ -58,7 +59,7 @@ def announced(club, *, name="Adventschnapsen", days=3, venue="Gasthaus Zur Linde
         **fields,
     )
     Tournament.objects.filter(pk=t.pk).update(venue=venue)
-    registrations.set_registration(
+    signup.set_registration(
         t,
         Actor(),
         opens=now - datetime.timedelta(hours=1),
@@ -90,7 +91,7 @@ def tournament_post(**changes) -> dict:
 def test_the_tournament_form_keeps_the_venue_and_the_clubs_rule_set():
     presets = factories.presets()
     club = factories.club()
-    own = copy_rule_set(club, presets["spielregeln"])
+    own = copy_rule_set(club, presets["spielregeln"], actor=SYSTEM)
     client = owner_client(club)
     page = client.get(reverse("tournaments", kwargs={"slug": club.slug})).content.decode()
     select = re.search(r'<select name="rule_set".*?</select>', page, re.S).group(0)
@@ -108,7 +109,7 @@ def test_the_tournament_form_keeps_the_venue_and_the_clubs_rule_set():
 def test_a_rule_set_of_bauernschnapsen_is_refused_on_its_field():
     presets = factories.presets()
     club = factories.club()
-    copy = copy_rule_set(club, presets["bauern"])
+    copy = copy_rule_set(club, presets["bauern"], actor=SYSTEM)
     client = owner_client(club)
     for rule_set in (presets["bauern"], copy):
         response = client.post(
@@ -124,7 +125,7 @@ def test_a_rule_set_of_bauernschnapsen_is_refused_on_its_field():
 def test_another_clubs_rule_set_is_refused():
     presets = factories.presets()
     club, other = factories.club(), factories.club()
-    theirs = copy_rule_set(other, presets["wiki"])
+    theirs = copy_rule_set(other, presets["wiki"], actor=SYSTEM)
     response = owner_client(club).post(
         reverse("tournaments", kwargs={"slug": club.slug}), tournament_post(rule_set=theirs.pk)
     )
@@ -145,7 +146,7 @@ def _match_sheet_rules(t):
 def test_match_sheets_open_with_the_nights_rule_set_and_its_match_rules():
     presets = factories.presets()
     club = factories.club()
-    own = copy_rule_set(club, presets["wiki"])
+    own = copy_rule_set(club, presets["wiki"], actor=SYSTEM)
     own.data = {**own.data, "options": {**own.data["options"], "false_claim": "mirror"}}
     own.save()
     t = factories.tournament(club, cards=8, sold=8, match_bummerl=3)
@@ -169,7 +170,7 @@ def test_match_sheets_of_a_night_without_a_rule_set_use_the_preset():
 def test_the_nights_public_page_shows_the_venue_and_the_rules_in_words():
     presets = factories.presets()
     club = factories.club()
-    own = copy_rule_set(club, presets["wiki"])
+    own = copy_rule_set(club, presets["wiki"], actor=SYSTEM)
     t = announced(club, match_bummerl=3)
     Tournament.objects.filter(pk=t.pk).update(rule_set=own)
     page = Client().get(reverse("bracket", kwargs={"token": t.public_token})).content.decode()
@@ -232,7 +233,7 @@ def test_the_club_page_lists_upcoming_nights_and_past_results():
     factories.presets()
     club = public_club()
     soon = announced(club, name="Adventschnapsen", days=3)
-    registrations.register(soon, name="Rosa", cards=2, contact="rosa@example.org")
+    signup.register(soon, name="Rosa", cards=2, contact="rosa@example.org")
     later = announced(club, name="Silvesterschnapsen", days=20, venue="")
     played = simulate(club, cards=8, players=8, max_cards=1, seed=5, name="Herbstschnapsen")
     Tournament.objects.filter(pk=played.pk).update(starts_at=NOW() - datetime.timedelta(days=10))
@@ -343,13 +344,13 @@ def test_a_registered_players_calendar_lists_his_standing_registrations_in_the_c
     factories.presets()
     club = factories.club()  # its page need not be public: the link is his own
     first, second, third = (announced(club, name=f"Nacht {n}", days=n) for n in (2, 4, 6))
-    mine = registrations.register(first, name="Anna Huber", cards=2, contact="+43 660 1234567")
-    registrations.register(second, name="anna  huber", cards=1, contact="+43 660 1234567")
-    gone = registrations.register(third, name="Anna Huber", cards=1, contact="+43 660 1234567")
-    registrations.cancel(gone)
-    registrations.register(second, name="Ben", cards=1)
+    mine = signup.register(first, name="Anna Huber", cards=2, contact="+43 660 1234567")
+    signup.register(second, name="anna  huber", cards=1, contact="+43 660 1234567")
+    gone = signup.register(third, name="Anna Huber", cards=1, contact="+43 660 1234567")
+    checkin.cancel(gone)
+    signup.register(second, name="Ben", cards=1)
     elsewhere = announced(factories.club(), name="Anderswo")
-    registrations.register(elsewhere, name="Anna Huber", cards=1)
+    signup.register(elsewhere, name="Anna Huber", cards=1)
     response = Client().get(reverse("registration_calendar", kwargs={"token": mine.token}))
     assert response["Content-Type"] == "text/calendar; charset=utf-8"
     found = events(response.content)
@@ -464,8 +465,8 @@ def test_no_contact_reference_or_private_link_is_in_any_public_output():
     club = public_club()
     RankingSettings.objects.create(club=club, public=True)
     t = announced(club)
-    r = registrations.register(t, name="Rosa", cards=1, contact="rosa@example.org")
-    waiting = registrations.register(t, name="Max", cards=1, contact="+43 664 7654321")
+    r = signup.register(t, name="Rosa", cards=1, contact="rosa@example.org")
+    waiting = signup.register(t, name="Max", cards=1, contact="+43 664 7654321")
     running = simulate(club, cards=8, players=6, max_cards=2, seed=1, stop_after=1)
     pairings = Pairing.objects.filter(tournament=running)
     secrets = {

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
+from clubs.audit import SYSTEM
 from scoring import rulesets, services
 from scoring.contract_names import PRESET_LABELS, PRESET_NAMES
 from scoring.models import Sheet
@@ -67,9 +68,9 @@ def test_a_preset_table_shows_english_names_in_english_and_german_in_german(club
 
 def test_a_club_renamed_contract_keeps_its_name_in_both_languages(club, client):
     wiki = factories.presets()["wiki"]
-    copy = rulesets.copy_rule_set(club, wiki)
+    copy = rulesets.copy_rule_set(club, wiki, actor=SYSTEM)
     rules = copy.rules.with_changes(catalog={"bettler": {"name": "Fechter"}})
-    copy = rulesets.update_rule_set(copy, rules.to_dict())
+    copy = rulesets.update_rule_set(copy, rules.to_dict(), actor=SYSTEM)
     anna, ben, clara = factories.players(club, "Anna", "Ben", "Clara")
     sheet = services.open_sheet(club, "dreierschnapsen", [anna, ben, clara], copy)
     english = contract_buttons(sheet_page(client, sheet, "en"))

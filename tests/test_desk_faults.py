@@ -15,14 +15,10 @@ from tests.test_tournaments import ACTOR, new_tournament, sell
 from tournaments import ledger
 from tournaments.export import export
 from tournaments.models import Card, Pairing, Pull, Round
-from tournaments.services.cards import lower_cards, sell_cards
-from tournaments.services.draws import (
-    add_pull,
-    draw_round,
-    start_physical_draw,
-    undo_draw,
-    undo_last_pull,
-)
+from tournaments.services.cards import sell_cards
+from tournaments.services.draws import draw_round, undo_draw
+from tournaments.services.layout import lower_cards
+from tournaments.services.physical_draws import add_pull, start_physical_draw, undo_last_pull
 from tournaments.services.reading import load_state, physical_session
 from tournaments.services.results import record_result
 

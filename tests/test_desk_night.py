@@ -23,7 +23,8 @@ from tournaments.models import Card, Pairing
 from tournaments.prizes import Place, cash, player_cash
 from tournaments.rows import match_name, place_name, round_name
 from tournaments.services.cards import sell_cards, set_paid
-from tournaments.services.draws import add_pull, draw_round, start_physical_draw
+from tournaments.services.draws import draw_round
+from tournaments.services.physical_draws import add_pull, start_physical_draw
 from tournaments.services.reading import load_state
 from tournaments.services.results import record_result
 from tournaments.services.sheets import Actor, open_match_sheet

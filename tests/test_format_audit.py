@@ -21,10 +21,10 @@ from tournaments import danish, formats
 from tournaments import leben as leben_core
 from tournaments.export import export
 from tournaments.models import Pairing, Round
-from tournaments.services.cards import undo_withdrawal, withdraw_card
 from tournaments.services.draws import draw_round, pending_commitment, undo_draw
 from tournaments.services.reading import load_state
 from tournaments.services.results import record_result
+from tournaments.services.withdrawals import undo_withdrawal, withdraw_card
 from tournaments.simulation import simulate_format
 from tournaments.verify import check_export, check_format_round, commit_format, pair_format
 

@@ -18,8 +18,9 @@ from tests import factories
 from tournaments import formats
 from tournaments.export import export
 from tournaments.models import Pairing, Result, Round, Tournament
-from tournaments.services.draws import draw_round, start_physical_draw, undo_draw
+from tournaments.services.draws import draw_round, undo_draw
 from tournaments.services.formats import buy_life, can_buy_life, set_team
+from tournaments.services.physical_draws import start_physical_draw
 from tournaments.services.reading import load_state
 from tournaments.services.results import correct_result, record_result, void_result
 from tournaments.services.ties import draw_lots

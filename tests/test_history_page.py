@@ -23,7 +23,8 @@ from scoring.services import Actor
 from tests import factories
 from tournaments.models import Pairing
 from tournaments.services.cards import create_tournament, sell_cards, set_paid
-from tournaments.services.draws import add_pull, draw_round, start_physical_draw, undo_draw
+from tournaments.services.draws import draw_round, undo_draw
+from tournaments.services.physical_draws import add_pull, start_physical_draw
 from tournaments.services.reading import load_state
 from tournaments.services.results import correct_result, record_result
 
@@ -66,6 +67,7 @@ def test_a_sheets_history_names_actions_and_deals_in_german(client):
             "Nachher: Spiel 1: Bettler · Ben · verloren (Anna +4, Clara +4)",
         ],
         ["alice · Spiel eingetragen", "Spiel 1: Bettler · Ben · gewonnen (Ben +4)"],
+        ["– · Tisch eröffnet", "Spieler: Anna, Ben, Clara · Regelwerk: Standard (Wiki)"],
     ]
 
 
@@ -76,7 +78,10 @@ def test_a_two_player_deal_and_an_import_read_as_lines(client):
     scoring.record_entry(two, EndedDeal("renonce", 0), uuid.uuid4(), scoring.Actor(alice))
     client.force_login(alice)
     page = changes(client.get(reverse("sheet:history", kwargs={"pk": two.pk})))
-    assert page == [["alice2 · Spiel eingetragen", "Spiel 1: Anna hat Renonce gemacht (Ben +3)"]]
+    assert page == [
+        ["alice2 · Spiel eingetragen", "Spiel 1: Anna hat Renonce gemacht (Ben +3)"],
+        ["– · Tisch eröffnet", "Spieler: Anna, Ben · Regelwerk: Standard (Wiki)"],
+    ]
     document = {
         "variant": "schnapsen",
         "players": ["Anna", "Ben"],
@@ -178,12 +183,13 @@ def test_an_action_without_a_label_shows_its_code_and_its_fields(client):
     assert page == [
         ["– · dice rolled", "Vorher: a: 1, 2", "Nachher: b: ja"],
         ["– · Karte zurückgezogen", "Karte: 5"],
+        ["– · Tisch eröffnet", "Spieler: Anna, Ben, Clara · Regelwerk: Standard (Wiki)"],
     ]
 
 
 def recorded_actions() -> set[str]:
-    """Every action code passed to ``audit.record`` in the project's code (a literal, or a
-    name assigned from literals in the same module)."""
+    """Every action code passed to ``audit.record`` in the project's code (an ``Action``
+    member or a literal, or a name assigned from them in the same module)."""
     found: set[str] = set()
     base = Path(settings.BASE_DIR)
     for path in base.glob("*/**/*.py"):
@@ -212,6 +218,13 @@ def recorded_actions() -> set[str]:
                         n.value
                         for n in ast.walk(source)
                         if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                    }
+                    found |= {
+                        audit.Action[n.attr].value
+                        for n in ast.walk(source)
+                        if isinstance(n, ast.Attribute)
+                        and isinstance(n.value, ast.Name)
+                        and n.value.id == "Action"
                     }
     return found
 

@@ -11,6 +11,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
+from clubs.audit import SYSTEM
 from clubs.models import AuditEntry, Category, Player
 from seasons import ranking
 from seasons.models import RankingSettings
@@ -222,9 +223,11 @@ def test_a_rule_set_of_100_contracts_takes_no_new_one(club, owner):
     from scoring.models import RuleSet
 
     wiki = factories.presets()["wiki"]
-    copy = rulesets.copy_rule_set(club, wiki)
+    copy = rulesets.copy_rule_set(club, wiki, actor=SYSTEM)
     more = {f"haus{i}": {"name": f"Haus {i}", "base": 1} for i in range(100 - 16)}
-    copy = rulesets.update_rule_set(copy, copy.rules.with_changes(catalog=more).to_dict())
+    copy = rulesets.update_rule_set(
+        copy, copy.rules.with_changes(catalog=more).to_dict(), actor=SYSTEM
+    )
     assert len(copy.rules.catalog) == 100
     url = reverse("rule_set", kwargs={"slug": club.slug, "rule_set_id": copy.pk})
     values = {"name": copy.name, "new_code": "eins", "new_name": "Eins", "new_base": 5}

@@ -17,11 +17,11 @@ from tests import factories
 from tests.test_tournaments import new_tournament, sell
 from tournaments.export import export
 from tournaments.models import Card
-from tournaments.services.cards import withdraw_card
 from tournaments.services.consolation import open_consolation
 from tournaments.services.draws import draw_round, undo_draw
 from tournaments.services.reading import load_state, match_scores
 from tournaments.services.results import record_result
+from tournaments.services.withdrawals import withdraw_card
 
 pytestmark = pytest.mark.django_db
 ACTOR = Actor()

@@ -18,7 +18,8 @@ from scoring.services import Actor
 from tests import factories
 from tournaments.models import Pairing, Result
 from tournaments.services.draws import draw_round, undo_draw
-from tournaments.services.reading import StaleResult, load_state
+from tournaments.services.reading import load_state
+from tournaments.services.result_texts import StaleResult
 from tournaments.services.results import correct_result, record_result, void_result
 from tournaments.services.sheets import SHEET_REMADE, open_match_sheet
 from tournaments.simulation import play_open_matches, simulate

@@ -22,9 +22,10 @@ from tests import factories
 from tournaments import notices
 from tournaments.models import Card, Pairing, Registration
 from tournaments.rows import pairing_name
-from tournaments.services import registrations as service
+from tournaments.services import checkin, signup
 from tournaments.services.cards import sell_cards
-from tournaments.services.draws import add_pull, draw_round, start_physical_draw, undo_draw
+from tournaments.services.draws import draw_round, undo_draw
+from tournaments.services.physical_draws import add_pull, start_physical_draw
 from tournaments.services.reading import load_state, physical_session
 from tournaments.services.sheets import Actor
 
@@ -484,18 +485,18 @@ def checked_in_night():
     is registered but not checked in, and three cards are sold at the door."""
     now = timezone.now()
     t = night(starts_at=now + datetime.timedelta(hours=1), tables=4)
-    service.set_registration(
+    signup.set_registration(
         t,
         Actor(),
         opens=now - datetime.timedelta(hours=1),
         closes=now + datetime.timedelta(minutes=30),
         public=True,
     )
-    anna = service.register(t, name="Anna", cards=3, contact="anna@example.org")
-    ben = service.register(t, name="Ben", cards=1, contact="+43 660 1234567")
-    service.register(t, name="Clara", cards=1, contact="clara@example.org")
+    anna = signup.register(t, name="Anna", cards=3, contact="anna@example.org")
+    ben = signup.register(t, name="Ben", cards=1, contact="+43 660 1234567")
+    signup.register(t, name="Clara", cards=1, contact="clara@example.org")
     for r in (anna, ben):
-        service.check_in(r, Actor())
+        checkin.check_in(r, Actor())
     for name in ("Dora", "Emil"):
         sell_cards(t, name, 1, Actor(), paid=True)
     return t, Registration.objects.get(pk=anna.pk)
@@ -607,15 +608,15 @@ def one_card_night(**fields):
     checked in or sold at the door, and registration has closed."""
     now = timezone.now()
     t = night(starts_at=now + datetime.timedelta(hours=1), **fields)
-    service.set_registration(
+    signup.set_registration(
         t,
         Actor(),
         opens=now - datetime.timedelta(hours=1),
         closes=now + datetime.timedelta(minutes=30),
         public=True,
     )
-    anna = service.register(t, name="Anna", cards=1, contact="anna@example.org")
-    service.check_in(anna, Actor())
+    anna = signup.register(t, name="Anna", cards=1, contact="anna@example.org")
+    checkin.check_in(anna, Actor())
     for name in ("Ben", "Clara", "Dora", "Emil", "Franz"):
         sell_cards(t, name, 1, Actor(), paid=True)
     return t, Registration.objects.get(pk=anna.pk)

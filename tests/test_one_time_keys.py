@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from clubs import invitations
 from clubs import services as club_services
+from clubs.audit import SYSTEM
 from clubs.models import AuditEntry, Club, Invitation, Membership
 from scoring import rulesets, services, transfer
 from scoring.models import Deal, RuleSet, Sheet
@@ -260,8 +261,8 @@ def test_copying_a_rule_set_twice_with_one_key_copies_once():
     club = factories.club()
     wiki = factories.presets()["wiki"]
     key = uuid.uuid4()
-    first = rulesets.copy_rule_set(club, wiki, key)
-    assert rulesets.copy_rule_set(club, wiki, key).pk == first.pk
+    first = rulesets.copy_rule_set(club, wiki, key, actor=SYSTEM)
+    assert rulesets.copy_rule_set(club, wiki, key, actor=SYSTEM).pk == first.pk
     assert RuleSet.objects.filter(club=club).count() == 1
 
 
@@ -269,12 +270,12 @@ def test_a_key_that_copied_one_rule_set_does_not_copy_another():
     club = factories.club()
     presets = factories.presets()
     key = uuid.uuid4()
-    rulesets.copy_rule_set(club, presets["wiki"], key)
+    rulesets.copy_rule_set(club, presets["wiki"], key, actor=SYSTEM)
     with pytest.raises(RuleError) as error:
-        rulesets.copy_rule_set(club, presets["spielregeln"], key)
+        rulesets.copy_rule_set(club, presets["spielregeln"], key, actor=SYSTEM)
     assert error.value.field == "key"
     with pytest.raises(RuleError):  # nor one for another club
-        rulesets.copy_rule_set(factories.club(), presets["wiki"], key)
+        rulesets.copy_rule_set(factories.club(), presets["wiki"], key, actor=SYSTEM)
     assert RuleSet.objects.filter(club__isnull=False).count() == 1
 
 

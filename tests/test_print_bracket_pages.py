@@ -13,7 +13,7 @@ from pypdf.generic import ContentStream
 
 from clubs.models import Player
 from tests import factories
-from tournaments import printing
+from tournaments import bracket_sheet
 from tournaments.rows import bracket_columns
 from tournaments.services.reading import load_state
 from tournaments.simulation import simulate
@@ -135,10 +135,10 @@ def test_the_128_card_bracket_is_four_pages_of_rounds_one_to_three_and_the_last_
     last = reader.pages[4].extract_text()
     assert "Achtelfinale bis Finale" in last and "Runde 3 (32)" not in last
     assert "Seite 5 / 5" in last
-    assert text_starts(reader, reader.pages[4], printing.SMALL) == []
+    assert text_starts(reader, reader.pages[4], bracket_sheet.SMALL) == []
     # Two lines a box: rounds 4 to 7 and the placement matches; then "Places" and 1-8.
     boxes = 8 + 4 + 2 + 1 + len(load_state(t).placement)
-    assert len(text_starts(reader, reader.pages[4], printing.LARGE)) == 2 * boxes + 9
+    assert len(text_starts(reader, reader.pages[4], bracket_sheet.LARGE)) == 2 * boxes + 9
 
 
 @pytest.mark.heavy
@@ -152,7 +152,7 @@ def test_each_round_is_printed_in_the_order_of_the_bracket_tree(db):
     a card of pairing i came from at places 2i (its left card) and 2i+1 (its right)."""
     t = simulate(factories.club(), cards=64, players=30, max_cards=3, seed=3)
     state = load_state(t)
-    rounds = printing.in_tree_order([c for c in bracket_columns(state) if c.number])
+    rounds = bracket_sheet.in_tree_order([c for c in bracket_columns(state) if c.number])
     assert [len(c.rows) for c in rounds] == [32, 16, 8, 4, 2, 1]
     for earlier, later in pairwise(rounds):
         for i, row in enumerate(later.rows):
@@ -182,7 +182,7 @@ def text_starts(reader, page, size: float) -> list[float]:
     """Where each box's line of text at ``size`` pt begins on ``page``, in mm from the
     page's left edge: the start of a line of the grid, and of each text after a tab on
     it. WeasyPrint draws a tab as a shift (a number of a TJ array far above kerning's);
-    the hair spaces after a tab (``printing._after_text``) are not the text yet."""
+    the hair spaces after a tab (``bracket_sheet._after_text``) are not the text yet."""
     fonts = {name: glyph_widths(f.get_object()) for name, f in page["/Resources"]["/Font"].items()}
     starts, font, font_size = [], None, None
     for operands, operator in ContentStream(page.get_contents(), reader).operations:
@@ -209,15 +209,15 @@ def text_starts(reader, page, size: float) -> list[float]:
 
 def test_each_box_text_starts_inside_its_frame(client, organiser):
     """The grid's tab stops put every column's text 1 mm inside the frames drawn for
-    it (``printing.TAB_DRAWN``), also after the text of the first column on its line
-    (``printing._after_text``; without, up to 0.5 mm short): pages 1-4 of a 128-card
+    it (``bracket_sheet.TAB_DRAWN``), also after the text of the first column on its line
+    (``bracket_sheet._after_text``; without, up to 0.5 mm short): pages 1-4 of a 128-card
     night have three columns, on 32 lines."""
     t = simulate(organiser, cards=128, players=60, max_cards=3, seed=5)
     reader = printed(client, organiser, t)
-    _tab, width = printing.column_width(3)
-    lefts = [10 + k * width + printing.PAD for k in range(3)]  # the page's left margin
+    _tab, width = bracket_sheet.column_width(3)
+    lefts = [10 + k * width + bracket_sheet.PAD for k in range(3)]  # the page's left margin
     for page in reader.pages[:4]:
-        starts = text_starts(reader, page, printing.SMALL)
+        starts = text_starts(reader, page, bracket_sheet.SMALL)
         assert len(starts) == 2 * (16 + 8 + 4)
         columns = [min(range(3), key=lambda k: abs(x - lefts[k])) for x in starts]
         assert [columns.count(k) for k in range(3)] == [32, 16, 8]
@@ -233,7 +233,7 @@ def test_long_names_in_the_side_column_wrap_without_running_into_the_next_box(cl
         player.name = f"Maximilian Oberhuber-Steinbauer {player.pk}"
         player.save(update_fields=["name"])
     reader = printed(client, organiser, t)
-    _tab, width = printing.column_width(5)  # the last page's four rounds and its side column
+    _tab, width = bracket_sheet.column_width(5)  # the last page's four rounds and its side column
     side = (10 + 4 * width) * 72 / 25.4  # where the side column starts (10 mm margin), in pt
     tops = []
 

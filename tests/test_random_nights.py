@@ -22,11 +22,13 @@ from tournaments import formats
 from tournaments.categories import category_lists, money_split
 from tournaments.models import Card, Format
 from tournaments.prizes import cash
-from tournaments.services.cards import cancel_sale, lower_cards, sell_cards, withdraw_card
+from tournaments.services.cards import cancel_sale, sell_cards
 from tournaments.services.draws import draw_round
 from tournaments.services.formats import buy_life
+from tournaments.services.layout import lower_cards
 from tournaments.services.reading import load_state
 from tournaments.services.ties import draw_lots
+from tournaments.services.withdrawals import withdraw_card
 
 pytestmark = pytest.mark.django_db
 ACTOR = Actor()

@@ -19,7 +19,8 @@ from tournaments.categories import category_lists
 from tournaments.export import export
 from tournaments.models import Pairing, Round, TieBreak, Tournament
 from tournaments.services.cards import sell_cards
-from tournaments.services.draws import add_pull, draw_round, start_physical_draw
+from tournaments.services.draws import draw_round
+from tournaments.services.physical_draws import add_pull, start_physical_draw
 from tournaments.services.reading import load_state, physical_session
 from tournaments.simulation import play_open_matches, simulate
 

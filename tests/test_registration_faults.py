@@ -19,7 +19,7 @@ from scoring.rules import RuleError
 from tests import factories
 from tests.test_registrations import night, phone, post_registration, registered
 from tournaments.models import Card, Registration, Tournament
-from tournaments.services import registrations as service
+from tournaments.services import checkin, signup
 from tournaments.services.cards import sell_cards
 from tournaments.services.draws import draw_round
 from tournaments.services.sheets import Actor
@@ -43,42 +43,42 @@ def link(r) -> str:
 
 def test_more_cards_after_the_transfer_was_marked_paid_are_not_sold_as_paid():
     t = night(cards=8, max_cards=3, entry_fee=10)
-    service.set_registration_terms(
+    signup.set_registration_terms(
         t, Actor(), confirm=False, transfer_to="AT12 3456", checkin_closes=None
     )
-    r = service.register(t, name="Anna", cards=1)
-    service.set_paid(r, Actor(), paid=True)  # 10 euros came in for one card
-    service.change_cards(registered(t, "Anna"), 3)  # then she asks for three
+    r = signup.register(t, name="Anna", cards=1)
+    checkin.set_paid(r, Actor(), paid=True)  # 10 euros came in for one card
+    signup.change_cards(registered(t, "Anna"), 3)  # then she asks for three
     r = registered(t, "Anna")
     assert (r.cards, r.paid) == (3, False)
     changed = AuditEntry.objects.get(scope_id=t.pk, action="registration changed")
     assert changed.before == {"cards": 1, "paid": True}
     assert (changed.after["cards"], changed.after["paid"]) == (3, False)
-    cards = service.check_in(r, Actor())
+    cards = checkin.check_in(r, Actor())
     assert [c.paid for c in cards] == [False, False, False]
 
 
 def test_fewer_cards_keep_the_payment():
     t = night(cards=8, max_cards=3)
-    r = service.register(t, name="Anna", cards=3)
-    service.set_paid(r, Actor(), paid=True)
-    assert service.change_cards(registered(t, "Anna"), 2).paid is True
+    r = signup.register(t, name="Anna", cards=3)
+    checkin.set_paid(r, Actor(), paid=True)
+    assert signup.change_cards(registered(t, "Anna"), 2).paid is True
 
 
 def test_a_door_sale_to_a_registered_player_is_refused_and_points_to_her_check_in():
     t = night(cards=8, max_cards=2)
-    service.register(t, name="Anna", cards=2)
+    signup.register(t, name="Anna", cards=2)
     with pytest.raises(RuleError) as refused:
         sell_cards(t, "anna", 1, Actor(), uuid.uuid4(), paid=True)
     assert (refused.value.field, refused.value.params) == ("name", {"name": "Anna"})
     assert not Card.objects.filter(tournament=t).exists()
-    cards = service.check_in(registered(t, "Anna"), Actor())
+    cards = checkin.check_in(registered(t, "Anna"), Actor())
     assert [c.number for c in cards] == [1, 2]
 
 
 def test_the_desk_says_why_a_door_sale_to_a_registered_player_is_refused():
     t = night(cards=8, max_cards=2)
-    service.register(t, name="Anna Huber", cards=1)
+    signup.register(t, name="Anna Huber", cards=1)
     client = Client()
     client.force_login(factories.user(t.club, "organiser"))
     url = reverse("sell", kwargs={"slug": t.club.slug, "tournament_id": t.pk})
@@ -94,9 +94,9 @@ def test_the_desk_says_why_a_door_sale_to_a_registered_player_is_refused():
 def test_the_club_json_counts_offered_cards_as_held_not_free():
     t = tight()
     Club.objects.filter(pk=t.club_id).update(public_page=True)
-    service.register(t, name="Anna", cards=2)
-    service.register(t, name="Ben", cards=2)  # waits
-    service.cancel(registered(t, "Anna"))
+    signup.register(t, name="Anna", cards=2)
+    signup.register(t, name="Ben", cards=2)  # waits
+    checkin.cancel(registered(t, "Anna"))
     assert registered(t, "Ben").status == "offered"
     doc = json.loads(Client().get(reverse("club_json", kwargs={"slug": t.club.slug})).content)
     assert [row["free"] for row in doc["upcoming"]] == [0]
@@ -108,10 +108,10 @@ def test_a_players_calendar_lists_his_own_registrations_not_a_namesakes():
     second = factories.tournament(
         first.club, cards=8, starts_at=now + datetime.timedelta(days=5), name="Zweiter"
     )
-    service.set_registration(second, Actor(), opens=now - HOUR, closes=now + 24 * HOUR, public=True)
-    service.register(first, name="Anna Huber", cards=3, contact="anna@example.org")
-    stranger = service.register(second, name="anna  huber", cards=1)
-    again = service.register(
+    signup.set_registration(second, Actor(), opens=now - HOUR, closes=now + 24 * HOUR, public=True)
+    signup.register(first, name="Anna Huber", cards=3, contact="anna@example.org")
+    stranger = signup.register(second, name="anna  huber", cards=1)
+    again = signup.register(
         night(cards=8), name="Anna Huber", cards=1, contact="ANNA@example.org"
     )  # another club: never in this club's feed
 
@@ -120,7 +120,7 @@ def test_a_players_calendar_lists_his_own_registrations_not_a_namesakes():
         return body.content.decode().count("BEGIN:VEVENT")
 
     assert nights_in(stranger) == 1  # his own only: a name alone is anybody's
-    anna = service.register(second, name="Hugo", cards=1, contact="anna@example.org")
+    anna = signup.register(second, name="Hugo", cards=1, contact="anna@example.org")
     assert nights_in(anna) == 1  # the same contact, another name: his own only
     assert nights_in(registered(first, "Anna Huber")) == 1
     second_anna = Registration.objects.filter(pk=stranger.pk)
@@ -131,32 +131,32 @@ def test_a_players_calendar_lists_his_own_registrations_not_a_namesakes():
 
 def test_no_registration_is_taken_once_check_in_has_closed():
     t = night(cards=8, max_cards=3)
-    service.set_registration_terms(
+    signup.set_registration_terms(
         t, Actor(), confirm=False, transfer_to="", checkin_closes=timezone.now() - HOUR / 2
     )
     with pytest.raises(RuleError) as refused:
-        service.register(t, name="Anna", cards=1)
+        signup.register(t, name="Anna", cards=1)
     assert refused.value.template == "Check-in has closed: registration is over."
     assert not Registration.objects.filter(tournament=t).exists()
 
 
 def test_more_cards_are_refused_after_registration_closed_fewer_are_not():
     t = night(cards=8, max_cards=3)
-    r = service.register(t, name="Anna", cards=2)
+    r = signup.register(t, name="Anna", cards=2)
     Tournament.objects.filter(pk=t.pk).update(registration_closes=timezone.now() - HOUR / 60)
     with pytest.raises(RuleError) as refused:
-        service.change_cards(r, 3)
+        signup.change_cards(r, 3)
     assert refused.value.template == "Registration has closed: no more cards can be added."
-    assert service.change_cards(registered(t, "Anna"), 1).cards == 1
+    assert signup.change_cards(registered(t, "Anna"), 1).cards == 1
 
 
 def drawn_night():
     """Round 1 drawn while Cilli's registration was never checked in."""
     t = night(cards=8, max_cards=3)
     for name in ("Anna", "Ben", "Cilli"):
-        service.register(t, name=name, cards=2)
-    service.check_in(registered(t, "Anna"), Actor())
-    service.check_in(registered(t, "Ben"), Actor())
+        signup.register(t, name=name, cards=2)
+    checkin.check_in(registered(t, "Anna"), Actor())
+    checkin.check_in(registered(t, "Ben"), Actor())
     sell_cards(t, "Door", 2, Actor(), uuid.uuid4(), paid=True)
     draw_round(t, Actor())
     return t
@@ -165,9 +165,9 @@ def drawn_night():
 @pytest.mark.parametrize(
     "write",
     [
-        lambda r: service.cancel(r),
-        lambda r: service.set_paid(r, Actor(), paid=True),
-        lambda r: service.no_show(r, Actor()),
+        lambda r: checkin.cancel(r),
+        lambda r: checkin.set_paid(r, Actor(), paid=True),
+        lambda r: checkin.no_show(r, Actor()),
     ],
     ids=["cancel", "paid", "no-show"],
 )
@@ -182,12 +182,12 @@ def test_a_registration_does_not_change_once_round_1_is_drawn(write):
 
 def test_a_confirmation_or_refusal_after_the_draw_is_refused():
     t = night(cards=8, max_cards=3)
-    service.set_registration_terms(t, Actor(), confirm=True, transfer_to="", checkin_closes=None)
-    service.register(t, name="Cilli", cards=2)
+    signup.set_registration_terms(t, Actor(), confirm=True, transfer_to="", checkin_closes=None)
+    signup.register(t, name="Cilli", cards=2)
     for name in ("Anna", "Ben", "Door"):
         sell_cards(t, name, 2, Actor(), uuid.uuid4(), paid=True)
     draw_round(t, Actor())
-    for write in (service.confirm, service.refuse):
+    for write in (checkin.confirm, checkin.refuse):
         with pytest.raises(RuleError):
             write(registered(t, "Cilli"), Actor())
     r = registered(t, "Cilli")
@@ -196,8 +196,8 @@ def test_a_confirmation_or_refusal_after_the_draw_is_refused():
 
 def test_declining_a_registration_that_had_no_offer_is_refused():
     t = night(cards=8)
-    r = service.register(t, name="Anna", cards=1)
-    service.cancel(r)
+    r = signup.register(t, name="Anna", cards=1)
+    checkin.cancel(r)
     answer = phone().post(link(r), {"action": "decline"})
     assert answer.status_code == 400
     assert "Abgelehnt" not in answer.content.decode()
@@ -205,9 +205,9 @@ def test_declining_a_registration_that_had_no_offer_is_refused():
 
 def test_cancel_posted_on_an_offered_registration_declines_the_offer():
     t = tight()
-    service.register(t, name="Anna", cards=2)
-    ben = service.register(t, name="Ben", cards=2)
-    service.cancel(registered(t, "Anna"))
+    signup.register(t, name="Anna", cards=2)
+    ben = signup.register(t, name="Ben", cards=2)
+    checkin.cancel(registered(t, "Anna"))
     assert registered(t, "Ben").status == "offered"
     phone().post(link(ben), {"action": "cancel"})
     assert registered(t, "Ben").status == "cancelled"
@@ -223,12 +223,12 @@ def test_control_and_format_characters_are_taken_out_of_a_contact():
 
 def test_at_the_close_of_check_in_the_waiting_are_released_too_and_may_buy_at_the_door():
     t = tight()
-    service.register(t, name="Anna", cards=2)
-    service.register(t, name="Ben", cards=2)  # waits
-    service.set_registration_terms(
+    signup.register(t, name="Anna", cards=2)
+    signup.register(t, name="Ben", cards=2)  # waits
+    signup.set_registration_terms(
         t, Actor(), confirm=False, transfer_to="", checkin_closes=timezone.now() + HOUR
     )
-    assert service.expire_due(now=timezone.now() + 2 * HOUR) == 2
+    assert checkin.expire_due(now=timezone.now() + 2 * HOUR) == 2
     assert [registered(t, n).status for n in ("Anna", "Ben")] == ["no_show", "no_show"]
     cards = sell_cards(t, "Ben", 2, Actor(), uuid.uuid4(), paid=True)
     assert [c.number for c in cards] == [7, 8]

@@ -23,9 +23,11 @@ from tests import factories
 from tests.test_registrations import night, phone, post_registration, registered
 from tournaments import notices
 from tournaments.models import Card, Registration
+from tournaments.services import checkin, signup, waiting_list
 from tournaments.services import registrations as service
-from tournaments.services.cards import lower_cards, sell_cards
+from tournaments.services.cards import sell_cards
 from tournaments.services.draws import draw_round
+from tournaments.services.layout import lower_cards
 from tournaments.services.sheets import Actor
 
 pytestmark = pytest.mark.django_db
@@ -103,9 +105,9 @@ def full_night(confirm=False):
     """A night of 8 cards: A 3, B 3 and C 2 registered (8 of 8 held), D 2 and E 1 wait;
     ``confirm``: the organiser confirms each registration."""
     t = night(cards=8, max_cards=3)
-    service.set_registration_terms(t, Actor(), confirm=confirm, transfer_to="", checkin_closes=None)
+    signup.set_registration_terms(t, Actor(), confirm=confirm, transfer_to="", checkin_closes=None)
     for name, cards in (("A", 3), ("B", 3), ("C", 2), ("D", 2), ("E", 1)):
-        service.register(t, name=name, cards=cards, contact=f"{name.lower()}@example.org")
+        signup.register(t, name=name, cards=cards, contact=f"{name.lower()}@example.org")
     return t
 
 
@@ -171,11 +173,11 @@ def test_the_terms_say_what_is_wrong_on_their_fields():
 
 def test_the_window_cannot_open_after_check_in_closes():
     t = night()
-    service.set_registration_terms(
+    signup.set_registration_terms(
         t, Actor(), confirm=False, transfer_to="", checkin_closes=timezone.now() + HOUR
     )
     with pytest.raises(RuleError) as refused:
-        service.set_registration(
+        signup.set_registration(
             t,
             Actor(),
             opens=timezone.now() + 2 * HOUR,
@@ -190,7 +192,7 @@ def test_the_window_cannot_open_after_check_in_closes():
 
 def test_a_night_that_confirms_shows_the_registration_waiting_and_the_desk_confirms_it_once(told):
     t = night()
-    service.set_registration_terms(t, Actor(), confirm=True, transfer_to="", checkin_closes=None)
+    signup.set_registration_terms(t, Actor(), confirm=True, transfer_to="", checkin_closes=None)
     post_registration(phone(), t, "Anna", 2, contact="anna@example.org")
     r = registered(t, "Anna")
     assert (r.status, r.confirmed_at) == ("registered", None)
@@ -240,8 +242,8 @@ def test_a_refused_registration_frees_its_cards_for_the_waiting_list(told):
 
 def test_check_in_confirms_an_unconfirmed_registration():
     t = night()
-    service.set_registration_terms(t, Actor(), confirm=True, transfer_to="", checkin_closes=None)
-    r = service.register(t, name="Cilli", cards=1)
+    signup.set_registration_terms(t, Actor(), confirm=True, transfer_to="", checkin_closes=None)
+    r = signup.register(t, name="Cilli", cards=1)
     page = tap(desk(t), r, "check-in").content.decode()
     assert "Cilli eingecheckt: Karte 1" in page
     r.refresh_from_db()
@@ -256,9 +258,9 @@ def test_check_in_confirms_an_unconfirmed_registration():
 def test_a_checked_in_players_link_shows_his_cards_and_where_he_plays():
     t = night()
     sell_cards(t, "Anna", 2, Actor(), paid=True)  # cards 1 and 2
-    r = service.register(t, name="Cilli Öhler", cards=2)
+    r = signup.register(t, name="Cilli Öhler", cards=2)
     assert "Deine Karte" not in Client().get(link(r)).content.decode()
-    service.check_in(r, Actor())
+    checkin.check_in(r, Actor())
     page = Client().get(link(r)).content.decode()
     seats = reverse("public_seats", kwargs={"token": t.public_token})
     assert "Deine Karten: 3, 4." in page
@@ -270,7 +272,7 @@ def test_a_checked_in_players_link_shows_his_cards_and_where_he_plays():
 
 def test_the_private_page_shows_the_account_amount_and_reference_and_the_desk_finds_it():
     t = night(entry_fee=12)
-    service.set_registration_terms(
+    signup.set_registration_terms(
         t,
         Actor(),
         confirm=False,
@@ -287,7 +289,7 @@ def test_the_private_page_shows_the_account_amount_and_reference_and_the_desk_fi
     client = desk(t)
     listing = client.get(desk_url(t)).content.decode()
     assert f'<td class="reference">{r.reference}</td>' in listing
-    service.register(t, name="Emil", cards=1)
+    signup.register(t, name="Emil", cards=1)
     typed = r.reference.lower().replace("-", "")  # as read off a bank statement
     for query in (typed, r.reference[3:].replace("-", " ").lower(), r.reference):
         found = client.get(desk_url(t), {"q": query})
@@ -345,14 +347,14 @@ def test_an_offer_ends_no_later_than_the_close_of_registration(settings):
     settings.REGISTRATION_OFFER_HOURS = 24
     t = full_night()
     closes = timezone.now() + HOUR
-    service.set_registration(t, Actor(), opens=t.registration_opens, closes=closes, public=True)
-    service.cancel(registered(t, "C"))
+    signup.set_registration(t, Actor(), opens=t.registration_opens, closes=closes, public=True)
+    checkin.cancel(registered(t, "C"))
     assert registered(t, "D").offered_until == closes
 
 
 def test_accepting_an_offer_registers_once_unconfirmed_when_the_night_confirms(told):
     t = full_night(confirm=True)
-    service.cancel(registered(t, "C"))
+    checkin.cancel(registered(t, "C"))
     d = registered(t, "D")
     first = answer(d, "accept")
     second = answer(d, "accept")  # a double tap acts once
@@ -369,15 +371,15 @@ def test_accepting_an_offer_registers_once_unconfirmed_when_the_night_confirms(t
 
 def test_only_the_first_in_line_is_offered_and_nobody_jumps_it():
     t = full_night()
-    service.cancel(registered(t, "A"))  # 3 free: D (2) is offered, E (1) would fit too
+    checkin.cancel(registered(t, "A"))  # 3 free: D (2) is offered, E (1) would fit too
     assert status(t, "DE") == ["offered", "waiting"]
-    service.accept_offer(registered(t, "D"))
+    waiting_list.accept_offer(registered(t, "D"))
     assert status(t, "DE") == ["registered", "offered"]  # then the next in line
 
 
 def test_declining_cancels_and_offers_to_the_next(told):
     t = full_night()
-    service.cancel(registered(t, "C"))
+    checkin.cancel(registered(t, "C"))
     answer(registered(t, "D"), "decline")
     answer(registered(t, "D"), "decline")  # again: nothing more
     assert status(t, "DE") == ["cancelled", "offered"]
@@ -391,10 +393,10 @@ def test_declining_cancels_and_offers_to_the_next(told):
 
 def test_an_offer_that_lapses_goes_to_the_next_in_line(told):
     t = full_night()
-    service.cancel(registered(t, "C"))
+    checkin.cancel(registered(t, "C"))
     past(registered(t, "D"))
-    assert service.expire_due() == 2  # D lapsed, E offered
-    assert service.expire_due() == 0
+    assert checkin.expire_due() == 2  # D lapsed, E offered
+    assert checkin.expire_due() == 0
     assert status(t, "DE") == ["cancelled", "offered"]
     lapsed = AuditEntry.objects.get(scope_id=t.pk, action="offer lapsed")
     assert (lapsed.actor_id, lapsed.via_link, lapsed.after["name"]) == (None, False, "D")
@@ -405,7 +407,7 @@ def test_an_offer_that_lapses_goes_to_the_next_in_line(told):
 
 def test_an_accept_after_the_deadline_is_refused_and_the_offer_goes_on():
     t = full_night()
-    service.cancel(registered(t, "C"))
+    checkin.cancel(registered(t, "C"))
     d = registered(t, "D")
     past(d)
     refused = answer(d, "accept")
@@ -421,7 +423,7 @@ def test_an_accept_after_the_deadline_is_refused_and_the_offer_goes_on():
 
 def test_a_page_past_the_deadline_shows_the_offer_expired_without_buttons():
     t = full_night()
-    service.cancel(registered(t, "C"))
+    checkin.cancel(registered(t, "C"))
     past(registered(t, "D"))
     page = Client().get(link(registered(t, "D"))).content.decode()
     assert "Das Angebot ist abgelaufen." in page and ">Annehmen</button>" not in page
@@ -430,8 +432,8 @@ def test_a_page_past_the_deadline_shows_the_offer_expired_without_buttons():
 def test_once_registration_has_closed_freed_cards_move_the_first_in_line_up_at_once(told):
     t = full_night()
     now = timezone.now()
-    service.set_registration(t, Actor(), opens=now - 3 * HOUR, closes=now - HOUR, public=True)
-    service.no_show(registered(t, "A"), Actor())  # 3 free: D (2) and E (1) move up
+    signup.set_registration(t, Actor(), opens=now - 3 * HOUR, closes=now - HOUR, public=True)
+    checkin.no_show(registered(t, "A"), Actor())  # 3 free: D (2) and E (1) move up
     assert status(t, "DE") == ["registered", "registered"]
     assert [a for a, _ in actions(t)][-2:] == ["registration moved up", "registration moved up"]
     assert told()[-2:] == [("D", "moved_up"), ("E", "moved_up")]
@@ -439,9 +441,9 @@ def test_once_registration_has_closed_freed_cards_move_the_first_in_line_up_at_o
 
 def test_a_due_offer_lapses_before_any_writer_of_the_night():
     t = full_night()
-    service.cancel(registered(t, "C"))
+    checkin.cancel(registered(t, "C"))
     past(registered(t, "D"))
-    service.register(t, name="Gerti", cards=1)  # the night's next write lapses it first
+    signup.register(t, name="Gerti", cards=1)  # the night's next write lapses it first
     assert status(t, "DE") == ["cancelled", "offered"]
     # E's card is held for him: Gerti takes the one still free, jumping nobody.
     assert registered(t, "Gerti").status == "registered"
@@ -463,8 +465,8 @@ def test_two_registrations_racing_for_freed_cards_the_first_in_line_gets_them():
             connection.close()
 
     works = (
-        lambda: service.cancel(registered(t, "C")),
-        lambda: service.register(t, name="Xaver", cards=2, key=uuid.uuid4()),
+        lambda: checkin.cancel(registered(t, "C")),
+        lambda: signup.register(t, name="Xaver", cards=2, key=uuid.uuid4()),
     )
     threads = [threading.Thread(target=run, args=(w,)) for w in works]
     for thread in threads:
@@ -481,14 +483,14 @@ def test_two_registrations_racing_for_freed_cards_the_first_in_line_gets_them():
 
 def test_at_the_close_of_check_in_those_not_checked_in_are_released_and_sold_at_the_door(told):
     t = full_night()
-    service.cancel(registered(t, "C"))  # D offered
-    service.check_in(registered(t, "A"), Actor())
-    service.set_registration_terms(
+    checkin.cancel(registered(t, "C"))  # D offered
+    checkin.check_in(registered(t, "A"), Actor())
+    signup.set_registration_terms(
         t, Actor(), confirm=False, transfer_to="", checkin_closes=timezone.now() + HOUR
     )
-    assert service.expire_due() == 0  # not yet
-    assert service.expire_due(now=timezone.now() + 2 * HOUR) == 3
-    assert service.expire_due(now=timezone.now() + 2 * HOUR) == 0
+    assert checkin.expire_due() == 0  # not yet
+    assert checkin.expire_due(now=timezone.now() + 2 * HOUR) == 3
+    assert checkin.expire_due(now=timezone.now() + 2 * HOUR) == 0
     # E waited: the waiting list is no longer served, so he is told he is released too.
     assert status(t, "ABDE") == ["checked_in", "no_show", "no_show", "no_show"]
     released = AuditEntry.objects.filter(scope_id=t.pk, action="registration released")
@@ -507,21 +509,21 @@ def test_at_the_close_of_check_in_those_not_checked_in_are_released_and_sold_at_
 def test_the_close_of_check_in_releases_nothing_once_round_1_is_drawn():
     t = night(cards=8, max_cards=3)
     for name, cards in (("Anna", 3), ("Ben", 2), ("Cilli", 1)):
-        service.register(t, name=name, cards=cards)
-    service.check_in(registered(t, "Anna"), Actor())
-    service.check_in(registered(t, "Ben"), Actor())
+        signup.register(t, name=name, cards=cards)
+    checkin.check_in(registered(t, "Anna"), Actor())
+    checkin.check_in(registered(t, "Ben"), Actor())
     draw_round(t, Actor())
     t.checkin_closes = timezone.now() - HOUR
     t.save(update_fields=["checkin_closes"])
-    assert service.expire_due() == 0
+    assert checkin.expire_due() == 0
     assert registered(t, "Cilli").status == "registered"
 
 
 @pytest.mark.django_db(transaction=True)
 def test_expire_due_run_twice_at_once_releases_each_registration_once():
     t = full_night()
-    service.cancel(registered(t, "C"))
-    service.set_registration_terms(
+    checkin.cancel(registered(t, "C"))
+    signup.set_registration_terms(
         t, Actor(), confirm=False, transfer_to="", checkin_closes=timezone.now() - HOUR / 2
     )
     past(registered(t, "D"))
@@ -531,7 +533,7 @@ def test_expire_due_run_twice_at_once_releases_each_registration_once():
     def run():
         try:
             barrier.wait()
-            changed.append(service.expire_due())
+            changed.append(checkin.expire_due())
         except Exception as error:  # noqa: BLE001 - the test reports any failure
             errors.append(error)
         finally:
@@ -552,7 +554,7 @@ def test_expire_due_run_twice_at_once_releases_each_registration_once():
 def test_the_desk_releases_everyone_not_checked_in_after_asking():
     t = full_night()
     client = desk(t)
-    service.check_in(registered(t, "A"), Actor())
+    checkin.check_in(registered(t, "A"), Actor())
     listing = client.get(desk_url(t)).content.decode()
     assert 'data-confirm="4 nicht eingecheckte Anmeldungen freigeben?' in listing
     done = client.post(desk_url(t, "registrations_release"), follow=True).content.decode()
@@ -572,8 +574,8 @@ def test_lowering_below_the_cards_in_play_and_held_is_refused_naming_the_held_ca
     t = night(cards=32, max_cards=3)
     for i in range(5):
         sell_cards(t, f"P{i}", 1, Actor(), uuid.uuid4(), paid=True)
-    service.register(t, name="Anna", cards=3)
-    service.register(t, name="Ben", cards=1)
+    signup.register(t, name="Anna", cards=3)
+    signup.register(t, name="Ben", cards=1)
     with pytest.raises(RuleError) as refused:
         lower_cards(t, Actor())
     assert rule_error_text(refused.value) == (
@@ -581,8 +583,8 @@ def test_lowering_below_the_cards_in_play_and_held_is_refused_naming_the_held_ca
         "Karten im Spiel können die aufgelegten Karten nicht auf 8 sinken. Checke sie "
         "zuerst ein oder gib sie frei."
     )
-    service.cancel(registered(t, "Ben"))
-    service.cancel(registered(t, "Anna"))
+    checkin.cancel(registered(t, "Ben"))
+    checkin.cancel(registered(t, "Anna"))
     assert lower_cards(t, Actor()) == 8
 
 
@@ -607,7 +609,7 @@ def test_the_task_workers_tick_lapses_due_offers():
     from tournaments import jobs
 
     t = full_night()
-    service.cancel(registered(t, "C"))
+    checkin.cancel(registered(t, "C"))
     past(registered(t, "D"))
     jobs.tick()
     assert status(t, "DE") == ["cancelled", "offered"]
@@ -615,8 +617,8 @@ def test_the_task_workers_tick_lapses_due_offers():
 
 def test_the_desks_release_lets_a_due_offer_lapse_rather_than_release_it():
     t = full_night()
-    service.cancel(registered(t, "C"))
+    checkin.cancel(registered(t, "C"))
     past(registered(t, "D"))
-    assert service.release_not_checked_in(t, Actor()) == 3  # A, B and E; D lapsed first
+    assert checkin.release_not_checked_in(t, Actor()) == 3  # A, B and E; D lapsed first
     assert status(t, "ABDE") == ["no_show", "no_show", "cancelled", "no_show"]
     assert AuditEntry.objects.filter(scope_id=t.pk, action="offer lapsed").count() == 1

@@ -17,9 +17,11 @@ from clubs.models import AuditEntry, Player
 from tests import factories
 from tournaments.models import Card, Registration
 from tournaments.services import registrations as service
+from tournaments.services import signup
 from tournaments.services.cards import sell_cards
+from tournaments.services.counts import waiting_position
 from tournaments.services.draws import draw_round
-from tournaments.services.reading import load_state, waiting_position
+from tournaments.services.reading import load_state
 from tournaments.services.sheets import Actor
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +48,7 @@ def night(cards=8, max_cards=3, **fields):
         prizes=[{"place": 1, "description": "40 %"}, {"place": 2, "description": "Schinken"}],
         **fields,
     )
-    service.set_registration(
+    signup.set_registration(
         t,
         Actor(),
         opens=now - datetime.timedelta(hours=1),
@@ -202,7 +204,7 @@ def test_registration_outside_the_window_or_past_the_limit_is_refused_with_the_r
     assert held.context["register_form"].errors == {
         "cards": ["Emil hat schon 2 von höchstens 2 Karten."]
     }
-    service.set_registration(
+    signup.set_registration(
         t,
         Actor(),
         opens=timezone.now() - datetime.timedelta(days=2),
@@ -295,14 +297,14 @@ def test_past_the_cards_laid_out_registrations_wait_and_a_cancellation_moves_the
 def test_two_people_taking_the_last_card_at_once_one_gets_it_the_other_waits_first():
     t = night(cards=8, max_cards=1)
     for i in range(7):
-        service.register(t, name=f"P{i}", cards=1)
+        signup.register(t, name=f"P{i}", cards=1)
     barrier = threading.Barrier(2)
     errors = []
 
     def take(name):
         try:
             barrier.wait()
-            service.register(t, name=name, cards=1, key=uuid.uuid4())
+            signup.register(t, name=name, cards=1, key=uuid.uuid4())
         except Exception as error:  # noqa: BLE001 - the test reports any failure
             errors.append(error)
         finally:

@@ -20,7 +20,7 @@ from tests import factories
 from tests.test_printing import pdf_of, text_of
 from tournaments.models import Card, Pairing, Result
 from tournaments.personal import personal_token, read_personal_token
-from tournaments.services.cards import set_tables
+from tournaments.services.layout import set_tables
 from tournaments.services.reading import load_state
 from tournaments.services.sheets import Actor
 from tournaments.simulation import simulate

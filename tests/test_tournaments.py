@@ -15,13 +15,15 @@ from scoring.models import Sheet
 from scoring.rules import RuleError
 from scoring.services import Actor
 from tests import factories
-from tournaments import printing
+from tournaments import bracket_sheet
 from tournaments.export import export
 from tournaments.forms import local_datetime
 from tournaments.models import Pairing, Result, Round, Tournament
 from tournaments.prizes import Place
-from tournaments.services.cards import lower_cards, sell_cards
-from tournaments.services.draws import add_pull, draw_round, start_physical_draw, undo_draw
+from tournaments.services.cards import sell_cards
+from tournaments.services.draws import draw_round, undo_draw
+from tournaments.services.layout import lower_cards
+from tournaments.services.physical_draws import add_pull, start_physical_draw
 from tournaments.services.reading import load_state
 from tournaments.services.results import correct_result, record_result, void_result
 from tournaments.services.sheets import open_match_sheet
@@ -382,7 +384,7 @@ def test_the_live_and_the_printed_bracket_show_the_same_columns(client):
     club = factories.club()
     t = simulate(club, cards=8, players=6, max_cards=2, seed=1, name="small")
     live = client.get(reverse("bracket", kwargs={"token": t.public_token})).context["columns"]
-    printed = printing.bracket_context(t)["columns"]
+    printed = bracket_sheet.bracket_context(t)["columns"]
     assert live == printed
     assert [c.title for c in printed] == ["Viertelfinale", "Halbfinale", "Finale", "Platzierung"]
     labels = [[str(row.label) for row in c.rows] for c in printed]
@@ -392,7 +394,7 @@ def test_the_live_and_the_printed_bracket_show_the_same_columns(client):
 
 def test_the_printed_bracket_before_the_draw_is_blank_down_to_the_final(db):
     t = new_tournament(factories.club(), cards=16)
-    columns = printing.bracket_context(t)["columns"]
+    columns = bracket_sheet.bracket_context(t)["columns"]
     assert [c.title for c in columns] == ["Achtelfinale", "Viertelfinale", "Halbfinale", "Finale"]
     assert [[row.label for row in c.rows] for c in columns] == [
         [1, 2, 3, 4, 5, 6, 7, 8],

@@ -5,6 +5,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
+from clubs.audit import SYSTEM
 from scoring import reading, rulesets, services
 from scoring.models import RuleSet
 from scoring.rules import DreierDeal
@@ -53,10 +54,12 @@ def test_it_copies_a_preset_and_changes_a_value_and_a_name(client, setup):
 
 def test_a_sheet_keeps_the_rule_set_it_was_opened_with(client, setup):
     club, wiki = setup
-    copy = rulesets.copy_rule_set(club, wiki)
+    copy = rulesets.copy_rule_set(club, wiki, actor=SYSTEM)
     anna, ben, clara = factories.players(club, "Anna", "Ben", "Clara")
     old = services.open_sheet(club, "dreierschnapsen", [anna, ben, clara], copy)
-    copy = rulesets.update_rule_set(copy, copy.rules.with_changes(catalog={"gang": 11}).to_dict())
+    copy = rulesets.update_rule_set(
+        copy, copy.rules.with_changes(catalog={"gang": 11}).to_dict(), actor=SYSTEM
+    )
     new = services.open_sheet(club, "dreierschnapsen", [anna, ben, clara], copy)
     for sheet in (old, new):
         services.record_entry(sheet, DreierDeal("gang", 0, True), uuid.uuid4(), services.Actor())
@@ -66,7 +69,7 @@ def test_a_sheet_keeps_the_rule_set_it_was_opened_with(client, setup):
 
 def test_a_new_contract_needs_a_value(client, setup):
     club, wiki = setup
-    copy = rulesets.copy_rule_set(club, wiki)
+    copy = rulesets.copy_rule_set(club, wiki, actor=SYSTEM)
     url = reverse("rule_set", kwargs={"slug": club.slug, "rule_set_id": copy.pk})
     values = form_values(client, url)
     values.update({"new_code": "hausspiel", "new_name": "Hausspiel"})

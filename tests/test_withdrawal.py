@@ -15,11 +15,14 @@ from tests import factories
 from tournaments import bracket, draw
 from tournaments.export import export
 from tournaments.models import Card, Pairing, Result
-from tournaments.services.cards import lower_cards, sell_cards, undo_withdrawal, withdraw_card
+from tournaments.services.cards import sell_cards
+from tournaments.services.counts import count_in_play, lower_offer
 from tournaments.services.draws import draw_round, undo_draw
-from tournaments.services.reading import count_in_play, load_state, lower_offer
+from tournaments.services.layout import lower_cards
+from tournaments.services.reading import load_state
 from tournaments.services.results import record_result, void_result
 from tournaments.services.sheets import open_match_sheet
+from tournaments.services.withdrawals import undo_withdrawal, withdraw_card
 from tournaments.simulation import play_open_matches, simulate
 
 pytestmark = pytest.mark.django_db

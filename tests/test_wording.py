@@ -12,8 +12,9 @@ from scoring.rules import QuickDeal
 from scoring.services import Actor
 from tests import factories
 from tests.test_link_lanes import LINK, RIGHT_WINS, first_match, night
-from tournaments.services.cards import lower_cards, sell_cards
+from tournaments.services.cards import sell_cards
 from tournaments.services.draws import draw_round
+from tournaments.services.layout import lower_cards
 from tournaments.services.sheets import open_match_sheet
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@ the management command prints; the twin of a score sheet's ``scoring.sheetjson``
 from decimal import Decimal
 
 from base.text import german_key
-from clubs.audit import history
+from clubs.audit import Action, history
 from tournaments import bracket, draw, formats
 from tournaments.categories import category_lists, listed, money_split
 from tournaments.models import Format, Pairing, Pull, Tournament
@@ -171,7 +171,7 @@ def _cash(state) -> dict:
         "cancelled_sales": [
             {"card": e.before["card"], "player": e.before["player"], "paid": e.before["paid"]}
             for e in history("tournament", t.pk)
-            .filter(action="sale cancelled")
+            .filter(action=Action.SALE_CANCELLED)
             .order_by("at", "id")
         ],
         "players": [

@@ -435,7 +435,7 @@ def _moment(label):
 
 
 class RegistrationWindowForm(forms.Form):
-    """An announced night's registration window (``services.registrations``)."""
+    """An announced night's registration window (``services.signup``)."""
 
     opens = _moment(_("Registration opens"))
     closes = _moment(_("Registration closes"))
@@ -444,7 +444,7 @@ class RegistrationWindowForm(forms.Form):
 
 class RegistrationTermsForm(forms.Form):
     """Beside the window: the organiser confirms each registration, the bank account for
-    prepayment and the close of check-in (``services.registrations``)."""
+    prepayment and the close of check-in (``services.signup``)."""
 
     confirm = forms.BooleanField(
         label=_("I confirm each registration (or refuse it)"), required=False

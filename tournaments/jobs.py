@@ -3,11 +3,11 @@
 check-in, and the reminders the day before."""
 
 from tournaments import notices
-from tournaments.services import registrations
+from tournaments.services import checkin
 
 
 def tick() -> None:
     """One round of the timed work for every announced night; safe to run at any time
     and twice at once (each writer locks its night)."""
-    registrations.expire_due()
+    checkin.expire_due()
     notices.send_reminders()

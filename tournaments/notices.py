@@ -38,10 +38,11 @@ from django.utils.translation import gettext as _
 from base.links import site_base
 from base.mail import mail_address, mail_on
 from base.tasks import enqueue
-from tournaments import printing
+from tournaments import venue_lists
 from tournaments.models import Card, Registration, RegistrationStatus, Tournament
 from tournaments.rows import rows
-from tournaments.services.reading import load_state, waiting_position
+from tournaments.services.counts import waiting_position
+from tournaments.services.reading import load_state
 
 log = logging.getLogger(__name__)
 
@@ -168,8 +169,8 @@ def tell_tables(tournament_id: int) -> int:
     current = state.current
     if current is None or current.number != 1 or current.drawn_at is None:
         return 0
-    seats = {s.card.pk: s for s in printing.seats(state)}
-    byes = {c.pk for c in printing.byes(state)}
+    seats = {s.card.pk: s for s in venue_lists.seats(state)}
+    byes = {c.pk for c in venue_lists.byes(state)}
     walkovers = {}  # card id -> the card of the same player that goes on
     for row in rows(state, state.pairings[current.pk]):
         if row.kind == "walkover" and row.winner is not None:
@@ -202,7 +203,7 @@ class _Play:
     """Where one card of a registration plays in round 1 (``tell_tables``)."""
 
     card: Card
-    seat: printing.Seat | None = None  # of its open match
+    seat: venue_lists.Seat | None = None  # of its open match
     bye: bool = False
     goes_on: Card | None = None  # of a walkover (two cards of one player): the card that goes on
 

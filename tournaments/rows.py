@@ -16,7 +16,8 @@ from django.utils.translation import gettext_noop
 
 from tournaments.models import Card, Pairing, Report, Result, Side, Stage
 from tournaments.prizes import Place
-from tournaments.services.reading import ENTERED, TournamentState, describe_result, winner_name
+from tournaments.services.reading import TournamentState
+from tournaments.services.result_texts import ENTERED, describe_result, winner_name
 
 _NAMED_ROUNDS = {
     1: gettext_noop("Final"),

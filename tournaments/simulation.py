@@ -7,15 +7,16 @@ import uuid
 
 from django.utils import timezone
 
+from clubs import audit
 from clubs.models import Club
 from tournaments import formats
 from tournaments.models import Tournament
-from tournaments.services.cards import create_tournament, lower_cards, sell_cards
+from tournaments.services.cards import create_tournament, sell_cards
 from tournaments.services.draws import draw_round
 from tournaments.services.formats import buy_life, set_team
+from tournaments.services.layout import lower_cards
 from tournaments.services.reading import load_state, match_scores
 from tournaments.services.results import record_result
-from tournaments.services.sheets import Actor
 
 PRIZES = [
     {"place": 1, "description": "Geschenkkorb"},
@@ -45,7 +46,7 @@ def simulate(
     three of its matches still open. ``cards`` below 8 (4 or 2) lays out 8 and lowers
     to ``cards`` once sold, as the desk does (RULES.md 5.1)."""
     rng = random.Random(seed)
-    actor = Actor()
+    actor = audit.SYSTEM
     tournament = create_tournament(
         club,
         actor,
@@ -112,7 +113,7 @@ def simulate_format(
     before round ``rebuy_until`` (Leben, at the entry fee); every round drawn digitally and every match decided at random, to the end;
     or stop with round ``stop_after`` drawn and three of its matches still open."""
     rng = random.Random(seed)
-    actor = Actor()
+    actor = audit.SYSTEM
     team_size = team_size if format == "points" else None
     tournament = create_tournament(
         club,
@@ -163,7 +164,7 @@ def simulate_format(
 
 def play_open_matches(tournament: Tournament, rng: random.Random, leave_open: int = 0) -> None:
     """Decide open matches (main and placement, as they become due) at random."""
-    actor = Actor()
+    actor = audit.SYSTEM
     scores = match_scores(tournament)
     while True:
         state = load_state(tournament)

@@ -385,9 +385,9 @@ def link_change(request, access, action):
     if not access.can_manage:
         return HttpResponse(status=403)
     if action == "revoke":
-        upkeep.revoke_link(access.sheet, audit.by(request.user))
+        upkeep.revoke_link(access.sheet, access.actor)
     elif action == "renew":
-        upkeep.renew_link(access.sheet, audit.by(request.user))
+        upkeep.renew_link(access.sheet, access.actor)
     else:
         return HttpResponse(status=404)
     return redirect(access.url("link"))

@@ -17,10 +17,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from base.errors import RuleError
 from base.htmx import partial_or_page
 from base.text import TYPED_MAX, clean_name, german_key, warn_unprintable
-from clubs import audit
-from clubs.access import access_for, club_for
+from clubs.access import Access, access_for, club_for
 from clubs.forms import put_rule_error, read_id, rule_error_text
-from clubs.models import Club, Player, Role
+from clubs.models import Player, Role
 from clubs.players import add_player, known_player
 from clubs.tables import paginate
 from scoring import reading, services, upkeep
@@ -80,13 +79,13 @@ def club(request, slug):
     )
 
 
-def _owners_sheet(request, slug, pk) -> tuple[Club, Sheet]:
-    """(club, its table ``pk``) for an owner; 404 for a table of another club."""
-    club = club_for(request, slug, Role.OWNER)
-    sheet = Sheet.objects.filter(club=club, pk=pk).first()
+def _owners_sheet(request, slug, pk) -> tuple[Access, Sheet]:
+    """(the owner's access, the club's table ``pk``); 404 for a table of another club."""
+    access = access_for(request, slug, Role.OWNER)
+    sheet = Sheet.objects.filter(club=access.club, pk=pk).first()
     if sheet is None:
         raise Http404
-    return club, sheet
+    return access, sheet
 
 
 def _manage_page(request, club, *, forms=None, status=200):
@@ -131,11 +130,12 @@ def manage_tables(request, slug):
 def rename_table(request, slug, pk):
     """A table's new title (empty: its players' names); a refused title is shown on the
     table's field (400)."""
-    club, sheet = _owners_sheet(request, slug, pk)
+    access, sheet = _owners_sheet(request, slug, pk)
+    club = access.club
     form = TitleForm(request.POST)
     if form.is_valid():
         try:
-            sheet = upkeep.rename_sheet(sheet, form.cleaned_data["title"], audit.by(request.user))
+            sheet = upkeep.rename_sheet(sheet, form.cleaned_data["title"], access.actor)
         except RuleError as error:
             put_rule_error(form, error, shown=("title",))
         else:
@@ -148,8 +148,9 @@ def rename_table(request, slug, pk):
 @require_POST
 def archive_table(request, slug, pk):
     """Put the table in the archive (out of the club's lists)."""
-    club, sheet = _owners_sheet(request, slug, pk)
-    if upkeep.archive_sheet(sheet, audit.by(request.user)):
+    access, sheet = _owners_sheet(request, slug, pk)
+    club = access.club
+    if upkeep.archive_sheet(sheet, access.actor):
         messages.success(
             request,
             _("The table is in the archive: its link, its page and the rankings keep it."),
@@ -161,8 +162,9 @@ def archive_table(request, slug, pk):
 @require_POST
 def restore_table(request, slug, pk):
     """Take the table out of the archive (back in the club's lists)."""
-    club, sheet = _owners_sheet(request, slug, pk)
-    if upkeep.restore_sheet(sheet, audit.by(request.user)):
+    access, sheet = _owners_sheet(request, slug, pk)
+    club = access.club
+    if upkeep.restore_sheet(sheet, access.actor):
         messages.success(request, _("The table is back in the club's lists."))
     return redirect("manage_tables", slug=club.slug)
 
@@ -222,7 +224,8 @@ def open_table(request, slug):
     """Open a table; the same form adds a player who is new to the club (``add``, or a
     name typed in ``new_player`` when the form is sent by Enter) and keeps everything
     chosen so far. htmx swaps the form (partial ``openform``)."""
-    club = club_for(request, slug, Role.SCORER)
+    access = access_for(request, slug, Role.SCORER)
+    club = access.club
     initial = {}
     for i in (1, 2, 3, 4):
         player_id = read_id(request.GET, f"p{i}")
@@ -257,7 +260,7 @@ def open_table(request, slug):
                 data["players"],
                 data["rule_set"],
                 title=data["title"],
-                actor=audit.by(request.user),
+                actor=access.actor,
                 key=data["key"],
             )
         except RuleError as error:
@@ -272,7 +275,8 @@ def open_table(request, slug):
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def import_table(request, slug):
-    club = club_for(request, slug, Role.SCORER)
+    access = access_for(request, slug, Role.SCORER)
+    club = access.club
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -291,7 +295,7 @@ def import_table(request, slug):
                 sheet = import_document(
                     club,
                     document,
-                    audit.by(request.user),
+                    access.actor,
                     form.cleaned_data["title"],
                     form.cleaned_data["key"],
                 )
@@ -339,7 +343,7 @@ def rule_sets(request, slug):
         except ValueError:
             key = None
         try:
-            copy = copy_rule_set(club, source, key)
+            copy = copy_rule_set(club, source, key, actor=access.actor)
         except RuleError as error:
             messages.error(request, rule_error_text(error))
             return redirect("rule_sets", slug=club.slug)
@@ -360,14 +364,15 @@ def rule_sets(request, slug):
 @require_http_methods(["GET", "HEAD", "POST"])
 def rule_set(request, slug, rule_set_id):
     """Change the values, names and options of one of the club's rule sets."""
-    club = club_for(request, slug, Role.ORGANISER)
+    access = access_for(request, slug, Role.ORGANISER)
+    club = access.club
     item = RuleSet.objects.filter(club=club, pk=rule_set_id).first()
     if item is None:
         raise Http404
     form = RuleSetForm(request.POST or None, rules=item.rules)
     if request.method == "POST" and form.is_valid():
         try:
-            update_rule_set(item, form.to_data())
+            update_rule_set(item, form.to_data(), actor=access.actor)
         except RuleError as error:
             put_rule_error(form, error)
         else:

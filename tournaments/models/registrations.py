@@ -47,7 +47,7 @@ ACTIVE_REGISTRATION = ("registered", "waiting", "offered", "checked_in")
 """The statuses of a registration that stands: one person has at most one of them."""
 
 HOLDING_REGISTRATION = (RegistrationStatus.REGISTERED, RegistrationStatus.OFFERED)
-"""The statuses of a registration whose cards are held for it (``reading.count_reserved``):
+"""The statuses of a registration whose cards are held for it (``counts.count_reserved``):
 registered, or offered from the waiting list until ``offered_until``."""
 
 

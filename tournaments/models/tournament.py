@@ -126,7 +126,7 @@ class Tournament(models.Model):
     draw_seed = models.BigIntegerField(default=new_seed, editable=False)
     draw_nonce = models.CharField(max_length=32, default=new_nonce, editable=False)
     # An announced night (issue 28): players register on its public page while the
-    # window is open and ``registration_public`` is set (``services.registrations``).
+    # window is open and ``registration_public`` is set (``services.signup``).
     registration_opens = models.DateTimeField(_("registration opens"), null=True, blank=True)
     registration_closes = models.DateTimeField(_("registration closes"), null=True, blank=True)
     registration_public = models.BooleanField(_("registration open to the public"), default=False)

@@ -1,9 +1,14 @@
 """The only writers of tournaments, one module per thing they write:
 
-- ``reading``: reading (``load_state`` and ``TournamentState``, the texts of a stored result,
-  the reads of a draw typed in at the venue); nothing here writes;
-- ``cards``: create a tournament, sell cards, payment, lowering, withdrawal;
-- ``draws``: digital and physical draws, pulls, undoing a draw, placement matches;
+- ``reading``: reading (``load_state`` and ``TournamentState``, the reads of a draw typed
+  in at the venue); ``result_texts``: the texts of a stored result; ``counts``: what is
+  counted before round 1; nothing in these writes;
+- ``cards``: create a tournament, sell cards, payment; ``layout``: lowering, tables;
+  ``withdrawals``: withdrawing a card and taking it back;
+- ``draws``: digital draws, undoing a draw, placement matches; ``physical_draws``: the
+  draw at the venue, pull by pull;
+- ``registrations`` (what their writers share), ``signup``, ``waiting_list``,
+  ``checkin``: an announced night's registrations;
 - ``results``: record, correct and void a match result;
 - ``sheets``: a match played on a score sheet, and the locks on such sheets (the one
   module that speaks to ``scoring.services``).

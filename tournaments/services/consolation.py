@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
 from clubs import audit
+from clubs.audit import Action
 from tournaments import draw
 from tournaments.models import Tournament
 from tournaments.services.cards import sell_cards
@@ -114,7 +115,7 @@ def open_consolation(
             t.club_id,
             "tournament",
             t.pk,
-            "consolation opened",
+            Action.CONSOLATION_OPENED,
             actor=actor,
             after={"rounds": rounds, "by": by, "cards": len(field), "name": consolation.name},
         )

@@ -1,7 +1,7 @@
 """Writers of the Leben and points formats (RULES.md 5.10, 6): their settings, the draw
 of a round (called by ``draws.draw_round``, which keeps its commitment as for cards,
 5.12), buying a life and naming a player's team. Results, corrections, withdrawals and
-undoing a draw are the card night's writers (``results``, ``cards.withdraw_card``,
+undoing a draw are the card night's writers (``results``, ``withdrawals.withdraw_card``,
 ``draws.undo_draw``): a round of these formats is the same rows."""
 
 from django.db import transaction
@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
 from clubs import audit
+from clubs.audit import Action
 from tournaments import danish, formats, leben
 from tournaments.models import Card, Format, Kind, Pairing, Round, Tournament
 from tournaments.services.reading import TournamentState, load_state, locked
@@ -131,7 +132,7 @@ def draw_format_round(t: Tournament, plan: formats.DrawPlan, seed: int, actor: A
         t.club_id,
         "tournament",
         t.pk,
-        "round drawn",
+        Action.ROUND_DRAWN,
         actor=actor,
         before=None,
         after={"round": plan.number, "seed": seed, "pairings": len(rows), "format": t.format},
@@ -228,7 +229,7 @@ def buy_life(tournament: Tournament, card_id: int, actor: Actor, seen: int) -> t
             t.club_id,
             "tournament",
             t.pk,
-            "life bought",
+            Action.LIFE_BOUGHT,
             actor=actor,
             before={"player": card.player.name, "lives": t.lives + card.rebuys - 1},
             after={
@@ -268,7 +269,7 @@ def set_team(tournament: Tournament, card_id: int, team: str, actor: Actor) -> C
             t.club_id,
             "tournament",
             t.pk,
-            "team set",
+            Action.TEAM_SET,
             actor=actor,
             before={"player": card.player.name, "team": before},
             after={"player": card.player.name, "team": team},

@@ -1,6 +1,8 @@
 """Reading a tournament: ``load_state`` reads it whole in a fixed number of queries, and
-``TournamentState`` answers what the pages, printouts and writers ask of it; the texts a
-stored result is described with; the reads of a draw being typed in at the venue.
+``TournamentState`` answers what the pages, printouts and writers ask of it; the reads
+of a draw being typed in at the venue and of a walkover. The texts a stored result is
+described with are ``services.result_texts``; what is counted before round 1 is
+``services.counts``.
 
 Nothing here writes, except ``locked``, which reads the tournament row for update at the
 start of every writer's transaction.
@@ -9,27 +11,21 @@ start of every writer's transaction.
 from dataclasses import dataclass
 from functools import cached_property
 
-from django.db.models import Sum
-from django.utils import timezone
-from django.utils.translation import gettext
-
 from base.errors import RuleError, gettext_noop
 from tournaments import bracket, danish, draw, formats, ledger, ranking
 from tournaments.models import (
-    HOLDING_REGISTRATION,
     Card,
     Format,
     Kind,
     Pairing,
     Pull,
-    Registration,
-    RegistrationStatus,
     Result,
     Round,
     Stage,
     TieBreak,
     Tournament,
 )
+from tournaments.services.result_texts import winner_name
 
 CARD_COUNTS = tuple(2**k for k in range(3, 11))
 """Cards a tournament may lay out: a power of two, 8 to 1024 (RULES.md 5.1)."""
@@ -264,96 +260,6 @@ def _conflict(pairing: Pairing, result: Result | None, cards: dict[int, Card]) -
     }
 
 
-RESULT_STANDS = {
-    "user": gettext_noop(
-        "The result stands: %(winner)s %(score)s, entered by %(by)s at %(time)s; "
-        "only the organisers can change it."
-    ),
-    "link": gettext_noop(
-        "The result stands: %(winner)s %(score)s, entered with the match link at %(time)s; "
-        "only the organisers can change it."
-    ),
-    "sheet": gettext_noop(
-        "The result stands: %(winner)s %(score)s, decided on the score sheet at %(time)s; "
-        "only the organisers can change it."
-    ),
-}
-"""The lock of a match's score sheet while its result stands, by who entered it."""
-
-MEANWHILE = {
-    "user": gettext_noop("Meanwhile %(by)s entered %(winner)s %(score)s at %(time)s."),
-    "link": gettext_noop(
-        "Meanwhile %(winner)s %(score)s was entered with the match link at %(time)s."
-    ),
-    "sheet": gettext_noop("Meanwhile the score sheet decided %(winner)s %(score)s at %(time)s."),
-}
-"""A result write from an older state, refused: what happened since, by who entered it."""
-
-ENTERED = {
-    "user": gettext_noop("entered by %(by)s at %(time)s"),
-    "link": gettext_noop("entered with the match link at %(time)s"),
-    "sheet": gettext_noop("decided on the score sheet at %(time)s"),
-}
-"""Who entered a result and when, short, beside it on the round page."""
-
-VOIDED_MEANWHILE = gettext_noop("Meanwhile the result was voided: the match is open again.")
-
-
-def result_source(result: Result) -> str:
-    """Who entered a result: "sheet" (its score sheet), "link" (the match link) or "user"."""
-    if result.from_sheet:
-        return "sheet"
-    if result.recorded_by_id is None:
-        return "link"
-    return "user"
-
-
-def result_params(result: Result, cards: dict[int, Card] | None = None) -> dict:
-    """The placeholders of ``RESULT_STANDS`` and ``MEANWHILE``: winner (player name, or
-    "Draw" for a draw, RULES.md 6), score, by (the user's name), time (local HH:MM)."""
-    user = result.recorded_by if result.recorded_by_id else None
-    return {
-        "winner": winner_name(result.winner_id, cards),
-        "score": result.score,
-        "by": (user.get_full_name() or user.get_username()) if user else "",
-        "time": timezone.localtime(result.recorded_at).strftime("%H:%M"),
-    }
-
-
-DRAW = gettext_noop("Draw")
-"""A points match ended level (1:1): no winner (RULES.md 6)."""
-
-
-def winner_name(card_id: int | None, cards: dict[int, Card] | None = None) -> str:
-    """The name of the player of the winning card ``card_id`` (read from ``cards`` or
-    the database), or "Draw" (translated) when there is none."""
-    if card_id is None:
-        return gettext(DRAW)
-    card = cards[card_id] if cards else Card.objects.select_related("player").get(pk=card_id)
-    return card.player.name
-
-
-def describe_result(result: Result, cards: dict[int, Card] | None = None, texts=None) -> str:
-    """The result, who entered it and when, translated for the page (``texts``:
-    ``RESULT_STANDS`` by default, or ``ENTERED``)."""
-    template = (texts or RESULT_STANDS)[result_source(result)]
-    return gettext(template) % result_params(result, cards)
-
-
-class StaleResult(RuleError):
-    """A result write from an older state than the stored one (field ``pairing``):
-    ``live`` is the result that stands now (None when it was voided meanwhile)."""
-
-    def __init__(self, live: Result | None, cards: dict[int, Card] | None = None):
-        self.live = live
-        if live is None:
-            super().__init__("pairing", VOIDED_MEANWHILE)
-        else:
-            super().__init__(
-                "pairing", MEANWHILE[result_source(live)], **result_params(live, cards)
-            )
-
-
 NOT_CHECKED = object()
 """``seen`` of a write that is not from a rendered form (the score sheet, simulations)."""
 
@@ -439,30 +345,6 @@ def locked(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
-def count_in_play(tournament: Tournament) -> int:
-    """Before round 1: the cards that will be drawn, i.e. sold minus withdrawn (RULES.md
-    5.1, 5.7). The draw check, the lowering, the sale and the desk's offer all count these."""
-    return Card.objects.not_withdrawn().filter(tournament=tournament).count()
-
-
-def count_reserved(tournament: Tournament) -> int:
-    """Before round 1: the cards held by the tournament's registrations that are
-    registered or offered and not yet checked in (``HOLDING_REGISTRATION``); neither a
-    sale at the door nor another registration takes them. One query."""
-    rows = Registration.objects.filter(tournament=tournament, status__in=HOLDING_REGISTRATION)
-    return rows.aggregate(n=Sum("cards"))["n"] or 0
-
-
-def lower_offer(tournament: Tournament, in_play: int) -> int | None:
-    """The number of cards the desk offers to lower to before round 1 (RULES.md 5.1):
-    ``draw.smallest_cards(in_play)`` when the draw is refused for too few cards sold and
-    lowering makes it possible, else None. ``in_play``: how many cards are in play
-    (``count_in_play``: a card withdrawn before round 1 is not drawn, RULES.md 5.7)."""
-    if in_play < draw.LOWEST_CARDS or in_play > tournament.cards // 2:
-        return None
-    return draw.smallest_cards(in_play)
-
-
 def withdrawn_in(pairing: Pairing) -> list[Card]:
     """The withdrawn cards that make this pairing a walkover (RULES.md 5.7)."""
     cards = (
@@ -510,16 +392,3 @@ def latest_pull(round_: Round) -> Pull | None:
         .order_by("-index")
         .first()
     )
-
-
-def waiting_position(registration: Registration) -> int | None:
-    """A waiting registration's place on the waiting list (1: the first in line); None
-    for one that does not wait."""
-    if registration.status != RegistrationStatus.WAITING:
-        return None
-    earlier = Registration.objects.filter(
-        tournament_id=registration.tournament_id,
-        status=RegistrationStatus.WAITING,
-        pk__lt=registration.pk,
-    )
-    return earlier.count() + 1

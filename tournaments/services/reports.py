@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
 from clubs import audit
+from clubs.audit import Action
 from tournaments.models import (
     Card,
     Outcome,
@@ -27,10 +28,9 @@ from tournaments.models import (
     Stage,
     side_token,
 )
-from tournaments.services.reading import (
+from tournaments.services.reading import locked, refuse_walkover
+from tournaments.services.result_texts import (
     RESULT_STANDS,
-    locked,
-    refuse_walkover,
     result_params,
     result_source,
     winner_name,
@@ -109,7 +109,7 @@ def report_result(
 
     With ``result_check`` "single" the link's result is final at once (``Result``)."""
     if pairing.tournament.result_check != ResultCheck.CONFIRM:
-        return record_result(pairing, winner, score, key, Actor(None, via_link=True))
+        return record_result(pairing, winner, score, key, audit.VIA_LINK)
     try:
         with transaction.atomic():
             lock_sheets_first(dependents(pairing))
@@ -142,8 +142,8 @@ def report_result(
                 t.club_id,
                 "tournament",
                 t.pk,
-                "result reported",
-                actor=Actor(None, via_link=True),
+                Action.RESULT_REPORTED,
+                actor=audit.VIA_LINK,
                 before=_audit_report(mine) if mine else None,
                 after=_audit_report(report),
             )
@@ -154,8 +154,8 @@ def report_result(
                     winner,
                     score,
                     uuid.uuid4(),
-                    Actor(None, via_link=True),
-                    "result confirmed",
+                    audit.VIA_LINK,
+                    Action.RESULT_CONFIRMED,
                 )
                 Report.objects.filter(pk__in=(theirs.pk, report.pk)).update(
                     outcome=Outcome.CONFIRMED
@@ -191,7 +191,7 @@ def confirm_report(pairing: Pairing, side: str, report_id: int, key: uuid.UUID) 
     """The player of ``side`` confirms the other side's report ``report_id`` (the one
     his page showed): it becomes the match's result. ``StaleReport`` when another
     report (or none) waits now; the same ``key`` again returns the result it made."""
-    return _settle(pairing, report_id, key, Actor(None, via_link=True), side=side)
+    return _settle(pairing, report_id, key, audit.VIA_LINK, side=side)
 
 
 def accept_report(pairing: Pairing, report_id: int, key: uuid.UUID, actor: Actor) -> Result:
@@ -231,7 +231,7 @@ def _settle(pairing, report_id, key, actor, *, side) -> Result:
                 if report is not None:
                     report.pairing = pairing
                 raise StaleReport(report)
-        action = "report accepted" if side is None else "result confirmed"
+        action = Action.REPORT_ACCEPTED if side is None else Action.RESULT_CONFIRMED
         result = record_reported(pairing, report.winner_id, report.score, key, actor, action)
         outcome = Outcome.ACCEPTED if side is None else Outcome.CONFIRMED
         Report.objects.filter(pk=report.pk).update(outcome=outcome)
@@ -247,7 +247,7 @@ def revoke_side_link(pairing: Pairing, side: str, actor: Actor) -> None:
             **{field: timezone.now()}
         )
         if done:
-            _audit_link(pairing, side, "side link revoked", actor)
+            _audit_link(pairing, side, Action.SIDE_LINK_REVOKED, actor)
 
 
 def renew_side_link(pairing: Pairing, side: str, actor: Actor) -> None:
@@ -257,7 +257,7 @@ def renew_side_link(pairing: Pairing, side: str, actor: Actor) -> None:
         Pairing.objects.filter(pk=pairing.pk).update(
             **{f"{side}_token": side_token(), f"{side}_revoked_at": None}
         )
-        _audit_link(pairing, side, "side link renewed", actor)
+        _audit_link(pairing, side, Action.SIDE_LINK_RENEWED, actor)
 
 
 def _audit_link(pairing: Pairing, side: str, action: str, actor: Actor) -> None:
@@ -294,7 +294,7 @@ def set_result_check(tournament, check: str, actor: Actor) -> None:
             t.club_id,
             "tournament",
             t.pk,
-            "result check changed",
+            Action.RESULT_CHECK_CHANGED,
             actor=actor,
             before={"result_check": before},
             after={"result_check": check},

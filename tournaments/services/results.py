@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
 from clubs import audit
+from clubs.audit import Action
 from tournaments.danish import level
 from tournaments.models import (
     Format,
@@ -25,14 +26,16 @@ from tournaments.models import (
 from tournaments.services.draws import create_placement
 from tournaments.services.reading import (
     NOT_CHECKED,
-    RESULT_STANDS,
-    StaleResult,
     locked,
     match_scores,
     refuse_walkover,
+    withdrawn_in,
+)
+from tournaments.services.result_texts import (
+    RESULT_STANDS,
+    StaleResult,
     result_params,
     result_source,
-    withdrawn_in,
 )
 from tournaments.services.sheets import (
     SHEET_REMADE,
@@ -277,7 +280,7 @@ def _write_result(
                 t.club_id,
                 "tournament",
                 t.pk,
-                reported or ("result corrected" if live else "result recorded"),
+                reported or (Action.RESULT_CORRECTED if live else Action.RESULT_RECORDED),
                 actor=actor,
                 before=_audit_result(live),
                 after=_audit_result(result),
@@ -329,7 +332,12 @@ def void_result(pairing: Pairing, actor: Actor, seen=NOT_CHECKED) -> None:
         else:
             unlock_sheet(pairing.sheet_id)
         audit.record(
-            t.club_id, "tournament", t.pk, "result voided", actor=actor, before=_audit_result(live)
+            t.club_id,
+            "tournament",
+            t.pk,
+            Action.RESULT_VOIDED,
+            actor=actor,
+            before=_audit_result(live),
         )
 
 
@@ -344,7 +352,7 @@ def follow_match_sheet(sender, sheet, state, key, **kwargs) -> None:
     pairing = Pairing.objects.filter(sheet=sheet).select_related("tournament").first()
     if pairing is None:
         return
-    actor = kwargs.get("actor") or Actor(None, via_link=True)
+    actor = kwargs.get("actor") or audit.VIA_LINK
     winner = state.partie_winner
     winner_card = None if winner is None else (pairing.left_id if winner == 0 else pairing.right_id)
     score = "" if winner is None else f"{state.tally[1 - winner]}:{state.tally[winner]}"

@@ -12,18 +12,14 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
 from clubs import audit
+from clubs.audit import Action
 from scoring import services as scoring
 from scoring.models import RuleSet, Sheet
 from scoring.services import Actor, key_reused
 from tournaments.models import Kind, Pairing, Result, Round, Stage
 from tournaments.rows import pairing_name
-from tournaments.services.reading import (
-    RESULT_STANDS,
-    locked,
-    refuse_walkover,
-    result_params,
-    result_source,
-)
+from tournaments.services.reading import locked, refuse_walkover
+from tournaments.services.result_texts import RESULT_STANDS, result_params, result_source
 
 __all__ = [  # Actor and key_reused are scoring's, passed on to the writers
     "SHEET_REMADE",
@@ -185,7 +181,7 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
             t.club_id,
             "tournament",
             t.pk,
-            "match sheet opened",
+            Action.MATCH_SHEET_OPENED,
             actor=actor,
             before=None,
             after={

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
 from clubs import audit
+from clubs.audit import Action
 from tournaments import ranking
 from tournaments.categories import undecided
 from tournaments.models import TieBreak, Tournament
@@ -144,7 +145,7 @@ def record_stechen(
             t.club_id,
             "tournament",
             t.pk,
-            "stechen recorded",
+            Action.STECHEN_RECORDED,
             actor=actor,
             before={"first": first, "order": _numbers(state, live.order)} if live else None,
             after={"first": first, "order": list(numbers)},
@@ -186,7 +187,7 @@ def draw_lots(tournament: Tournament, actor: Actor) -> list[TieBreak]:
                 t.club_id,
                 "tournament",
                 t.pk,
-                "lots drawn",
+                Action.LOTS_DRAWN,
                 actor=actor,
                 after={"first": shared.first, "seed": seed, "order": _numbers(state, order)},
             )

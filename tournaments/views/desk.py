@@ -20,7 +20,7 @@ from clubs.access import access_for
 from clubs.forms import put_rule_error, read_ids, rule_error_text
 from clubs.models import Role
 from scoring.rules import RuleError
-from tournaments import printing
+from tournaments import printing, venue_lists
 from tournaments.forms import SellForm, TablesForm, TournamentForm
 from tournaments.models import Card, Kind, ResultCheck, Tournament
 from tournaments.money import euro
@@ -28,15 +28,13 @@ from tournaments.rows import rows
 from tournaments.services.cards import (
     cancel_sale,
     create_tournament,
-    lower_cards,
     pay_cards,
     sell_cards,
     set_paid,
-    set_tables,
-    undo_withdrawal,
-    withdraw_card,
 )
+from tournaments.services.layout import lower_cards, set_tables
 from tournaments.services.reading import CARD_COUNTS, load_state
+from tournaments.services.withdrawals import undo_withdrawal, withdraw_card
 from tournaments.views.common import confirm, confirmed, tournament_for
 from tournaments.views.desk_page import desk_context
 
@@ -310,7 +308,7 @@ def print_cash(request, slug, tournament_id):
 def seats(request, slug, tournament_id):
     """Where do I play: every player of an open match of the latest round, by name."""
     t, access = tournament_for(request, slug, tournament_id)
-    context = printing.seats_context(t) | {"club": t.club, "access": access}
+    context = venue_lists.seats_context(t) | {"club": t.club, "access": access}
     return render(request, "tournaments/seats.html", context)
 
 
@@ -329,7 +327,7 @@ def personal_links(request, slug, tournament_id):
     one small card per player, to print and hand out (organisers only: the links are
     private)."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
-    links = printing.personal_links(load_state(t), partial(absolute_url, request), qr_svg)
+    links = venue_lists.personal_links(load_state(t), partial(absolute_url, request), qr_svg)
     context = {"club": t.club, "tournament": t, "access": access, "links": links}
     return render(request, "tournaments/personal_links.html", context)
 

@@ -22,8 +22,9 @@ from tournaments.models import Card, Format, ResultCheck, Tournament
 from tournaments.printing import cash_context
 from tournaments.prizes import still_in
 from tournaments.rows import Row, rows, waiting_reports
+from tournaments.services.counts import lower_offer
 from tournaments.services.formats import can_buy_life
-from tournaments.services.reading import TournamentState, lower_offer
+from tournaments.services.reading import TournamentState
 from tournaments.views.ranking import audit_context, draw_audit
 
 

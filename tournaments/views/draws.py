@@ -12,16 +12,11 @@ from base.printing import pdf_response
 from clubs.forms import put_rule_error, read_id, rule_error_text
 from clubs.models import Player, Role
 from scoring.rules import RuleError
-from tournaments import printing
+from tournaments import printing, venue_lists
 from tournaments.forms import PullForm
 from tournaments.models import Round
-from tournaments.services.draws import (
-    add_pull,
-    draw_round,
-    start_physical_draw,
-    undo_draw,
-    undo_last_pull,
-)
+from tournaments.services.draws import draw_round, undo_draw
+from tournaments.services.physical_draws import add_pull, start_physical_draw, undo_last_pull
 from tournaments.services.reading import latest_pull, load_state, physical_session
 from tournaments.views.common import confirm, confirmed, tournament_for
 
@@ -77,7 +72,7 @@ def physical_draw(request, slug, tournament_id):
     session = physical_session(state, round_)
     turn = session.next_turn()
     latest = latest_pull(round_)
-    calls = printing.call_list(state, round_)
+    calls = venue_lists.call_list(state, round_)
     waiting = [c for c in calls if not c.done and not c.now]
     context = {
         "club": t.club,
@@ -105,7 +100,7 @@ def print_calls(request, slug, tournament_id):
     round_ = load_state(t).in_progress
     if round_ is None:
         raise Http404
-    context = printing.calls_context(t, round_)
+    context = venue_lists.calls_context(t, round_)
     return pdf_response(request, "print/calls.html", context, f"aufruf-{t.pk}-{round_.number}.pdf")
 
 

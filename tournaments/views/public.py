@@ -21,7 +21,7 @@ from base.text import german_key
 from clubs.access import link_actor, visitor
 from clubs.forms import read_id, rule_error_text
 from scoring.rules import RuleError
-from tournaments import links, printing
+from tournaments import links, venue_lists
 from tournaments.categories import overall_prizes
 from tournaments.forms import RegisterForm, ResultForm
 from tournaments.models import (
@@ -168,19 +168,19 @@ def bracket(request, token):
 def public_seats(request, token):
     """The public "where do I play?" under the tournament's public link: every player of an open
     match of the latest round with his card number, table, opponent and the order of
-    his matches (``printing.seats``), and the players with a bye (Freilos) this round
-    (``printing.byes``); ``?q=`` keeps the players whose name holds it (umlauts folded).
+    his matches (``venue_lists.seats``), and the players with a bye (Freilos) this round
+    (``venue_lists.byes``); ``?q=`` keeps the players whose name holds it (umlauts folded).
     Names, card numbers and tables only: no private link, no payment."""
     t = public_tournament(token)
     state = load_state(t)
     query = name_query(request)
     key = german_key(query)
-    seats = [s for s in printing.seats(state) if key in s.player.name_key]
-    byes = [c for c in printing.byes(state) if key in c.player.name_key]
+    seats = [s for s in venue_lists.seats(state) if key in s.player.name_key]
+    byes = [c for c in venue_lists.byes(state) if key in c.player.name_key]
     context = {
         "tournament": t,
-        "round_name": printing.current_round_name(state),
-        "drawn": bool(printing.current_round_name(state)),
+        "round_name": venue_lists.current_round_name(state),
+        "drawn": bool(venue_lists.current_round_name(state)),
         "seats": seats,
         "byes": byes,
         "query": query,
@@ -190,7 +190,7 @@ def public_seats(request, token):
 
 def _personal_context(t: Tournament, player_id: int) -> dict:
     """What a player's personal link shows (``tournaments.personal``): his cards, his
-    open matches of the latest round in the order he plays them (``printing.seats``:
+    open matches of the latest round in the order he plays them (``venue_lists.seats``:
     table, opponent's name, match), his byes of the night by round, and once every card
     of his is placed his place (``TournamentState.player_places``: first, last, RULES.md
     5.8). 404 when he holds no card of ``t``."""
@@ -214,8 +214,8 @@ def _personal_context(t: Tournament, player_id: int) -> dict:
         "tournament": t,
         "player": cards[0].player,
         "cards": cards,
-        "round_name": printing.current_round_name(state),
-        "seats": [s for s in printing.seats(state) if s.player.pk == player_id],
+        "round_name": venue_lists.current_round_name(state),
+        "seats": [s for s in venue_lists.seats(state) if s.player.pk == player_id],
         "byes": byes,
         "place": place,
     }

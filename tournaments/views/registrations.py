@@ -1,7 +1,8 @@
 """An announced night (issue 28): its registration window and terms (organisers), the
 public registration form under the night's public link, a registration's private link
 (see, change, cancel, answer an offer, the bank transfer) and the desk at the door:
-confirm, refuse, check in, release (``services.registrations``)."""
+confirm, refuse, check in, release (``services.signup``, ``services.waiting_list``,
+``services.checkin``)."""
 
 import time
 from collections.abc import Callable
@@ -31,8 +32,9 @@ from tournaments.forms import (
     RegistrationWindowForm,
 )
 from tournaments.models import HOLDING_REGISTRATION, Registration, RegistrationStatus
+from tournaments.services import checkin, signup, waiting_list
 from tournaments.services import registrations as service
-from tournaments.services.reading import waiting_position
+from tournaments.services.counts import waiting_position
 from tournaments.views.common import tournament_for
 from tournaments.views.public import announcement, name_query, public_tournament
 
@@ -75,7 +77,7 @@ def register(request, token):
         if form.is_valid():
             data = form.cleaned_data
             try:
-                registration = service.register(
+                registration = signup.register(
                     t,
                     name=data["name"],
                     cards=data["cards"],
@@ -97,9 +99,9 @@ def _night_page(request, t, form, status):
 
 
 LINK_ACTIONS = {
-    "cancel": (service.cancel, gettext_noop("Your registration is cancelled.")),
-    "accept": (service.accept_offer, gettext_noop("The cards are yours: you are registered.")),
-    "decline": (service.decline_offer, gettext_noop("You declined the offer.")),
+    "cancel": (checkin.cancel, gettext_noop("Your registration is cancelled.")),
+    "accept": (waiting_list.accept_offer, gettext_noop("The cards are yours: you are registered.")),
+    "decline": (waiting_list.decline_offer, gettext_noop("You declined the offer.")),
 }
 
 
@@ -125,7 +127,7 @@ def registration_link(request, token):
                 return redirect("registration_link", token=token)
             form = RegistrationCardsForm(request.POST)
             if form.is_valid():
-                service.change_cards(r, form.cleaned_data["cards"])
+                signup.change_cards(r, form.cleaned_data["cards"])
                 messages.success(request, _("Saved."))
                 return redirect("registration_link", token=token)
         except RuleError as refused:
@@ -167,7 +169,7 @@ def window(request, slug, tournament_id):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            service.set_registration(
+            signup.set_registration(
                 t,
                 access.actor,
                 opens=data["opens"],
@@ -193,7 +195,7 @@ def terms(request, slug, tournament_id):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            service.set_registration_terms(
+            signup.set_registration_terms(
                 t,
                 access.actor,
                 confirm=data["confirm"],
@@ -266,10 +268,10 @@ def registrations(request, slug, tournament_id):
 
 
 ACTIONS: dict[str, Callable[[Registration, Actor], object] | None] = {
-    "check-in": service.check_in,
-    "no-show": service.no_show,
-    "confirm": service.confirm,
-    "refuse": service.refuse,
+    "check-in": checkin.check_in,
+    "no-show": checkin.no_show,
+    "confirm": checkin.confirm,
+    "refuse": checkin.refuse,
     "paid": None,
 }
 
@@ -287,9 +289,9 @@ def registration_action(request, slug, tournament_id, registration_id, action):
         raise Http404
     try:
         if action == "paid":
-            service.set_paid(r, access.actor, paid=request.POST.get("paid") == "1")
+            checkin.set_paid(r, access.actor, paid=request.POST.get("paid") == "1")
         elif action == "check-in":
-            cards = service.check_in(r, access.actor)
+            cards = checkin.check_in(r, access.actor)
             numbers = ", ".join(str(c.number) for c in cards)
             messages.success(
                 request,
@@ -317,7 +319,7 @@ def release_not_checked_in(request, slug, tournament_id):
     organisers only. A second tap releases none."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     try:
-        released = service.release_not_checked_in(t, access.actor)
+        released = checkin.release_not_checked_in(t, access.actor)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     else:

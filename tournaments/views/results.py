@@ -17,7 +17,8 @@ from scoring.rules import RuleError
 from tournaments.forms import ResultForm
 from tournaments.models import Pairing, Stage
 from tournaments.rows import Offer, Row, Stale
-from tournaments.services.reading import StaleResult, draw_scores, load_state, match_scores
+from tournaments.services.reading import draw_scores, load_state, match_scores
+from tournaments.services.result_texts import StaleResult
 from tournaments.services.results import correct_result, record_result, void_result
 from tournaments.views.common import pairing_rows, tournament_for
 

@@ -1,0 +1,103 @@
+"""The texts a stored result of a Partie is described with: who entered it and when
+(``describe_result``), the lock of its score sheet while it stands, the refusal of a
+result write from an older state (``StaleResult``), and the winner's name or "Draw".
+Nothing here writes.
+"""
+
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from base.errors import RuleError, gettext_noop
+from tournaments.models import (
+    Card,
+    Result,
+)
+
+RESULT_STANDS = {
+    "user": gettext_noop(
+        "The result stands: %(winner)s %(score)s, entered by %(by)s at %(time)s; "
+        "only the organisers can change it."
+    ),
+    "link": gettext_noop(
+        "The result stands: %(winner)s %(score)s, entered with the match link at %(time)s; "
+        "only the organisers can change it."
+    ),
+    "sheet": gettext_noop(
+        "The result stands: %(winner)s %(score)s, decided on the score sheet at %(time)s; "
+        "only the organisers can change it."
+    ),
+}
+"""The lock of a match's score sheet while its result stands, by who entered it."""
+
+MEANWHILE = {
+    "user": gettext_noop("Meanwhile %(by)s entered %(winner)s %(score)s at %(time)s."),
+    "link": gettext_noop(
+        "Meanwhile %(winner)s %(score)s was entered with the match link at %(time)s."
+    ),
+    "sheet": gettext_noop("Meanwhile the score sheet decided %(winner)s %(score)s at %(time)s."),
+}
+"""A result write from an older state, refused: what happened since, by who entered it."""
+
+ENTERED = {
+    "user": gettext_noop("entered by %(by)s at %(time)s"),
+    "link": gettext_noop("entered with the match link at %(time)s"),
+    "sheet": gettext_noop("decided on the score sheet at %(time)s"),
+}
+"""Who entered a result and when, short, beside it on the round page."""
+
+VOIDED_MEANWHILE = gettext_noop("Meanwhile the result was voided: the match is open again.")
+
+
+def result_source(result: Result) -> str:
+    """Who entered a result: "sheet" (its score sheet), "link" (the match link) or "user"."""
+    if result.from_sheet:
+        return "sheet"
+    if result.recorded_by_id is None:
+        return "link"
+    return "user"
+
+
+def result_params(result: Result, cards: dict[int, Card] | None = None) -> dict:
+    """The placeholders of ``RESULT_STANDS`` and ``MEANWHILE``: winner (player name, or
+    "Draw" for a draw, RULES.md 6), score, by (the user's name), time (local HH:MM)."""
+    user = result.recorded_by if result.recorded_by_id else None
+    return {
+        "winner": winner_name(result.winner_id, cards),
+        "score": result.score,
+        "by": (user.get_full_name() or user.get_username()) if user else "",
+        "time": timezone.localtime(result.recorded_at).strftime("%H:%M"),
+    }
+
+
+DRAW = gettext_noop("Draw")
+"""A points match ended level (1:1): no winner (RULES.md 6)."""
+
+
+def winner_name(card_id: int | None, cards: dict[int, Card] | None = None) -> str:
+    """The name of the player of the winning card ``card_id`` (read from ``cards`` or
+    the database), or "Draw" (translated) when there is none."""
+    if card_id is None:
+        return gettext(DRAW)
+    card = cards[card_id] if cards else Card.objects.select_related("player").get(pk=card_id)
+    return card.player.name
+
+
+def describe_result(result: Result, cards: dict[int, Card] | None = None, texts=None) -> str:
+    """The result, who entered it and when, translated for the page (``texts``:
+    ``RESULT_STANDS`` by default, or ``ENTERED``)."""
+    template = (texts or RESULT_STANDS)[result_source(result)]
+    return gettext(template) % result_params(result, cards)
+
+
+class StaleResult(RuleError):
+    """A result write from an older state than the stored one (field ``pairing``):
+    ``live`` is the result that stands now (None when it was voided meanwhile)."""
+
+    def __init__(self, live: Result | None, cards: dict[int, Card] | None = None):
+        self.live = live
+        if live is None:
+            super().__init__("pairing", VOIDED_MEANWHILE)
+        else:
+            super().__init__(
+                "pairing", MEANWHILE[result_source(live)], **result_params(live, cards)
+            )
