@@ -269,7 +269,7 @@ def record(
     club_id: int,
     scope: str,
     scope_id: int,
-    action: str,
+    action: Action,
     *,
     actor: Actor,
     before: Any = None,

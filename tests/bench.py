@@ -89,8 +89,8 @@ def median_time(call, rounds: int) -> float:
 def main() -> None:
     call_command("migrate", verbosity=0)
     call_command("seed", no_demo=True, verbosity=0)
-    club = factories.club("Bench")
-    user = factories.user(club, "organiser")
+    club = factories.club(name="Bench")
+    user = factories.user(club, role="organiser")
     client = Client()
     client.force_login(user)
     sheet = factories.sheet(club)
@@ -98,9 +98,9 @@ def main() -> None:
     record = f"/tables/{sheet.pk}/record/"
 
     print(f"Bummerl bench · database {connection.vendor} · {time.strftime('%Y-%m-%d %H:%M')}")
-    factories.fill(sheet, 10)
+    factories.fill(sheet, count=10)
     at_10 = queries(client, "get", page)
-    factories.fill(sheet, 99)
+    factories.fill(sheet, count=99)
     say(
         "queries: record a deal (goal <= 8)",
         str(queries(client, "post", record, factories.deal_form(sheet))),
@@ -113,7 +113,7 @@ def main() -> None:
     )
 
     second = factories.sheet(club, names=("Dora", "Emil", "Fritz"))
-    factories.fill(second, 20)
+    factories.fill(second, count=20)
     speed_figures()
 
     page_weight(client.get(page).content)
@@ -169,7 +169,7 @@ def taps_table() -> None:
     with serving(WORK) as base:
         try:
             results = thumb.measure(
-                lambda: f"{base}/e/{factories.sheet(factories.club('Taps')).entry_token}/",
+                lambda: f"{base}/e/{factories.sheet(factories.club(name='Taps')).entry_token}/",
                 {"executable_path": CHROMIUM, "args": ["--no-sandbox", "--disable-gpu"]},
             )
         except Exception as error:  # noqa: BLE001 - report and go on
@@ -182,7 +182,9 @@ def taps_table() -> None:
     with serving(WORK) as base:
 
         def bauern_sheet():
-            sheet = factories.sheet(factories.club("Taps"), thumb.NAMES_4, preset="bauern")
+            sheet = factories.sheet(
+                factories.club(name="Taps"), names=thumb.NAMES_4, preset="bauern"
+            )
             return f"{base}/e/{sheet.entry_token}/"
 
         try:
@@ -381,8 +383,8 @@ def season_figures(client, trivial: float) -> None:
 
     from seasons.models import Season
 
-    club = factories.club("Bench season")
-    user = factories.user(club, "owner")
+    club = factories.club(name="Bench season")
+    user = factories.user(club, role="owner")
     client.force_login(user)
     first_day = dt.date(2026, 1, 1)
     season = Season.objects.create(
@@ -557,7 +559,7 @@ def match_sheet_figures(club) -> None:
     from tournaments.services.draws import draw_round
     from tournaments.services.sheets import Actor
 
-    organiser = factories.user(club, "organiser")
+    organiser = factories.user(club, role="organiser")
     client = Client()
     client.force_login(organiser)
     from django.core.cache import caches

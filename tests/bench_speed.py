@@ -53,13 +53,13 @@ def main() -> None:
     settings.ROOT_URLCONF = "tests.bench_urls"
     call_command("migrate", verbosity=0)
     call_command("seed", no_demo=True, verbosity=0)
-    club = factories.club("Speed")
+    club = factories.club(name="Speed")
     client = Client()
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     sheets = {}
     for count in (10, 100):
         sheets[count] = factories.sheet(club, names=(f"A{count}", f"B{count}", f"C{count}"))
-        factories.fill(sheets[count], count)
+        factories.fill(sheets[count], count=count)
     pages = [lambda sheet=sheet: client.get(f"/tables/{sheet.pk}/") for sheet in sheets.values()]
     trivial, *page = in_turns(lambda: client.get("/bench/read/"), *pages, rounds=ROUNDS)
     forms = {}

@@ -1,22 +1,42 @@
-"""Hand-written factories for tests: a club with the presets, people, tables."""
+"""The tests' one place to build things: clubs, people, tables, nights and what happens
+on them. Plain functions, no factory library; each says what it builds. The object a
+thing is built on (a club, a sheet, a night) comes first, every option is a keyword.
 
+The site's services do the building wherever one exists, so that what a test gets is
+what the site would have made."""
+
+import datetime
 import itertools
 import re
 import uuid
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
 
 from clubs.models import Club, Membership, Player
 from scoring import reading, services
-from scoring.models import RuleSet
-from scoring.rules import DreierDeal, TieBreak
+from scoring.models import RuleSet, Sheet
+from scoring.rules import DreierDeal, QuickDeal, TieBreak
 from scoring.rules import RuleSet as CoreRuleSet
 from scoring.rules.presets import preset_data
+from seasons.days import CLUB_ZONE
 
 _counter = itertools.count(1)
+_address = itertools.count(1)
+
+
+def key() -> str:
+    """A new one-time key, as a form carries it."""
+    return str(uuid.uuid4())
+
+
+# -- clubs and people -------------------------------------------------------------------
 
 
 def presets() -> dict[str, RuleSet]:
+    """The preset rule sets by name (``wiki``, ``bauern``, …), made once per database."""
     out = {}
     for name, data in preset_data().items():
         out[name], _ = RuleSet.objects.get_or_create(
@@ -27,55 +47,83 @@ def presets() -> dict[str, RuleSet]:
     return out
 
 
-def club(name: str = "Testklub") -> Club:
+def club(*, name: str = "Testklub") -> Club:
+    """A new club named ``name`` and a number of its own (slug ``club-<n>``)."""
     n = next(_counter)
     return Club.objects.create(name=f"{name} {n}", slug=f"club-{n}")
 
 
-def user(club_: Club | None = None, role: str = "organiser", username: str | None = None):
+def user(club: Club | None = None, *, role: str = "organiser", username: str | None = None):
+    """A new account (``username``, else ``user<n>``; password ``pw-<username>``), a
+    member of ``club`` in ``role`` when a club is given."""
     username = username or f"user{next(_counter)}"
     person = get_user_model().objects.create_user(username, password="pw-" + username)
-    if club_ is not None:
-        Membership.objects.create(user=person, club=club_, role=role)
+    if club is not None:
+        Membership.objects.create(user=person, club=club, role=role)
     return person
 
 
-def players(club_: Club, *names: str) -> list[Player]:
-    return [Player.objects.create(club=club_, name=name) for name in names]
+def signed_in(user, *, client: Client | None = None, language: str | None = None) -> Client:
+    """``client`` (else a new test client) with ``user`` signed in, the site's language
+    cookie set to ``language`` when one is given."""
+    client = client or Client()
+    client.force_login(user)
+    if language:
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    return client
 
 
-def sheet(club_: Club, names=("Anna", "Ben", "Clara"), preset: str = "wiki", variant=None):
+def signed_in_club(client: Client, *, role: str = "organiser") -> Club:
+    """A new club with a new member in ``role``, signed in on ``client``."""
+    new = club()
+    client.force_login(user(new, role=role))
+    return new
+
+
+def phone() -> Client:
+    """A visitor's phone: a test client with an address of its own, so that a form's
+    limit per address counts each test's posts apart."""
+    n = next(_address)
+    return Client(REMOTE_ADDR=f"198.51.{n // 250}.{n % 250 + 1}")
+
+
+def players(club: Club, *names: str) -> list[Player]:
+    """New players of ``club``, one per name, in that order."""
+    return [Player.objects.create(club=club, name=name) for name in names]
+
+
+# -- tables -----------------------------------------------------------------------------
+
+
+def sheet(club: Club, *, names=("Anna", "Ben", "Clara"), preset: str = "wiki", variant=None):
+    """An open table of new players ``names`` in that seat order, under the preset rule
+    set ``preset``; the variant by the number of players unless given."""
     variant = variant or {2: "schnapsen", 3: "dreierschnapsen", 4: "bauernschnapsen"}[len(names)]
-    people = players(club_, *names)
-    return services.open_sheet(club_, variant, people, presets()[preset])
+    people = players(club, *names)
+    return services.open_sheet(club, variant, people, presets()[preset])
 
 
-def tournament(club_: Club, cards: int = 8, sold: int = 0, **fields):
-    """A Preisschnapsen of ``club_`` starting now: ``cards`` laid out, at most 3 per player,
-    matches to 2 Bummerl, a fee of 10, no prizes (``fields`` change any of these), with
-    ``sold`` cards sold and paid, one each to P0, P1, …"""
-    from django.utils import timezone
-
-    from tournaments.services.cards import create_tournament, sell_cards
-
-    settings = {
-        "name": "Test",
-        "starts_at": timezone.now(),
-        "cards": cards,
-        "max_cards": 3,
-        "match_bummerl": 2,
-        "entry_fee": 10,
-        "one_prize_per_player": False,
-        "prizes": [],
-    } | fields
-    t = create_tournament(club_, services.Actor(), **settings)
-    for i in range(sold):
-        sell_cards(t, f"P{i}", 1, services.Actor(), uuid.uuid4(), paid=True)
-    return t
+def bummerl(sheet, *, loser: int, schneider: bool = False) -> None:
+    """One Bummerl of two-player Schnapsen to seat ``loser``: a Schneider when he wins
+    no point (counts 2 in the ``wiki`` rules), else he wins 1 point first."""
+    winner = 1 - loser
+    deals = [] if schneider else [QuickDeal(loser, 1)]
+    deals += [QuickDeal(winner, 3), QuickDeal(winner, 3), QuickDeal(winner, 1)]
+    for deal in deals:
+        services.record_entry(sheet, deal, uuid.uuid4(), services.Actor())
 
 
-def key() -> str:
-    return str(uuid.uuid4())
+def two_player_sheet(club, first, second, *, when: datetime.datetime, losers=(), schneider=()):
+    """A Schnapsen sheet of the players ``first`` and ``second`` opened at ``when``
+    (Vienna time unless aware): one Bummerl per seat in ``losers``, Schneider where the
+    same position of ``schneider`` is true."""
+    sheet = services.open_sheet(club, "schnapsen", [first, second], presets()["wiki"])
+    for i, loser in enumerate(losers):
+        bummerl(sheet, loser=loser, schneider=i < len(schneider) and schneider[i])
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=CLUB_ZONE)
+    Sheet.objects.filter(pk=sheet.pk).update(created_at=when)
+    return sheet
 
 
 # -- a sheet with deals, for the bench and the profile ---------------------------------
@@ -90,7 +138,7 @@ def next_entry(sheet):
     return DreierDeal("normal", state.rufer, True, 0, 1 + len(state.lines) % 3)
 
 
-def fill(sheet, count: int) -> None:
+def fill(sheet, *, count: int) -> None:
     """Record ``next_entry`` deals until the sheet has ``count`` deal rows."""
     while len(reading.read_sheet(sheet).deals) < count:
         services.record_entry(sheet, next_entry(sheet), uuid.uuid4(), services.Actor())
@@ -111,8 +159,176 @@ def deal_form(sheet) -> dict:
     }
 
 
-def entry_key(html: str, name: str = "key") -> str:
+def entry_key(html: str, *, name: str = "key") -> str:
     """A field of a sheet page's first entry form (its one-time ``key``, or ``after``),
     as the phone sends it."""
     form = html[html.index('<form class="entry') :]
     return re.search(rf'name="{name}" value="([^"]+)"', form).group(1)
+
+
+# -- nights -----------------------------------------------------------------------------
+
+
+def tournament(club: Club, *, cards: int = 8, sold: int = 0, prizes=(), prize_text="P{}", **fields):
+    """A Preisschnapsen of ``club`` starting now: ``cards`` laid out, at most 3 per player,
+    matches to 2 Bummerl, a fee of 10 (``fields`` change any of these), with ``sold``
+    cards sold and paid, one each to P0, P1, … ``prizes`` is a list of prizes, or a
+    number of them: places 1, 2, … described by ``prize_text`` ("P1", "P2", …)."""
+    from tournaments.services.cards import create_tournament
+
+    if isinstance(prizes, int):
+        prizes = [{"place": i, "description": prize_text.format(i)} for i in range(1, prizes + 1)]
+    settings = {
+        "name": "Test",
+        "starts_at": timezone.now(),
+        "cards": cards,
+        "max_cards": 3,
+        "match_bummerl": 2,
+        "entry_fee": 10,
+        "one_prize_per_player": False,
+        "prizes": list(prizes),
+    } | fields
+    t = create_tournament(club, services.Actor(), **settings)
+    for i in range(sold):
+        sell(t, f"P{i}")
+    return t
+
+
+def night(club: Club, *, cards: int = 8, sold: int | None = None, max_cards: int = 1, **fields):
+    """A ``tournament`` of one card per player (``max_cards``), all ``cards`` sold unless
+    ``sold`` says how many."""
+    sold = cards if sold is None else sold
+    return tournament(club, cards=cards, sold=sold, max_cards=max_cards, **fields)
+
+
+def points_night(club: Club, *, players: int = 4, rounds: int = 3, **fields):
+    """A ``night`` on points (the format ``points``) of ``players`` cards, all sold, over
+    ``rounds`` rounds."""
+    return night(club, cards=players, format="points", rounds_planned=rounds, **fields)
+
+
+def leben_night(club: Club, *, players: int = 5, lives: int = 1, **fields):
+    """A ``night`` with lives (the format ``leben``) of ``players`` cards, all sold, each
+    with ``lives`` lives."""
+    return night(club, cards=players, format="leben", lives=lives, **fields)
+
+
+def announced_night(*, cards: int = 8, max_cards: int = 3, **fields):
+    """An announced night of a new club in two days, two prizes: its public registration
+    open from an hour ago for a day."""
+    from tournaments.services import signup
+    from tournaments.services.sheets import Actor
+
+    now = timezone.now()
+    t = tournament(
+        club(),
+        cards=cards,
+        max_cards=max_cards,
+        starts_at=now + datetime.timedelta(days=2),
+        prizes=[{"place": 1, "description": "40 %"}, {"place": 2, "description": "Schinken"}],
+        **fields,
+    )
+    signup.set_registration(
+        t,
+        Actor(),
+        opens=now - datetime.timedelta(hours=1),
+        closes=now + datetime.timedelta(days=1),
+        public=True,
+    )
+    t.refresh_from_db()
+    return t
+
+
+def announced_registration(club: Club):
+    """The club's registration for an announced night (issue 28), made once: Rosa holds
+    one card of a night whose registration is open."""
+    from tournaments.models import Registration
+    from tournaments.services import signup
+    from tournaments.services.sheets import Actor
+
+    found = Registration.objects.filter(tournament__club=club).first()
+    if found is not None:
+        return found
+    now = timezone.now()
+    t = tournament(club, name="Angekündigt", starts_at=now + datetime.timedelta(2))
+    signup.set_registration(
+        t, Actor(), opens=now, closes=now + datetime.timedelta(days=1), public=True
+    )
+    return signup.register(t, name="Rosa", cards=1, contact="rosa@example.org")
+
+
+def big_round(club: Club):
+    """A night whose round 1 has more matches than ``HEAVY_SHEETS``: 100 cards of 128
+    sold, 36 matches and 28 byes."""
+    from tournaments.services.draws import draw_round
+
+    t = tournament(club, cards=128, sold=100)
+    draw_round(t, services.Actor(), seed=3)
+    return t
+
+
+def sell(t, name: str, *, count: int = 1, paid: bool = True):
+    """``count`` cards of ``t`` sold to the player ``name`` (paid unless ``paid`` is
+    false); what ``sell_cards`` returns."""
+    from tournaments.services.cards import sell_cards
+
+    return sell_cards(t, name, count, services.Actor(), uuid.uuid4(), paid=paid)
+
+
+# -- results ----------------------------------------------------------------------------
+
+
+def first_match(t):
+    """The match numbered lowest of ``t``'s draws, its tournament set to ``t``."""
+    from tournaments.models import Pairing
+
+    pairing = Pairing.objects.filter(tournament=t, kind="match").order_by("number").first()
+    pairing.tournament = t
+    return pairing
+
+
+def win(pairing, *, winner, score: str = "2:0"):
+    """The result of ``pairing``: ``winner`` (a card's id) wins ``score``, the night
+    read afresh first; what ``record_result`` returns."""
+    from tournaments.services.results import record_result
+
+    pairing.tournament.refresh_from_db()
+    return record_result(pairing, winner, score, uuid.uuid4(), services.Actor())
+
+
+def left_wins(t) -> None:
+    """Every open match of ``t`` decided, main and placement, as they become due: the
+    left card wins 2:0."""
+    from tournaments.services.reading import load_state
+    from tournaments.services.results import record_result
+
+    while True:
+        state = load_state(t)
+        pairings = list(state.placement)
+        if state.current is not None:
+            pairings += state.pairings[state.current.pk]
+        open_ = [p for p in pairings if p.kind == "match" and p.pk not in state.results]
+        if not open_:
+            return
+        for pairing in open_:
+            pairing.tournament = t
+            record_result(pairing, pairing.left_id, "2:0", uuid.uuid4(), services.Actor())
+
+
+def play(t, *, rng, favour=frozenset()) -> None:
+    """Every open match of ``t`` decided, main and placement, as they come due: a card
+    of ``favour`` wins, else the left card, by a score ``rng`` picks."""
+    from tournaments.services.reading import load_state, match_scores
+    from tournaments.services.results import record_result
+
+    scores = match_scores(t)
+    while True:
+        state = load_state(t)
+        pairings = [*state.placement, *(state.pairings[state.current.pk] if state.current else [])]
+        open_ = [p for p in pairings if not state.matches[p.pk].decided]
+        if not open_:
+            return
+        for p in open_:
+            p.tournament = t
+            winner = p.right_id if p.right_id in favour else p.left_id
+            record_result(p, winner, rng.choice(scores), uuid.uuid4(), services.Actor())

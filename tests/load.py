@@ -5,7 +5,7 @@ from the partial it gets back and answers a tie-break when one is asked for; one
 submits is sent twice (a retry), which must record once.
 
 - ``run``: phones sending as fast as the server answers, with phones entering match
-  results beside them (the smoke test, ``tests/test_load_smoke.py``).
+  results beside them (the smoke test, ``tests/bummerl/test_load_smoke.py``).
 - ``python -m tests.load closed|open|single BASE SECONDS TOKEN…``: the client of
   ``make bench`` (``tests.load_bench``), a process of its own beside the server; prints
   one JSON line: the latencies, the keys answered 200 and the errors.

@@ -99,7 +99,7 @@ def counted(result: dict, sheets: list) -> str:
 def main() -> None:
     call_command("migrate", verbosity=0)
     call_command("seed", no_demo=True, verbosity=0)
-    club = factories.club("Load")
+    club = factories.club(name="Load")
 
     def tables(n: int, prefix: str) -> list:
         return [

@@ -45,12 +45,12 @@ def main() -> None:
     top = int(sys.argv[1]) if len(sys.argv) > 1 else 15
     call_command("migrate", verbosity=0)
     call_command("seed", no_demo=True, verbosity=0)
-    club = factories.club("Profile")
+    club = factories.club(name="Profile")
     client = Client()
-    client.force_login(factories.user(club, "organiser"))
+    client.force_login(factories.user(club, role="organiser"))
     for count in (10, 40, 100):
         sheet = factories.sheet(club, names=(f"A{count}", f"B{count}", f"C{count}"))
-        factories.fill(sheet, count)
+        factories.fill(sheet, count=count)
         page = f"/tables/{sheet.pk}/"
         client.get(page)  # warm: templates loaded, translations read
         profile = cProfile.Profile()

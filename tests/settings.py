@@ -10,7 +10,7 @@ from pathlib import Path
 os.environ.setdefault("DJANGO_DEBUG", "1")
 # Printouts are kept in a folder of this run's own, never in the project's.
 os.environ.setdefault("BUMMERL_PRINT_CACHE", tempfile.mkdtemp(prefix="bummerl-printouts-"))
-# Tasks run in the request that asks for them; tests/test_tasks.py starts a real worker.
+# Tasks run in the request that asks for them; tests/base/test_tasks.py starts a real worker.
 os.environ.setdefault("BUMMERL_TASKS_SYNC", "1")
 
 from bummerl.settings import *  # noqa: E402, F403

@@ -1,6 +1,6 @@
 """Taps and scrolls of a Dreierschnapsen evening on a phone, measured in a real browser.
 
-One measurement for the browser test (``tests/test_browser_thumb.py``) and for
+One measurement for the browser test (``tests/browser/test_browser_thumb.py``) and for
 ``make bench``: ``play_evening`` records 20 entries (and one undo) on a fresh
 Dreierschnapsen sheet (``wiki`` rule set, seats Anna 0, Ben 1, Clara 2, Anna deals
 first) through its entry link, and returns what each deal cost.

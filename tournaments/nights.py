@@ -19,8 +19,7 @@ anyway).
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Exists, OuterRef
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -29,8 +28,9 @@ from django.utils.translation import ngettext
 from clubs.models import Club
 from scoring.display import option_words
 from tournaments import formats
-from tournaments.models import HOLDING_REGISTRATION, Card, Format, Registration, Round, Tournament
+from tournaments.models import Format, Round, Tournament
 from tournaments.services import registrations
+from tournaments.services.counts import with_card_counts
 from tournaments.services.reading import TournamentState, load_state
 from tournaments.services.sheets import match_rule_set
 
@@ -85,8 +85,7 @@ def public_path(t: Tournament) -> str:
 
 @dataclass(frozen=True)
 class Upcoming:
-    """An upcoming night: ``free`` cards (laid out, less the cards in play and those
-    registrations hold), ``registration_open`` while its public registration takes
+    """An upcoming night: its ``free`` cards (``counts.with_card_counts``), ``registration_open`` while its public registration takes
     players (``registrations.window_open``), ``started`` once it began."""
 
     tournament: Tournament
@@ -108,36 +107,16 @@ def upcoming_nights(club: Club, now: datetime.datetime | None = None) -> list[Up
     ``UPCOMING_MOST``; one query, and ``load_state`` for each night started in the last
     ``NIGHT_HOURS`` (is it finished?)."""
     now = now or timezone.now()
-    in_play = (
-        Card.objects.not_withdrawn()
-        .filter(tournament=OuterRef("pk"))
-        .values("tournament")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    held = (
-        Registration.objects.filter(tournament=OuterRef("pk"), status__in=HOLDING_REGISTRATION)
-        .values("tournament")
-        .annotate(n=Sum("cards"))
-        .values("n")
-    )
-    rows = (
-        _main_nights(club)
-        .filter(starts_at__gte=now - datetime.timedelta(hours=NIGHT_HOURS))
-        .annotate(
-            in_play=Coalesce(Subquery(in_play, output_field=IntegerField()), 0),
-            held=Coalesce(Subquery(held, output_field=IntegerField()), 0),
-        )
-        .order_by("starts_at", "id")[:UPCOMING_MOST]
-    )
+    rows = with_card_counts(
+        _main_nights(club).filter(starts_at__gte=now - datetime.timedelta(hours=NIGHT_HOURS))
+    ).order_by("starts_at", "id")[:UPCOMING_MOST]
     found = []
     for t in rows:
         t.club = club
         started = t.starts_at <= now
         if started and finished(load_state(t)):
             continue
-        free = max(0, t.cards - t.in_play - t.held)
-        found.append(Upcoming(t, free, registrations.window_open(t, now), started))
+        found.append(Upcoming(t, t.free, registrations.window_open(t, now), started))
     return found
 
 

@@ -20,7 +20,7 @@ from tournaments.bracket_sheet import bracket_context
 from tournaments.categories import category_lists, listed, money_split
 from tournaments.models import Card, Pull, ResultCheck, Round, Tournament
 from tournaments.prizes import cash, player_cash
-from tournaments.rows import Row, SheetRow, rows
+from tournaments.rows import Row, rows
 from tournaments.services.reading import TournamentState, load_state
 from tournaments.venue_lists import personal_links_context, seats_context
 
@@ -116,16 +116,16 @@ def match_sheets_context(t: Tournament, round_: Round, build_url) -> dict:
     if round_ == state.current:
         pairings += state.placement
 
-    def sheet(row: Row) -> SheetRow:
+    def sheet(row: Row) -> Row:
         pairing = row.pairing
         if checked:
             sides = (pairing.left_token, pairing.right_token)
             side_qrs = tuple(
                 qr_png(build_url(reverse("side_link", kwargs={"token": token}))) for token in sides
             )
-            return SheetRow(**vars(row), title=row.name, side_qrs=side_qrs)
+            return row.with_(title=row.name, side_qrs=side_qrs)
         qr = qr_png(build_url(reverse("match_link", kwargs={"token": pairing.token})))
-        return SheetRow(**vars(row), title=row.name, qr=qr)
+        return row.with_(title=row.name, qr=qr)
 
     most = t.match_games or 2 * t.match_bummerl - 1  # the Bummerl a match can last
     headings = tuple(_("Bummerl %(n)s") % {"n": n} for n in range(1, most + 1))

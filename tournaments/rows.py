@@ -114,7 +114,9 @@ class Row:
     ``winner`` card, the ``withdrawn`` card ids, ``seen`` (the live result's id or
     "none", for result forms), the score sheet's ``conflict`` and the ``table`` the match
     is played at (None: none). A page adds its form's ``action`` URL and a ``stale``
-    refusal."""
+    refusal; a match's printed score sheet its ``title`` and the match link's QR code
+    (``qr``, a ``data:`` URI) or, while the tournament checks results, the two players'
+    links' codes (``side_qrs``: left, right)."""
 
     pairing: Pairing
     label: int | Place
@@ -129,13 +131,9 @@ class Row:
     table: int | None = None
     action: str = ""
     stale: Stale | None = None
-
-    @classmethod
-    def of(cls, row: dict) -> "Row":
-        """The row of ``State.rows``' dict."""
-        pairing = row["pairing"]
-        label = Place(pairing.label) if pairing.label else row["label"]
-        return cls(**(row | {"label": label}))
+    title: str = ""
+    qr: str = ""
+    side_qrs: tuple[str, ...] = ()
 
     def with_(self, **changes) -> "Row":
         """A copy with ``changes`` (``action``, ``stale``)."""
@@ -175,17 +173,6 @@ class Row:
 
 
 @dataclass(frozen=True)
-class SheetRow(Row):
-    """A row printed as a match's score sheet, with its ``title`` and the match link's
-    QR code (``qr``, a ``data:`` URI); while the tournament checks results, instead the
-    two players' links' codes (``side_qrs``: left, right)."""
-
-    title: str = ""
-    qr: str = ""
-    side_qrs: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class BlankRow:
     """A box of a round still to come on the printed bracket, to fill in by hand."""
 
@@ -213,9 +200,35 @@ class Column:
         return round_name(self.number, self.pot or len(self.rows), self.knockout)
 
 
-def rows(state, pairings: Iterable[Pairing]) -> list[Row]:
-    """``state.rows(pairings)`` as ``Row``s."""
-    return [Row.of(row) for row in state.rows(pairings)]
+def rows(state: TournamentState, pairings: Iterable[Pairing]) -> list[Row]:
+    """Pairings as pages and printouts show them (``Row``): the cards (with players), the
+    kind as shown (a withdrawal's match is a walkover), the live result (its texts are
+    ``Row.result_text`` and ``Row.entered``, made where a page shows them), the winning
+    card, the withdrawn cards (with those whose last pairing this is, RULES.md 5.7), the
+    state a result form is rendered from (``seen``: the live result's id or "none"),
+    the score sheet's ``conflict`` and the ``table`` it is played at (None: none)."""
+    tables = state.tables()
+    found = []
+    for p in pairings:
+        result = state.results.get(p.pk)
+        match = state.match_of(p)
+        winner = result.winner_id if result else (match.advancing if match.walkover else None)
+        found.append(
+            Row(
+                pairing=p,
+                label=Place(p.label) if p.label else p.number,
+                kind=match.shown_kind,
+                left=state.cards.get(p.left_id),
+                right=state.cards.get(p.right_id),
+                result=result,
+                winner=state.cards.get(winner) if winner else None,
+                withdrawn=match.withdrawn | state.gone_after(p),
+                seen=result.pk if result else "none",
+                conflict=state.conflict(p),
+                table=tables.get(p.pk),
+            )
+        )
+    return found
 
 
 def bracket_columns(state, blank_for: int | None = None) -> list[Column]:

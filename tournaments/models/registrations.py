@@ -28,7 +28,7 @@ def transfer_reference() -> str:
 
 class RegistrationStatus(models.TextChoices):
     """Where a registration stands. *registered* holds its cards for the night (they
-    count against the cards laid out, ``services.registrations.reserved``); *waiting*
+    count against the cards laid out, ``services.counts.holding_registrations``); *waiting*
     is on the waiting list, in the order the registrations came in; *offered* is the
     first in line whose cards are held for it until ``offered_until``; *refused* was
     turned down by the organiser; *checked_in* sold

@@ -11,6 +11,7 @@ from django.db.models.deletion import ProtectedError, RestrictedError
 from base.errors import RuleError, gettext_noop
 from base.text import name_fold
 from clubs import audit
+from clubs.audit import Action
 from clubs.models import Club, Player
 from clubs.players import player_named
 from tournaments.models import (
@@ -21,7 +22,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.services.counts import count_in_play, count_reserved
+from tournaments.services.counts import card_counts
 from tournaments.services.formats import check_settings as check_format_settings
 from tournaments.services.reading import CARD_COUNTS, locked
 from tournaments.services.sheets import (
@@ -50,7 +51,7 @@ def create_tournament(club: Club, actor: Actor, **fields) -> Tournament:
             club.pk,
             "tournament",
             t.pk,
-            "tournament created",
+            Action.TOURNAMENT_CREATED,
             actor=actor,
             before=None,
             after={
@@ -87,7 +88,7 @@ def sell_cards(
     """Sell ``count`` cards to the player called ``name`` (added to the club if new).
 
     RuleError on ``count`` (past the most per player, or past the cards laid out less
-    those held for registrations, registered or offered, ``counts.count_reserved``) and
+    those held for registrations, registered or offered, ``counts.card_counts``) and
     on ``name`` (also when a registration of that person stands and is not checked in:
     its cards are sold by its check-in); ``tournament`` once round 1 is drawn (RULES.md
     5.1). The same ``key``
@@ -129,11 +130,12 @@ def sell_cards(
                 held=held,
                 max=t.max_cards,
             )
-        in_play = count_in_play(t)  # a card withdrawn before round 1 frees its place (5.7)
-        # Cards registered before the night and not yet checked in are held for their
-        # players (services.registrations): a sale at the door does not take them.
-        held_for = count_reserved(t)
-        if in_play + held_for + count > t.cards:
+        # A card withdrawn before round 1 frees its place (5.7); cards registered before
+        # the night and not yet checked in are held for their players: a sale at the
+        # door does not take them.
+        counts = card_counts(t)
+        in_play, held_for = counts.in_play, counts.held
+        if count > counts.free:
             if held_for:
                 raise RuleError(
                     "count",
@@ -141,7 +143,7 @@ def sell_cards(
                         "Only %(left)s of %(cards)s cards are left: %(registered)s are held "
                         "for registered players not yet checked in."
                     ),
-                    left=max(0, t.cards - in_play - held_for),
+                    left=counts.free,
                     cards=t.cards,
                     registered=held_for,
                 )
@@ -169,7 +171,7 @@ def sell_cards(
             t.club_id,
             "tournament",
             t.pk,
-            "cards sold",
+            Action.CARDS_SOLD,
             actor=actor,
             before=None,
             after={"player": player.name, "cards": [c.number for c in cards], "paid": paid},
@@ -223,7 +225,7 @@ def cancel_sale(tournament: Tournament, card_id: int, actor: Actor) -> Card:
             t.club_id,
             "tournament",
             t.pk,
-            "sale cancelled",
+            Action.SALE_CANCELLED,
             actor=actor,
             before={"card": card.number, "player": player.name, "paid": card.paid},
             after={"player_removed": removed},
@@ -261,7 +263,7 @@ def set_paid(card: Card, actor: Actor | None = None, *, paid: bool) -> None:
             locked.tournament.club_id,
             "tournament",
             locked.tournament_id,
-            "card paid",
+            Action.CARD_PAID,
             actor=actor or audit.SYSTEM,
             before={"card": locked.number, "paid": locked.paid},
             after={"card": locked.number, "paid": paid},
@@ -286,7 +288,7 @@ def pay_cards(tournament: Tournament, card_ids, actor: Actor | None = None) -> l
                 tournament.club_id,
                 "tournament",
                 tournament.pk,
-                "card paid",
+                Action.CARD_PAID,
                 actor=actor or audit.SYSTEM,
                 before={"card": card.number, "paid": False},
                 after={"card": card.number, "paid": True},

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
+from clubs.audit import Action
 from tournaments.models import (
     HOLDING_REGISTRATION,
     Card,
@@ -23,20 +24,20 @@ from tournaments.services.reading import locked
 from tournaments.services.registrations import (
     STANDING_STATUSES,
     SYSTEM,
-    _check_not_drawn,
-    _check_status,
-    _drawn,
-    _log,
-    _notify,
     awaits_confirmation,
+    check_not_drawn,
+    check_status,
     checkin_closed,
+    log_registration,
+    round_drawn,
+    tell_player,
 )
 from tournaments.services.sheets import Actor
 from tournaments.services.waiting_list import (
-    _lapse_due,
-    _locked_registration,
-    _release,
     decline_offer,
+    lapse_due,
+    locked_registration,
+    release_registration,
 )
 
 S = RegistrationStatus
@@ -53,7 +54,9 @@ def cancel(registration: Registration, actor: Actor | None = None) -> Registrati
     declines its offer (``decline_offer``)."""
     if registration.status == S.OFFERED:
         return decline_offer(registration)
-    return _release(registration, S.CANCELLED, "registration cancelled", actor, "cancelled")
+    return release_registration(
+        registration, S.CANCELLED, Action.REGISTRATION_CANCELLED, actor, "cancelled"
+    )
 
 
 def no_show(registration: Registration, actor: Actor) -> Registration:
@@ -61,7 +64,9 @@ def no_show(registration: Registration, actor: Actor) -> Registration:
     cards are released and serve the waiting list (``serve_waiting_list``). A second tap
     changes nothing. RuleError on ``registration`` once it is checked in, cancelled or
     refused. Logged as "registration no-show", told "released"."""
-    return _release(registration, S.NO_SHOW, "registration no-show", actor, "released")
+    return release_registration(
+        registration, S.NO_SHOW, Action.REGISTRATION_NO_SHOW, actor, "released"
+    )
 
 
 WITHOUT_CONFIRMATION = gettext_noop("This night takes registrations without confirmation.")
@@ -75,7 +80,9 @@ def refuse(registration: Registration, actor: Actor) -> Registration:
     Logged as "registration refused", told "refused"."""
     if not registration.tournament.confirm_registrations:
         raise RuleError("registration", WITHOUT_CONFIRMATION)
-    return _release(registration, S.REFUSED, "registration refused", actor, "refused")
+    return release_registration(
+        registration, S.REFUSED, Action.REGISTRATION_REFUSED, actor, "refused"
+    )
 
 
 def confirm(registration: Registration, actor: Actor) -> Registration:
@@ -85,13 +92,13 @@ def confirm(registration: Registration, actor: Actor) -> Registration:
     registrations, or the registration is checked in, cancelled, refused or a no-show.
     Logged as "registration confirmed", told "confirmed"."""
     with transaction.atomic():
-        t, r = _locked_registration(registration)
+        t, r = locked_registration(registration)
         if r.confirmed_at is not None:
             return r
         if not t.confirm_registrations:
             raise RuleError("registration", WITHOUT_CONFIRMATION)
-        _check_status(r)
-        _check_not_drawn(t)
+        check_status(r)
+        check_not_drawn(t)
         _confirm(r, actor)
         return r
 
@@ -99,8 +106,8 @@ def confirm(registration: Registration, actor: Actor) -> Registration:
 def _confirm(r: Registration, actor: Actor) -> None:
     r.confirmed_at = timezone.now()
     r.save(update_fields=["confirmed_at", "changed_at"])
-    _log(r, "registration confirmed", None, {"cards": r.cards}, actor)
-    _notify(r, "confirmed")
+    log_registration(r, Action.REGISTRATION_CONFIRMED, None, {"cards": r.cards}, actor)
+    tell_player(r, "confirmed")
 
 
 def check_in(registration: Registration, actor: Actor) -> list[Card]:
@@ -112,10 +119,10 @@ def check_in(registration: Registration, actor: Actor) -> list[Card]:
     ``sell_cards`` (round 1 drawn, too many cards for the player). Logged as
     "registration checked in" beside "cards sold"."""
     with transaction.atomic():
-        t, r = _locked_registration(registration)
+        t, r = locked_registration(registration)
         if r.status == S.CHECKED_IN:
             return list(Card.objects.filter(sale_key=r.sale_key))
-        _check_status(r, HOLDING_REGISTRATION)
+        check_status(r, HOLDING_REGISTRATION)
         if awaits_confirmation(r):
             _confirm(r, actor)
         r.status = S.CHECKED_IN  # first, so that its cards no longer count as reserved
@@ -124,7 +131,9 @@ def check_in(registration: Registration, actor: Actor) -> list[Card]:
             cards = sell_cards(t, r.name, r.cards, actor, r.sale_key, paid=r.paid)
         except RuleError as error:
             raise RuleError("registration", error.template, **error.params) from None
-        _log(r, "registration checked in", None, {"cards": [c.number for c in cards]}, actor)
+        log_registration(
+            r, Action.REGISTRATION_CHECKED_IN, None, {"cards": [c.number for c in cards]}, actor
+        )
         return cards
 
 
@@ -135,9 +144,9 @@ def release_not_checked_in(tournament: Tournament, actor: Actor) -> int:
     finds none. RuleError on ``tournament`` once round 1 is drawn."""
     with transaction.atomic():
         t = locked(tournament)
-        if _drawn(t):
+        if round_drawn(t):
             raise RuleError("tournament", gettext_noop("The draw has started."))
-        _lapse_due(t, timezone.now())  # an offer past its time lapses, as ever
+        lapse_due(t, timezone.now())  # an offer past its time lapses, as ever
         return _release_absent(t, STANDING_STATUSES, actor)
 
 
@@ -149,8 +158,10 @@ def _release_absent(t: Tournament, statuses, actor: Actor) -> int:
         before = r.status
         r.status = S.NO_SHOW
         r.save(update_fields=["status", "changed_at"])
-        _log(r, "registration released", {"status": before}, {"cards": r.cards}, actor)
-        _notify(r, "released")
+        log_registration(
+            r, Action.REGISTRATION_RELEASED, {"status": before}, {"cards": r.cards}, actor
+        )
+        tell_player(r, "released")
         released += 1
     return released
 
@@ -162,14 +173,14 @@ def set_paid(registration: Registration, actor: Actor, *, paid: bool) -> Registr
     (the cards' payment is changed at the desk then), cancelled, refused or a no-show.
     Logged as "registration paid"."""
     with transaction.atomic():
-        t, r = _locked_registration(registration)
+        t, r = locked_registration(registration)
         if r.paid == paid:
             return r
-        _check_status(r)
-        _check_not_drawn(t)
+        check_status(r)
+        check_not_drawn(t)
         r.paid = paid
         r.save(update_fields=["paid", "changed_at"])
-        _log(r, "registration paid", {"paid": not paid}, {"paid": paid}, actor)
+        log_registration(r, Action.REGISTRATION_PAID, {"paid": not paid}, {"paid": paid}, actor)
         return r
 
 
@@ -178,7 +189,7 @@ def set_paid(registration: Registration, actor: Actor, *, paid: bool) -> Registr
 
 def expire_due(now: datetime.datetime | None = None) -> int:
     """The timed work of every night (``tournaments.jobs.tick``): offers past
-    ``offered_until`` lapse and go to the next in line (``_lapse_due``); once
+    ``offered_until`` lapse and go to the next in line (``lapse_due``); once
     ``checkin_closes`` has passed and before round 1 is drawn, the registrations not
     checked in (registered, offered, and waiting: the waiting list is no longer served)
     are released as no-shows ("registration released", told "released"), their cards
@@ -204,7 +215,7 @@ def expire_due(now: datetime.datetime | None = None) -> int:
     for night in Tournament.objects.filter(pk__in=nights).order_by("pk"):
         with transaction.atomic():
             t = locked(night)
-            changed += _lapse_due(t, now)
-            if checkin_closed(t, now) and not _drawn(t):
+            changed += lapse_due(t, now)
+            if checkin_closed(t, now) and not round_drawn(t):
                 changed += _release_absent(t, STANDING_STATUSES, SYSTEM)
     return changed

@@ -1,7 +1,7 @@
 """Writers of the draw: draw a round digitally under its shown commitment, undo a whole
 draw, and make the placement matches that became due (RULES.md 5.2, 5.4 to 5.6, 5.12).
 A draw typed in pull by pull at the venue is ``services.physical_draws``; both store a
-round's Partien and Freilose through ``_store_draw``."""
+round's Partien and Freilose through ``store_draw``."""
 
 import secrets
 from collections.abc import Sequence
@@ -13,6 +13,7 @@ from base.errors import RuleError, gettext_noop
 from base.mail import mail_on
 from base.tasks import enqueue
 from clubs import audit
+from clubs.audit import Action
 from tournaments import bracket, draw, verify
 from tournaments.models import (
     Card,
@@ -37,7 +38,7 @@ from tournaments.services.reading import (
 from tournaments.services.sheets import SHEET_UNDONE, Actor, lock_sheet, lock_sheets_first
 
 
-def _next_round_holders(
+def next_round_holders(
     state: TournamentState, expected: int | None = None
 ) -> tuple[int, int, list[draw.Holder]]:
     """(number, pot size, holders) of the round to draw now; RuleError when none may be,
@@ -111,7 +112,7 @@ def _commit(state: TournamentState, nonce: str, seed: int, expected: int | None 
             nonce, seed, t.format, plan.number, plan.listed(state), plan.avoid_repeat
         )
         return plan.number, sealed, plan
-    number, pot_size, holders = _next_round_holders(state, expected)
+    number, pot_size, holders = next_round_holders(state, expected)
     sealed = verify.commit(nonce, seed, *draw_inputs(state, number, pot_size, holders))
     return number, sealed, (pot_size, holders)
 
@@ -150,11 +151,11 @@ def draw_round(
             else:
                 pot_size, holders = inputs
                 result = draw.digital_draw(holders, pot_size, seed, later_round=number > 1)
-                round_ = _store_draw(t, state, number, pot_size, seed, result, actor)
+                round_ = store_draw(t, state, number, pot_size, seed, result, actor)
             round_.nonce, round_.commitment = nonce, sealed
             round_.save(update_fields=["nonce", "commitment"])
             Tournament.objects.filter(pk=t.pk).update(draw_seed=new_seed(), draw_nonce=new_nonce())
-            _tell_tables_after(t, round_)
+            tell_tables_after(t, round_)
             return round_
     except IntegrityError:
         # Another organiser's draw of the same round committed first: keep that one.
@@ -163,7 +164,7 @@ def draw_round(
         ) from None
 
 
-def _store_draw(t, state, number, pot_size, seed, result: "draw.Draw", actor, round_=None) -> Round:
+def store_draw(t, state, number, pot_size, seed, result: "draw.Draw", actor, round_=None) -> Round:
     now = timezone.now()
     if round_ is None:
         round_ = Round.objects.create(
@@ -174,7 +175,7 @@ def _store_draw(t, state, number, pot_size, seed, result: "draw.Draw", actor, ro
             drawn_at=now,
             drawn_by_id=actor.user_id,
         )
-        Pull.objects.bulk_create(_pull_row(round_, i, p) for i, p in enumerate(result.pulls))
+        Pull.objects.bulk_create(pull_row(round_, i, p) for i, p in enumerate(result.pulls))
     else:
         round_.drawn_at = now
         round_.save(update_fields=["drawn_at"])
@@ -195,7 +196,7 @@ def _store_draw(t, state, number, pot_size, seed, result: "draw.Draw", actor, ro
         t.club_id,
         "tournament",
         t.pk,
-        "round drawn",
+        Action.ROUND_DRAWN,
         actor=actor,
         before=None,
         after={"round": number, "seed": seed, "pairings": len(result.pairings)},
@@ -203,7 +204,7 @@ def _store_draw(t, state, number, pot_size, seed, result: "draw.Draw", actor, ro
     return round_
 
 
-def _tell_tables_after(t: Tournament, round_: Round) -> None:
+def tell_tables_after(t: Tournament, round_: Round) -> None:
     """Once the draw of round 1 of a main bracket (not a consolation's) commits, queue the
     mails that tell the checked-in players where they play (``notices.tell_tables``);
     nothing while mails are off (``base.mail.mail_on``)."""
@@ -217,7 +218,7 @@ def _tell_tables_after(t: Tournament, round_: Round) -> None:
     )
 
 
-def _pull_row(round_: Round, index: int, pull: draw.Pull) -> Pull:
+def pull_row(round_: Round, index: int, pull: draw.Pull) -> Pull:
     return Pull(
         round=round_,
         index=index,
@@ -279,7 +280,7 @@ def _make_placement(t: Tournament, round_: Round | None, state, due) -> None:
             )
 
 
-def _refuse_if_decided(state: TournamentState, round_: Round) -> None:
+def refuse_if_decided(state: TournamentState, round_: Round) -> None:
     """RuleError naming the pairings of ``round_`` (and the placement matches its draw
     made) that have a result: they must be voided before the draw is undone."""
     decided = [p.number for p in state.pairings[round_.pk] if p.pk in state.results] + [
@@ -329,7 +330,7 @@ def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
         current = state.current
         if current is None or current.pk != round_id:
             raise RuleError("round", gettext_noop("Only the latest draw can be undone."))
-        _refuse_if_decided(state, current)
+        refuse_if_decided(state, current)
         _refuse_if_consolation(t, current)
         now = timezone.now()
         Round.objects.filter(pk=current.pk).update(undone_at=now, undone_by_id=actor.user_id)
@@ -350,7 +351,7 @@ def undo_draw(tournament: Tournament, round_id: int, actor: Actor) -> Round:
             t.club_id,
             "tournament",
             t.pk,
-            "draw undone",
+            Action.DRAW_UNDONE,
             actor=actor,
             before={"round": current.number},
             after={"withdrawn_cards_moved_back": moved} if moved else None,

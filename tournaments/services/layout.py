@@ -7,6 +7,7 @@ from django.db import transaction
 
 from base.errors import RuleError, gettext_noop
 from clubs import audit
+from clubs.audit import Action
 from tournaments import draw
 from tournaments.models import (
     Round,
@@ -46,7 +47,7 @@ def set_tables(tournament: Tournament, tables: int, actor: Actor, *, seen: int) 
             t.club_id,
             "tournament",
             t.pk,
-            "tables set",
+            Action.TABLES_SET,
             actor=actor,
             before={"tables": before},
             after={"tables": tables},
@@ -102,7 +103,7 @@ def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
             t.club_id,
             "tournament",
             t.pk,
-            "cards lowered",
+            Action.CARDS_LOWERED,
             actor=actor or audit.SYSTEM,
             before={"cards": before, "sold": in_play},
             after={"cards": t.cards, "sold": in_play},

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
 from clubs import audit
+from clubs.audit import Action
 from tournaments import draw
 from tournaments.models import (
     Format,
@@ -21,11 +22,11 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.draws import (
-    _next_round_holders,
-    _pull_row,
-    _refuse_if_decided,
-    _store_draw,
-    _tell_tables_after,
+    next_round_holders,
+    pull_row,
+    refuse_if_decided,
+    store_draw,
+    tell_tables_after,
 )
 from tournaments.services.reading import (
     TournamentState,
@@ -46,7 +47,7 @@ def start_physical_draw(tournament: Tournament, actor: Actor, expected: int | No
             if t.format != Format.CARDS:
                 raise RuleError("round", gettext_noop("This format is drawn digitally only."))
             state = load_state(t)
-            number, pot_size, _holders = _next_round_holders(state, expected)
+            number, pot_size, _holders = next_round_holders(state, expected)
             round_ = Round.objects.create(
                 tournament=t,
                 number=number,
@@ -59,7 +60,7 @@ def start_physical_draw(tournament: Tournament, actor: Actor, expected: int | No
                 t.club_id,
                 "tournament",
                 t.pk,
-                "draw started",
+                Action.DRAW_STARTED,
                 actor=actor,
                 before=None,
                 after={"round": number},
@@ -145,12 +146,12 @@ def add_pull(
                 raise _stale_pull(round_, seen, state, session)
         index = len(session.pulls)
         pull = session.pull(number)
-        _pull_row(round_, index, pull).save()
+        pull_row(round_, index, pull).save()
         audit.record(
             t.club_id,
             "tournament",
             t.pk,
-            "pull entered",
+            Action.PULL_ENTERED,
             actor=actor,
             before=None,
             after={
@@ -162,10 +163,10 @@ def add_pull(
             },
         )
         if session.done:
-            _store_draw(
+            store_draw(
                 t, state, round_.number, round_.pot_size, None, session.result(), actor, round_
             )
-            _tell_tables_after(t, round_)
+            tell_tables_after(t, round_)
         return pull
 
 
@@ -200,7 +201,7 @@ def undo_last_pull(
             raise RuleError("round", gettext_noop("No number has been pulled yet."))
         reopened = 0
         if round_.drawn_at is not None:
-            _refuse_if_decided(state, round_)
+            refuse_if_decided(state, round_)
             made = Pairing.objects.live().filter(round=round_)
             for sheet_id in made.exclude(sheet=None).values_list("sheet_id", flat=True):
                 lock_sheet(sheet_id, "closed", SHEET_UNDONE)
@@ -213,7 +214,7 @@ def undo_last_pull(
             t.club_id,
             "tournament",
             t.pk,
-            "pull undone",
+            Action.PULL_UNDONE,
             actor=actor,
             before={
                 "round": round_.number,

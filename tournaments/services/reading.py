@@ -193,36 +193,14 @@ class TournamentState:
         matches += [p for p in self.placement if p.round_id == current.pk and p.kind == Kind.MATCH]
         return {p.pk: i % count + 1 for i, p in enumerate(matches)}
 
-    def rows(self, pairings) -> list[dict]:
-        """Pairings as pages and printouts show them: the cards (with players), the kind
-        as shown (a withdrawal's match is a walkover), the live result (its texts are
-        ``Row.result_text`` and ``Row.entered``, made where a page shows them), the
-        winning card, the withdrawn cards, the state a result form is rendered from
-        (``seen``: the live result's id or "none"), ``conflict`` when the match's score
-        sheet shows another outcome than the stored result, and the ``table`` it is
-        played at (None: none)."""
-        rows = []
-        tables = self.tables()
-        for p in pairings:
-            result = self.results.get(p.pk)
-            match = self.matches.get(p.pk) or _match(p, self.results, self.withdrawn)
-            winner = result.winner_id if result else (match.advancing if match.walkover else None)
-            rows.append(
-                {
-                    "pairing": p,
-                    "label": p.label or p.number,
-                    "kind": match.shown_kind,
-                    "left": self.cards.get(p.left_id),
-                    "right": self.cards.get(p.right_id),
-                    "result": result,
-                    "winner": self.cards.get(winner) if winner else None,
-                    "withdrawn": match.withdrawn | self._gone_after(p),
-                    "seen": result.pk if result else "none",
-                    "conflict": _conflict(p, result, self.cards),
-                    "table": tables.get(p.pk),
-                }
-            )
-        return rows
+    def match_of(self, pairing: Pairing) -> bracket.Match:
+        """The bracket view of ``pairing`` (a withdrawal's match is a walkover)."""
+        return self.matches.get(pairing.pk) or _match(pairing, self.results, self.withdrawn)
+
+    def conflict(self, pairing: Pairing) -> dict | None:
+        """What the match's score sheet says beside the stored result, when they differ
+        (``{"sheet": "Anna 2:1", "result": "Ben 2:0"}``; None when they agree)."""
+        return _conflict(pairing, self.results.get(pairing.pk), self.cards)
 
     @cached_property
     def _last_pairing(self) -> dict[int, int]:
@@ -235,7 +213,7 @@ class TournamentState:
                     last[card] = p.pk
         return last
 
-    def _gone_after(self, pairing: Pairing) -> frozenset[int]:
+    def gone_after(self, pairing: Pairing) -> frozenset[int]:
         """The withdrawn cards whose last pairing this is (RULES.md 5.7): the bracket
         marks them there, so that a line does not end without a word."""
         return frozenset(

@@ -50,7 +50,6 @@ from base.errors import RuleError, gettext_noop
 from clubs import audit
 from tournaments import notices
 from tournaments.models import Card, Registration, RegistrationStatus, Round, Tournament
-from tournaments.services.counts import count_in_play, count_reserved
 from tournaments.services.sheets import Actor
 
 CONTACT_LENGTH = 120
@@ -72,17 +71,6 @@ def clean_contact(text: str) -> str:
     desk) and with its spaces folded to one."""
     kept = "".join(c for c in text or "" if unicodedata.category(c) not in ("Cc", "Cf"))
     return " ".join(kept.split())
-
-
-def reserved(tournament: Tournament) -> int:
-    """The cards held by the tournament's registrations that are registered or offered
-    and not yet checked in (``counts.count_reserved``). One query."""
-    return count_reserved(tournament)
-
-
-def free_cards(tournament: Tournament) -> int:
-    """Cards laid out that neither a card in play nor a registration holds (0 or more)."""
-    return max(0, tournament.cards - count_in_play(tournament) - reserved(tournament))
 
 
 def window_open(tournament: Tournament, now: datetime.datetime | None = None) -> bool:
@@ -154,15 +142,17 @@ def checked_in_cards(registration: Registration) -> list[int]:
     return list(cards.order_by("number").values_list("number", flat=True))
 
 
-def _drawn(t: Tournament) -> bool:
+def round_drawn(t: Tournament) -> bool:
     return Round.objects.live().filter(tournament=t).exists()
 
 
-def _moment_text(moment) -> str | None:
+def moment_text(moment) -> str | None:
     return timezone.localtime(moment).isoformat(timespec="minutes") if moment else None
 
 
-def _log(registration: Registration, action: str, before, after, actor: Actor | None = None):
+def log_registration(
+    registration: Registration, action: str, before, after, actor: Actor | None = None
+):
     t = registration.tournament
     audit.record(
         t.club_id,
@@ -175,7 +165,7 @@ def _log(registration: Registration, action: str, before, after, actor: Actor | 
     )
 
 
-def _notify(registration: Registration, what: str) -> None:
+def tell_player(registration: Registration, what: str) -> None:
     """Tell the player ``what`` (``notices.notify``) once the transaction commits."""
     pk = registration.pk
     transaction.on_commit(lambda: notices.notify(pk, what))
@@ -184,7 +174,7 @@ def _notify(registration: Registration, what: str) -> None:
 STANDING = gettext_noop("This registration stands as “%(status)s”: it can no longer be changed.")
 
 
-def _check_status(r: Registration, statuses=STANDING_STATUSES) -> None:
+def check_status(r: Registration, statuses=STANDING_STATUSES) -> None:
     if r.status not in statuses:
         raise RuleError("registration", STANDING, status=r.get_status_display())
 
@@ -192,8 +182,8 @@ def _check_status(r: Registration, statuses=STANDING_STATUSES) -> None:
 DRAW_STARTED = gettext_noop("The draw has started.")
 
 
-def _check_not_drawn(t: Tournament) -> None:
+def check_not_drawn(t: Tournament) -> None:
     """Once round 1 is drawn a registration no longer changes: it was checked in, or it
     was not and plays no part in the night."""
-    if _drawn(t):
+    if round_drawn(t):
         raise RuleError("registration", DRAW_STARTED)

@@ -14,6 +14,7 @@ from django.utils import timezone
 from base.errors import RuleError, gettext_noop, key_reused
 from base.text import name_fold
 from clubs import audit
+from clubs.audit import Action
 from clubs.players import checked_name, known_player
 from tournaments.models import (
     ACTIVE_REGISTRATION,
@@ -22,23 +23,23 @@ from tournaments.models import (
     RegistrationStatus,
     Tournament,
 )
+from tournaments.services.counts import free_cards
 from tournaments.services.reading import locked
 from tournaments.services.registrations import (
     CONTACT_LENGTH,
     TRANSFER_LENGTH,
-    _check_not_drawn,
-    _check_status,
-    _drawn,
-    _log,
-    _moment_text,
-    _notify,
+    check_not_drawn,
+    check_status,
     checkin_closed,
     clean_contact,
-    free_cards,
+    log_registration,
+    moment_text,
+    round_drawn,
+    tell_player,
     window_open,
 )
 from tournaments.services.sheets import Actor
-from tournaments.services.waiting_list import _lapse_due, _locked_registration, serve_waiting_list
+from tournaments.services.waiting_list import lapse_due, locked_registration, serve_waiting_list
 
 S = RegistrationStatus
 
@@ -67,7 +68,7 @@ def set_registration(
         raise RuleError("closes", gettext_noop("Registration closes after it opens."))
     with transaction.atomic():
         t = locked(tournament)
-        _lapse_due(t, timezone.now())
+        lapse_due(t, timezone.now())
         if opens is not None and t.checkin_closes is not None and t.checkin_closes <= opens:
             raise RuleError("opens", CHECKIN_AFTER_OPENS)
         before = _window(t)
@@ -82,7 +83,7 @@ def set_registration(
                 t.club_id,
                 "tournament",
                 t.pk,
-                "registration set",
+                Action.REGISTRATION_SET,
                 actor=actor,
                 before=before,
                 after=after,
@@ -110,7 +111,7 @@ def set_registration_terms(
         raise RuleError("transfer_to", gettext_noop("At most 200 characters."))
     with transaction.atomic():
         t = locked(tournament)
-        _lapse_due(t, timezone.now())
+        lapse_due(t, timezone.now())
         opens = t.registration_opens
         if checkin_closes is not None and opens is not None and checkin_closes <= opens:
             raise RuleError("checkin_closes", CHECKIN_AFTER_OPENS)
@@ -124,7 +125,7 @@ def set_registration_terms(
                 t.club_id,
                 "tournament",
                 t.pk,
-                "registration terms set",
+                Action.REGISTRATION_TERMS_SET,
                 actor=actor,
                 before=before,
                 after=after,
@@ -134,8 +135,8 @@ def set_registration_terms(
 
 def _window(t: Tournament) -> dict:
     return {
-        "opens": _moment_text(t.registration_opens),
-        "closes": _moment_text(t.registration_closes),
+        "opens": moment_text(t.registration_opens),
+        "closes": moment_text(t.registration_closes),
         "public": t.registration_public,
     }
 
@@ -144,7 +145,7 @@ def _terms(t: Tournament) -> dict:
     return {
         "confirm": t.confirm_registrations,
         "transfer_to": t.transfer_to,
-        "checkin_closes": _moment_text(t.checkin_closes),
+        "checkin_closes": moment_text(t.checkin_closes),
     }
 
 
@@ -176,7 +177,7 @@ def _check_held(t: Tournament, name: str, cards: int) -> None:
 
 
 def _check_open(t: Tournament) -> None:
-    if _drawn(t):
+    if round_drawn(t):
         raise RuleError("tournament", gettext_noop("The draw has started: registration is over."))
     now = timezone.now()
     if checkin_closed(t, now):
@@ -237,7 +238,7 @@ def register(
                     raise key_reused()
                 return earlier
         now = timezone.now()
-        _lapse_due(t, now)
+        lapse_due(t, now)
         _check_open(t)
         _check_count(t, cards)
         fold = name_fold(name)
@@ -264,8 +265,8 @@ def register(
                 )
         except IntegrityError:  # the constraint behind the check above
             raise RuleError("name", DUPLICATE, name=name) from None
-        _log(registration, "registered", None, {"cards": cards, "status": status})
-        _notify(registration, "registered" if status == S.REGISTERED else "waiting")
+        log_registration(registration, Action.REGISTERED, None, {"cards": cards, "status": status})
+        tell_player(registration, "registered" if status == S.REGISTERED else "waiting")
         return registration
 
 
@@ -278,9 +279,9 @@ def change_cards(registration: Registration, cards: int) -> Registration:
     refused or a no-show, or round 1 is drawn. The same number again changes nothing.
     Logged as "registration changed"."""
     with transaction.atomic():
-        t, r = _locked_registration(registration)
-        _check_status(r, (S.REGISTERED, S.WAITING))
-        _check_not_drawn(t)
+        t, r = locked_registration(registration)
+        check_status(r, (S.REGISTERED, S.WAITING))
+        check_not_drawn(t)
         _check_count(t, cards)
         if cards == r.cards:
             return r
@@ -311,7 +312,7 @@ def change_cards(registration: Registration, cards: int) -> Registration:
             r.paid = False
         r.cards = cards
         r.save(update_fields=["cards", "paid", "changed_at"])
-        _log(r, "registration changed", before, after)
+        log_registration(r, Action.REGISTRATION_CHANGED, before, after)
         serve_waiting_list(t, timezone.now())
         r.refresh_from_db()
         return r

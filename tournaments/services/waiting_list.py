@@ -1,8 +1,8 @@
 """The waiting list of an announced Preisschnapsen night and its timed offers (issue
 28): freed cards serve the first in line (``serve_waiting_list``), an offer is accepted
 or declined with the registration's private link, and lapses unanswered in time
-(``_lapse_due``, which every registration writer runs first under the night's lock);
-``_release`` lets a registration's cards go and serves the list again.
+(``lapse_due``, which every registration writer runs first under the night's lock);
+``release_registration`` lets a registration's cards go and serves the list again.
 """
 
 import datetime
@@ -12,19 +12,20 @@ from django.db import transaction
 from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
+from clubs.audit import Action
 from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.services.counts import free_cards
 from tournaments.services.reading import locked
 from tournaments.services.registrations import (
     STANDING_STATUSES,
     SYSTEM,
-    _check_not_drawn,
-    _check_status,
-    _drawn,
-    _log,
-    _moment_text,
-    _notify,
+    check_not_drawn,
+    check_status,
     checkin_closed,
-    free_cards,
+    log_registration,
+    moment_text,
+    round_drawn,
+    tell_player,
     window_open,
 )
 from tournaments.services.sheets import Actor
@@ -32,11 +33,11 @@ from tournaments.services.sheets import Actor
 S = RegistrationStatus
 
 
-def _locked_registration(registration: Registration) -> tuple[Tournament, Registration]:
+def locked_registration(registration: Registration) -> tuple[Tournament, Registration]:
     """The registration's night and the registration, both locked (night first), after
     the night's offers past their time have lapsed."""
     t = locked(registration.tournament)
-    _lapse_due(t, timezone.now())
+    lapse_due(t, timezone.now())
     r = Registration.objects.select_for_update().get(pk=registration.pk)
     r.tournament = t
     return t, r
@@ -57,7 +58,7 @@ def serve_waiting_list(
     whole ("registration moved up", told "moved_up"). Never one past the one before it.
     Returns the registrations offered or moved up."""
     t = tournament
-    if _drawn(t) or checkin_closed(t, now):
+    if round_drawn(t) or checkin_closed(t, now):
         return []
     if Registration.objects.filter(tournament=t, status=S.OFFERED).exists():
         return []  # the first in line has the cards offered: nobody behind it is served
@@ -73,21 +74,23 @@ def serve_waiting_list(
             hours = datetime.timedelta(hours=settings.REGISTRATION_OFFER_HOURS)
             r.status, r.offered_until = S.OFFERED, min(now + hours, offer_closes)
             r.save(update_fields=["status", "offered_until", "changed_at"])
-            until = _moment_text(r.offered_until)
-            _log(r, "registration offered", None, {"cards": r.cards, "until": until}, actor)
-            _notify(r, "offered")
+            until = moment_text(r.offered_until)
+            log_registration(
+                r, Action.REGISTRATION_OFFERED, None, {"cards": r.cards, "until": until}, actor
+            )
+            tell_player(r, "offered")
             served.append(r)
             break
         free -= r.cards
         r.status = S.REGISTERED
         r.save(update_fields=["status", "changed_at"])
-        _log(r, "registration moved up", None, {"cards": r.cards}, actor)
-        _notify(r, "moved_up")
+        log_registration(r, Action.REGISTRATION_MOVED_UP, None, {"cards": r.cards}, actor)
+        tell_player(r, "moved_up")
         served.append(r)
     return served
 
 
-def _lapse_due(t: Tournament, now: datetime.datetime) -> int:
+def lapse_due(t: Tournament, now: datetime.datetime) -> int:
     """Cancel the night's offers whose ``offered_until`` has passed ("offer lapsed", told
     "cancelled") and serve the waiting list again (the caller holds the night's lock).
     Returns how many registrations changed (lapsed, offered or moved up)."""
@@ -99,9 +102,15 @@ def _lapse_due(t: Tournament, now: datetime.datetime) -> int:
         r.tournament = t
         r.status = S.CANCELLED
         r.save(update_fields=["status", "changed_at"])
-        until = _moment_text(r.offered_until)
-        _log(r, "offer lapsed", {"status": S.OFFERED, "until": until}, {"cards": r.cards}, SYSTEM)
-        _notify(r, "cancelled")
+        until = moment_text(r.offered_until)
+        log_registration(
+            r,
+            Action.OFFER_LAPSED,
+            {"status": S.OFFERED, "until": until},
+            {"cards": r.cards},
+            SYSTEM,
+        )
+        tell_player(r, "cancelled")
         changed += 1
     if changed:
         changed += len(serve_waiting_list(t, now, SYSTEM))
@@ -120,22 +129,22 @@ def accept_offer(registration: Registration) -> Registration:
     not offered. Logged as "offer accepted", told "moved_up"; then the next in line is
     served (``serve_waiting_list``)."""
     with transaction.atomic():
-        t, r = _locked_registration(registration)
+        t, r = locked_registration(registration)
         now = timezone.now()
         was_offered = r.offered_until is not None
         if r.status == S.REGISTERED and was_offered:
             return r  # accepted already
         expired = r.status == S.CANCELLED and r.offered_until is not None and r.offered_until <= now
         if r.status == S.OFFERED:
-            _check_not_drawn(t)
+            check_not_drawn(t)
             r.status = S.REGISTERED
             r.save(update_fields=["status", "changed_at"])
-            _log(r, "offer accepted", {"status": S.OFFERED}, {"cards": r.cards})
-            _notify(r, "moved_up")
+            log_registration(r, Action.OFFER_ACCEPTED, {"status": S.OFFERED}, {"cards": r.cards})
+            tell_player(r, "moved_up")
             serve_waiting_list(t, now)  # the offer no longer stands: the next in line
             return r
         if not expired:
-            _check_status(r, (S.OFFERED,))
+            check_status(r, (S.OFFERED,))
     # Raised once the lapse found by this write has committed.
     raise RuleError("registration", EXPIRED)
 
@@ -145,10 +154,10 @@ def decline_offer(registration: Registration) -> Registration:
     the cards go to the next in line. A second tap changes nothing. RuleError on
     ``registration`` when it is not offered. Logged as "offer declined", told
     "cancelled"."""
-    return _release(
+    return release_registration(
         registration,
         S.CANCELLED,
-        "offer declined",
+        Action.OFFER_DECLINED,
         None,
         "cancelled",
         (S.OFFERED,),
@@ -156,7 +165,7 @@ def decline_offer(registration: Registration) -> Registration:
     )
 
 
-def _release(
+def release_registration(
     registration: Registration,
     status: str,
     action: str,
@@ -170,15 +179,15 @@ def _release(
     the same status again changes nothing where ``again(r)`` (a second tap), else it is
     refused as any other status. RuleError on ``registration`` once round 1 is drawn."""
     with transaction.atomic():
-        t, r = _locked_registration(registration)
+        t, r = locked_registration(registration)
         if r.status == status and again(r):
             return r
-        _check_status(r, statuses)
-        _check_not_drawn(t)
+        check_status(r, statuses)
+        check_not_drawn(t)
         before = r.status
         r.status = status
         r.save(update_fields=["status", "changed_at"])
-        _log(r, action, {"status": before}, {"cards": r.cards}, actor)
-        _notify(r, told)
+        log_registration(r, action, {"status": before}, {"cards": r.cards}, actor)
+        tell_player(r, told)
         serve_waiting_list(t, timezone.now(), actor)
         return r

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
 from clubs import audit
+from clubs.audit import Action
 from tournaments.formats import board, withdrawable
 from tournaments.models import (
     Card,
@@ -97,7 +98,7 @@ def withdraw_card(tournament: Tournament, card_id: int, actor: Actor) -> Card:
             t.club_id,
             "tournament",
             t.pk,
-            "card withdrawn",
+            Action.CARD_WITHDRAWN,
             actor=actor,
             before=None,
             after={
@@ -172,7 +173,7 @@ def undo_withdrawal(tournament: Tournament, card_id: int, actor: Actor) -> Card:
             t.club_id,
             "tournament",
             t.pk,
-            "withdrawal undone",
+            Action.WITHDRAWAL_UNDONE,
             actor=actor,
             before={"card": card.number, "player": card.player.name, "round": card.withdrawn_round},
         )

@@ -20,7 +20,7 @@ from base.links import absolute_url
 from clubs.models import Club
 from tournaments import feeds, nights
 from tournaments.models import ACTIVE_REGISTRATION, Format, Registration, Tournament
-from tournaments.views.public import _bracket_context, public_tournament
+from tournaments.views.public import public_bracket_context, public_tournament
 
 BRACKET_REFRESH = 30
 """Seconds after which a framed live bracket loads itself again (a ``<meta>`` refresh:
@@ -202,7 +202,7 @@ def bracket_widget(request, token):
     t = public_tournament(token)
     if not t.club.public_page or t.format != Format.CARDS:
         raise Http404
-    context = _bracket_context(t)
+    context = public_bracket_context(t)
     context.update(
         club=t.club,
         refresh=BRACKET_REFRESH,

@@ -40,7 +40,7 @@ from tournaments.personal import read_personal_token
 from tournaments.prizes import still_in
 from tournaments.rows import Row, bracket_columns, round_name, rows
 from tournaments.screen import screen_pages
-from tournaments.services import registrations
+from tournaments.services import counts, registrations
 from tournaments.services.reading import draw_scores, load_state, match_scores
 from tournaments.services.reports import confirm_report, other, report_result
 from tournaments.services.sheets import open_match_sheet
@@ -94,7 +94,7 @@ def name_query(request) -> str:
     return (request.GET.get("q") or "").strip()[:QUERY_LENGTH]
 
 
-def _bracket_context(t: Tournament, query: str = "") -> dict:
+def public_bracket_context(t: Tournament, query: str = "") -> dict:
     """The live bracket: the drawn rounds and the placement matches as columns, the
     prizes won, the withdrawn cards and the players still in (listed up to 200); with a
     name ``query``, ``found``: (column title, row) of every pairing of a player whose
@@ -144,7 +144,7 @@ def announcement(t: Tournament) -> dict | None:
     return {
         "window_open": registrations.window_open(t, now),
         "not_yet": t.registration_opens is not None and now < t.registration_opens,
-        "free": registrations.free_cards(t),
+        "free": counts.free_cards(t),
         "prizes": t.prizes,
         "rules": night_rules(t),
     }
@@ -157,7 +157,7 @@ def bracket(request, token):
     t = public_tournament(token)
     if t.format != Format.CARDS:  # Leben and points events: a standings board
         return formats.public_board(request, t)
-    context = _bracket_context(t, name_query(request))
+    context = public_bracket_context(t, name_query(request))
     context["night"] = announcement(t)  # an announced night, before round 1 (issue 28)
     if context["night"] is not None:
         context["register_form"] = RegisterForm(initial={"key": uuid.uuid4(), "cards": 1})

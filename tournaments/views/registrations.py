@@ -32,7 +32,7 @@ from tournaments.forms import (
     RegistrationWindowForm,
 )
 from tournaments.models import HOLDING_REGISTRATION, Registration, RegistrationStatus
-from tournaments.services import checkin, signup, waiting_list
+from tournaments.services import checkin, counts, signup, waiting_list
 from tournaments.services import registrations as service
 from tournaments.services.counts import waiting_position
 from tournaments.views.common import tournament_for
@@ -249,8 +249,8 @@ def _desk_page(request, t, access, form=None, terms_form=None):
         "query": query,
         "form": form,
         "terms_form": terms_form,
-        "reserved": service.reserved(t),
-        "free": service.free_cards(t),
+        "reserved": counts.count_reserved(t),
+        "free": counts.free_cards(t),
         "not_checked_in": standing,
         "public_url": reverse("register", kwargs={"token": t.public_token}),
     }

@@ -1,0 +1,189 @@
+"""Printouts over a second are made by the task worker (base.tasks, base.printing.
+queued_pdf_response): the page answers at once with the job's progress, one job per
+state however often it is asked, and the same address hands out the PDF once the worker
+made it; with the database as broker and with Redis, through a real worker process."""
+
+import io
+import os
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.urls import reverse
+from django_q.models import OrmQ
+from pypdf import PdfReader
+
+from base import tasks
+from tests import factories
+from tournaments import printing
+from tournaments.services.draws import draw_round
+
+ROOT = Path(__file__).resolve().parents[2]
+REDIS = "redis://127.0.0.1:6379/15"
+
+
+def sheets_url(t):
+    return reverse(
+        "print_match_sheets", kwargs={"slug": t.club.slug, "tournament_id": t.pk, "number": 1}
+    )
+
+
+@pytest.mark.django_db
+def test_in_the_test_run_a_queued_printout_is_made_in_the_request(client):
+    club = factories.club()
+    t = factories.big_round(club)
+    client.force_login(factories.user(club, role="organiser"))
+    response = client.get(sheets_url(t))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert response.content.startswith(b"%PDF")
+    assert OrmQ.objects.count() == 0  # made in the request, nothing left queued
+    assert client.get(sheets_url(t)).content == response.content  # kept: no second job
+
+
+@pytest.mark.django_db
+def test_without_a_worker_the_page_says_the_pdf_is_being_made_and_asks_again(client, settings):
+    settings.TASKS_SYNC = False
+    club = factories.club()
+    t = factories.big_round(club)
+    client.force_login(factories.user(club, role="organiser"))
+    first = client.get(sheets_url(t))
+    assert first.status_code == 202
+    html = first.content.decode()
+    assert '<meta http-equiv="refresh" content="2">' in html
+    assert "Die PDF wird erstellt …" in html
+    assert (
+        '<progress value="1" max="3">' in html
+        and "Schritt 1 von 3: warte auf den Hintergrunddienst" in html
+    )
+    again = client.get(sheets_url(t))
+    assert again.status_code == 202
+    assert OrmQ.objects.count() == 1  # one job, however often the page asks
+    # A small round is made at once, as before.
+    small = factories.tournament(club, cards=8, sold=8)
+    draw_round(small, factories.services.Actor(), seed=1)
+    assert client.get(sheets_url(small))["Content-Type"] == "application/pdf"
+
+
+@pytest.mark.django_db
+def test_a_new_state_of_the_night_makes_a_new_job(client, settings):
+    settings.TASKS_SYNC = False
+    club = factories.club()
+    t = factories.big_round(club)
+    client.force_login(factories.user(club, role="organiser"))
+    client.get(sheets_url(t))
+    before = printing.night_state(t)
+    factories.tournament(club, cards=8, sold=1)  # any change of the club is a new history entry
+    assert printing.night_state(t) != before
+    client.get(sheets_url(t))
+    assert OrmQ.objects.count() == 2
+
+
+def worker_env(broker: str) -> dict:
+    db = connection.settings_dict
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings", "DJANGO_DEBUG": "1"}
+    env["BUMMERL_TASK_BROKER"] = broker
+    if connection.vendor == "sqlite":
+        env.pop("DATABASE_URL", None)
+        env["SQLITE_PATH"] = str(db["NAME"])
+    else:
+        env["DATABASE_URL"] = (
+            f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+        )
+    return env
+
+
+@contextmanager
+def running_worker(broker: str):
+    """A task worker (``manage.py qcluster``) on the test database for the ``with``
+    block, stopped after it."""
+    worker = subprocess.Popen(
+        [sys.executable, "manage.py", "qcluster"],
+        cwd=ROOT,
+        env=worker_env(broker),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        yield worker
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+
+
+@pytest.mark.parametrize("broker", ["database", REDIS])
+def test_a_real_worker_makes_the_pdf_and_the_page_hands_it_out(
+    broker, client, settings, transactional_db, monkeypatch
+):
+    if broker.startswith("redis"):
+        import redis
+
+        try:
+            redis.from_url(REDIS, socket_timeout=1).flushdb()
+        except redis.ConnectionError:
+            pytest.skip("no Redis server on this machine")
+        from django_q.conf import Conf
+
+        monkeypatch.setattr(Conf, "ORM", None)
+        monkeypatch.setattr(Conf, "REDIS", REDIS)
+        settings.TASK_BROKER = REDIS
+    settings.TASKS_SYNC = False
+    club = factories.club()
+    t = factories.big_round(club)
+    client.force_login(factories.user(club, role="organiser"))
+    assert client.get(sheets_url(t)).status_code == 202
+    assert tasks.broker_check() == ""
+    with running_worker(broker) as worker:
+        response, steps = None, set()
+        for _ in range(240):  # up to two minutes on a busy machine
+            response = client.get(sheets_url(t))
+            if response.status_code == 200:
+                break
+            steps.add(response.context["step"])
+            time.sleep(0.5)
+        assert response.status_code == 200, (steps, worker.poll())
+        assert response["Content-Type"] == "application/pdf"
+        text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(response.content)).pages)
+        assert text.count("Runde 1 (128), Partie ") == 36  # a sheet per match of round 1
+        assert steps <= {"waiting", "reading", "making"}
+
+
+def test_the_health_check_names_a_redis_broker_that_does_not_answer(settings):
+    settings.TASK_BROKER = "redis://127.0.0.1:1/0"
+    assert tasks.broker_check() == "ConnectionError"
+    settings.TASK_BROKER = "database"
+    assert tasks.broker_check() == ""
+
+
+@pytest.mark.django_db
+def test_every_printout_of_a_large_night_goes_to_the_worker(client, settings):
+    settings.TASKS_SYNC = False
+    club = factories.club()
+    t = factories.tournament(club, cards=printing.HEAVY_CARDS, sold=300)
+    draw_round(t, factories.services.Actor(), seed=1)
+    client.force_login(factories.user(club, role="organiser"))
+    base = f"/c/{club.slug}/tournaments/{t.pk}"
+    urls = [
+        f"{base}/print/bracket.pdf",
+        f"{base}/rounds/1/draw.pdf",
+        f"{base}/print/seats.pdf",
+        f"{base}/print/cash.pdf",
+        f"{base}/print/personal-links.pdf",
+    ]
+    answers = [client.get(url) for url in urls]
+    assert [(a.status_code, a.context["filename"]) for a in answers] == [
+        (202, f"turnierbaum-{t.pk}.pdf"),
+        (202, f"auslosung-{t.pk}-1.pdf"),
+        (202, f"tische-{t.pk}.pdf"),
+        (202, f"kassa-{t.pk}.pdf"),
+        (202, f"links-{t.pk}.pdf"),
+    ]
+    assert OrmQ.objects.count() == len(urls)
+    # The prize list stays quick: made in the request.
+    assert client.get(f"{base}/print/prizes.pdf")["Content-Type"] == "application/pdf"

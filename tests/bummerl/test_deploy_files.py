@@ -1,0 +1,50 @@
+"""The deployment files the README walks through (deploy/): the systemd units start what
+exists in the project, the backup timer has its service, the README names each file."""
+
+import configparser
+import shlex
+from pathlib import Path
+
+from django.core.management import get_commands
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+
+
+def unit(name: str) -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str  # systemd's keys are case-sensitive
+    parser.read(DEPLOY / name)
+    return parser
+
+
+def test_the_site_unit_starts_gunicorn_with_the_projects_log_config():
+    service = unit("bummerl.service")["Service"]
+    command = shlex.split(service["ExecStart"])
+    assert command[0].endswith("/.venv/bin/gunicorn") and command[1] == "bummerl.wsgi"
+    config = command[command.index("-c") + 1]
+    assert (ROOT / config).is_file()
+    assert service["EnvironmentFile"] == "/etc/bummerl.env"
+    assert service["Restart"] == "on-failure"
+
+
+def test_the_backup_runs_the_backup_command_every_night_and_keeps_30_days():
+    service = unit("bummerl-backup.service")["Service"]
+    command = shlex.split(service["ExecStart"])
+    assert command[1:] == ["manage.py", "backup"] and "backup" in get_commands()
+    assert "-mtime +30 -delete" in service["ExecStartPost"]
+    timer = unit("bummerl-backup.timer")["Timer"]
+    assert timer["OnCalendar"] == "*-*-* 04:30:00" and timer["Persistent"] == "true"
+
+
+def test_the_readme_walks_through_every_deployment_file():
+    readme = (ROOT / "README.md").read_text()
+    for path in sorted(DEPLOY.iterdir()):
+        assert f"deploy/{path.name}" in readme, path.name
+
+
+def test_the_worker_unit_runs_the_task_queues_cluster():
+    service = unit("bummerl-worker.service")["Service"]
+    command = shlex.split(service["ExecStart"])
+    assert command[1:] == ["manage.py", "qcluster"] and "qcluster" in get_commands()
+    assert service["EnvironmentFile"] == "/etc/bummerl.env"
