@@ -260,7 +260,7 @@ def renew_side_link(pairing: Pairing, side: str, actor: Actor) -> None:
         _audit_link(pairing, side, Action.SIDE_LINK_RENEWED, actor)
 
 
-def _audit_link(pairing: Pairing, side: str, action: str, actor: Actor) -> None:
+def _audit_link(pairing: Pairing, side: str, action: Action, actor: Actor) -> None:
     t = pairing.tournament
     round_ = pairing.round if pairing.stage == Stage.MAIN else None
     audit.record(

@@ -168,7 +168,7 @@ def decline_offer(registration: Registration) -> Registration:
 def release_registration(
     registration: Registration,
     status: str,
-    action: str,
+    action: Action,
     actor: Actor | None,
     told: str,
     statuses=STANDING_STATUSES,
