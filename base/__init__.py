@@ -5,5 +5,5 @@ exports, the task queue (``tasks``), the hand-written read of rows (``sqlrows``)
 Content-Security-Policy (``csp``) and backups (``backups``).
 
 Nothing here imports ``clubs``, ``scoring``, ``tournaments``, ``seasons`` or ``bummerl``
-(``tests/test_layers.py``).
+(``tests/bummerl/test_layers.py``).
 """

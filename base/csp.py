@@ -13,7 +13,7 @@ file of the site.
 The same policy goes on PDFs, static files and the admin: Django's admin runs its
 scripts from static files too and sets styles through the DOM only (its autocomplete,
 calendar and selector widgets raise no violation), and Chrome's PDF viewer keeps only
-``frame-ancestors`` of a PDF's policy (``tests/test_browser_csp.py`` walks both). The
+``frame-ancestors`` of a PDF's policy (``tests/browser/test_browser_csp.py`` walks both). The
 printouts' own ``<style>`` and ``style=`` are read by WeasyPrint on the server, never by
 a browser.
 

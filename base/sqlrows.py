@@ -7,7 +7,7 @@ time SQLite takes to run it. ``Columns`` writes a model's select list once and t
 each row's share back into values or a model instance with the same converters the
 ORM applies (JSON decoded, datetimes made aware, UUIDs), through ``Model.from_db``, so
 an instance read here equals one read by the ORM, field by field
-(``tests/test_sqlrows.py`` checks it on SQLite and PostgreSQL).
+(``tests/base/test_sqlrows.py`` checks it on SQLite and PostgreSQL).
 """
 
 from django.db import connection, connections

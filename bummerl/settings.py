@@ -11,6 +11,7 @@ Environment variables (all optional on a laptop):
   DJANGO_EMAIL_HOST     a mail server: password reset by mail and the mails to registered
                         players (tournaments.notices) go out only with one
   BUMMERL_IMPORT_MAX_KB, BUMMERL_MAX_DEALS, BUMMERL_MAX_TEXT   limits of an import
+  BUMMERL_RATING_MIN_GAMES  rated games a player needs for a place on a rating list (10)
   DJANGO_LOG_LEVEL      of the site's own loggers (errors are always logged to stderr)
 The README's "Deployment" section describes each.
 """
@@ -76,6 +77,8 @@ INSTALLED_APPS = [
     "scoring",
     "tournaments",
     "seasons",
+    "cups",
+    "ratings",
     "bummerl",
     "django_q",
 ]
@@ -149,6 +152,8 @@ LINK_DAYS = env_int("BUMMERL_LINK_DAYS", 3)
 # A tournament's match links stop working this many hours after the night's last draw or
 # result (tournaments.links), whatever date the tournament was announced for.
 MATCH_LINK_HOURS = env_int("BUMMERL_MATCH_LINK_HOURS", 12)
+# A club's rating list ranks the players with at least this many rated games (ratings).
+RATING_MIN_GAMES = env_int("BUMMERL_RATING_MIN_GAMES", 10)
 # An invitation to join a club can be accepted for this many days.
 INVITE_DAYS = env_int("BUMMERL_INVITE_DAYS", 7)
 # A password reset link (made by a club's owner, no mail is sent) works for 3 days,

@@ -93,6 +93,8 @@ urlpatterns = [
     path("c/<slug:slug>/history/", club_views.club_history, name="club_history"),
     path("c/<slug:slug>/tournaments/", include(tournament_urls.club_patterns)),
     path("c/<slug:slug>/seasons/", include("seasons.urls")),
+    path("", include("cups.urls")),  # bodies, cups, the public cup page (issue 30)
+    path("c/<slug:slug>/ratings/", include("ratings.urls")),
     path("m/<str:token>/", tournament_views.match_link, name="match_link"),
     path("m/<str:token>/sheet/", tournament_views.match_sheet, name="match_sheet"),
     path("s/<str:token>/", tournament_views.side_link, name="side_link"),

@@ -109,6 +109,18 @@ class Action(StrEnum):
     STECHEN_RECORDED = "stechen recorded"
     LOTS_DRAWN = "lots drawn"
     CONSOLATION_OPENED = "consolation opened"
+    # organising bodies and their cups (issue 30), entries of no club
+    BODY_CREATED = "body created"
+    BODY_ADMIN_ADDED = "body admin added"
+    BODY_JOIN_LINK_RENEWED = "body join link renewed"
+    BODY_CLUB_JOINED = "club joined body"
+    BODY_CLUB_REMOVED = "club removed from body"
+    CUP_SAVED = "cup saved"
+    CUP_NIGHT_ADDED = "cup night added"
+    CUP_NIGHT_REMOVED = "cup night removed"
+    CUP_PLAYER_LINKED = "cup player linked"
+    CUP_PLAYER_UNLINKED = "cup player unlinked"
+    CUP_FINALISTS_INVITED = "cup finalists invited"
 
 
 class Reads(StrEnum):
@@ -231,6 +243,18 @@ REGISTRY: dict[Action, Kind] = {
     Action.STECHEN_RECORDED: Kind(gettext_lazy("Stechen recorded")),
     Action.LOTS_DRAWN: Kind(gettext_lazy("Lots drawn for equal places")),
     Action.CONSOLATION_OPENED: Kind(gettext_lazy("Consolation opened")),
+    # organising bodies and their cups (issue 30)
+    Action.BODY_CREATED: Kind(gettext_lazy("Organising body created")),
+    Action.BODY_ADMIN_ADDED: Kind(gettext_lazy("Admin of the body added")),
+    Action.BODY_JOIN_LINK_RENEWED: Kind(gettext_lazy("Join link of the body renewed")),
+    Action.BODY_CLUB_JOINED: Kind(gettext_lazy("Club joined the body")),
+    Action.BODY_CLUB_REMOVED: Kind(gettext_lazy("Club removed from the body")),
+    Action.CUP_SAVED: Kind(gettext_lazy("Cup saved")),
+    Action.CUP_NIGHT_ADDED: Kind(gettext_lazy("Night counted in the cup")),
+    Action.CUP_NIGHT_REMOVED: Kind(gettext_lazy("Night taken out of the cup")),
+    Action.CUP_PLAYER_LINKED: Kind(gettext_lazy("Player linked to a cup person")),
+    Action.CUP_PLAYER_UNLINKED: Kind(gettext_lazy("Link to a cup person undone")),
+    Action.CUP_FINALISTS_INVITED: Kind(gettext_lazy("Qualifiers invited to the final")),
 }
 """Each action's label on the history page (German first, through gettext) and how its
 values read. ``record`` takes no other action."""
@@ -266,7 +290,7 @@ def by(user) -> Actor:
 
 
 def record(
-    club_id: int,
+    club_id: int | None,
     scope: str,
     scope_id: int,
     action: Action,
@@ -276,7 +300,8 @@ def record(
     after: Any = None,
 ) -> None:
     """Keep one change of ``action`` (an ``Action``) on ``scope``/``scope_id``
-    (``"sheet"``, ``"tournament"`` or ``"club"`` and its id): ``actor`` has ``user_id`` (or
+    (``"sheet"``, ``"tournament"`` or ``"club"`` and its id; ``club_id`` None with
+    ``"body"`` or ``"cup"``, which belong to no club): ``actor`` has ``user_id`` (or
     None) and ``via_link``; ``before`` and ``after`` are JSON-able values (None where there
     is nothing). ValueError for an action that is not an ``Action``: every change has
     its entry in ``REGISTRY``."""

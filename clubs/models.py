@@ -232,9 +232,13 @@ class Invitation(models.Model):
 class AuditEntry(models.Model):
     """One change of a club's records: who (an account, or the holder of a private link),
     when, what, and the values before and after. ``scope`` names what it belongs to
-    ("sheet" or "tournament") and ``scope_id`` its id. Written by the services only."""
+    ("sheet" or "tournament") and ``scope_id`` its id. Written by the services only.
+    ``club`` is None for an entry of no club: an organising body's or a cup's
+    (``cups``, scopes "body" and "cup"), which no club's history shows."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit")
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.CASCADE, related_name="audit"
+    )
     scope = models.CharField(max_length=20)
     scope_id = models.PositiveIntegerField()
     action = models.CharField(max_length=40)

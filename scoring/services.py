@@ -43,7 +43,7 @@ from scoring.reading import (
     scored_from,
     struck_count,
 )
-from scoring.signals import sheet_changed
+from scoring.signals import games_changed, sheet_changed
 
 
 def _locked_with_stats(sheet: Sheet, actor: Actor, key) -> tuple[Sheet, Stats]:
@@ -450,10 +450,12 @@ def _announce(
 ) -> None:
     """Keep the seats' figures (``Seat.games``, ``bummerl``, ``schneider``) as the sheet
     now stands, in one UPDATE (left out when a new deal ended no game: the figures only
-    count finished games); tell the tournament whose match this sheet is
+    count finished games) and say that the finished games may have changed
+    (``signals.games_changed``); tell the tournament whose match this sheet is
     (``signals.sheet_changed``)."""
     if figures_changed:
         _keep_figures(sheet, state)
+        games_changed.send(Sheet, sheet=sheet, state=state)
     if sheet.reports_result:
         sheet_changed.send(Sheet, sheet=sheet, state=state, key=key, actor=actor)
 

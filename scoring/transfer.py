@@ -16,6 +16,7 @@ from scoring import rules as core
 from scoring.models import Deal, RuleSet, Seat, Sheet, as_stored, deal_rows
 from scoring.reading import ScoredSheet, load_players
 from scoring.sheetjson import entry_to_dict, parse_document, score_document
+from scoring.signals import games_changed
 
 
 def import_document(
@@ -81,6 +82,7 @@ def _import(club, document, actor, title, key, parsed, state, preset_name) -> Sh
                 )
             )
         Deal.objects.bulk_create(rows)
+        games_changed.send(Sheet, sheet=sheet, state=state)
         audit.record(
             club.pk,
             "sheet",

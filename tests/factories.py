@@ -332,3 +332,134 @@ def play(t, *, rng, favour=frozenset()) -> None:
             p.tournament = t
             winner = p.right_id if p.right_id in favour else p.left_id
             record_result(p, winner, rng.choice(scores), uuid.uuid4(), services.Actor())
+
+
+# -- cups (issue 30) -------------------------------------------------------------------
+
+
+def played_night(club_: Club, order: list[str], *, starts_at=None, name: str = "Cupabend"):
+    """A Preisschnapsen night of ``club_`` played to the end with one card per name of
+    ``order``: in every match the player named earlier in ``order`` wins (2:0), so the
+    first name wins the night. ``starts_at`` defaults to three hours ago."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from tournaments.services.cards import create_tournament, sell_cards
+    from tournaments.services.draws import draw_round
+    from tournaments.services.layout import lower_cards
+    from tournaments.services.reading import load_state
+    from tournaments.services.results import record_result
+
+    actor = services.Actor()
+    t = create_tournament(
+        club_,
+        actor,
+        name=name,
+        starts_at=starts_at or timezone.now() - dt.timedelta(hours=3),
+        cards=8,
+        max_cards=1,
+        match_bummerl=2,
+        entry_fee=10,
+        one_prize_per_player=False,
+        prizes=[],
+    )
+    strength = {}
+    for index, person in enumerate(order):
+        (card,) = sell_cards(t, person, 1, actor, uuid.uuid4(), paid=True)
+        strength[card.pk] = index
+    if len(order) <= 4:
+        lower_cards(t, actor)
+        t.refresh_from_db()
+    seed = 1
+    while True:
+        state = load_state(t)
+        pairings = list(state.placement)
+        if state.current is not None:
+            pairings += state.pairings[state.current.pk]
+        open_ = [p for p in pairings if not state.matches[p.pk].decided and p.right_id]
+        if open_:
+            for pairing in open_:
+                pairing.tournament = t
+                winner = min((pairing.left_id, pairing.right_id), key=strength.__getitem__)
+                record_result(pairing, winner, "2:0", uuid.uuid4(), actor)
+            continue
+        if state.next_pot_size() is None:
+            return t
+        draw_round(t, actor, seed=seed)
+        seed += 1
+
+
+def body(admin=None, name: str = "Landesverband", clubs=()):
+    """An organising body with ``admin`` (a new account when None) and ``clubs`` joined."""
+    from clubs import audit
+    from cups import services as cup_services
+
+    admin = admin or user()
+    n = next(_counter)
+    made = cup_services.create_body(
+        f"{name} {n}", f"body-{n}", actor=audit.by(admin), key=uuid.uuid4()
+    )
+    for member in clubs:
+        cup_services.join(made, member, made.join_token, actor=audit.by(admin))
+    return made
+
+
+def cup(body_, name: str = "Bezirkscup", **settings):
+    """A cup of ``body_`` from a year ago to a year ahead, the default points key unless ``points_key``
+    (text) is given; ``settings`` as ``cups.services.CupSettings``."""
+    import datetime as dt
+
+    from clubs import audit
+    from cups import services as cup_services
+    from seasons import ranking
+
+    today = dt.date.today()
+    key = ranking.parse_key(settings.pop("points_key", "1: 25\n2: 20\n3: 16\n4: 13\n5-8: 10"))
+    values = {
+        "name": name,
+        "slug": "",
+        "first_day": today - dt.timedelta(days=365),
+        "last_day": today + dt.timedelta(days=365),
+        "points_key": key,
+        "participation": 1,
+    } | settings
+    return cup_services.save_cup(
+        body_, cup_services.CupSettings(**values), actor=audit.SYSTEM, key=uuid.uuid4()
+    )
+
+
+# -- decided games, for the ratings ----------------------------------------------------
+
+
+def partie(club_: Club, people, *, winner: int = 0, preset: str = "wiki"):
+    """A two-player table of ``people`` (two players of ``club_``) whose Partie seat
+    ``winner`` wins by 3-point deals (each Bummerl a Schneider)."""
+    from scoring.rules import QuickDeal
+
+    table = services.open_sheet(club_, "schnapsen", list(people), presets()[preset])
+    while reading.read_sheet(table).state.partie_winner is None:
+        services.record_entry(table, QuickDeal(winner, 3), uuid.uuid4(), services.Actor())
+    return table
+
+
+def finish_game(sheet) -> None:
+    """Record ``next_entry`` deals on a Dreier- or Bauernschnapsen table until one more
+    game is finished."""
+    games = len(reading.read_sheet(sheet).state.games)
+    while len(reading.read_sheet(sheet).state.games) == games:
+        services.record_entry(sheet, next_entry(sheet), uuid.uuid4(), services.Actor())
+
+
+def decide_round(t, *, seed: int, winner: str = "left"):
+    """Draw the next round of tournament ``t`` with ``seed`` and decide each of its
+    matches 2:0 for the card on the ``winner`` side; returns the round."""
+    from tournaments.models import Kind, Pairing
+    from tournaments.services.draws import draw_round
+    from tournaments.services.results import record_result
+
+    round_ = draw_round(t, services.Actor(), seed=seed)
+    for pairing in Pairing.objects.live().filter(round=round_, kind=Kind.MATCH).order_by("number"):
+        card = pairing.left_id if winner == "left" else pairing.right_id
+        record_result(pairing, card, "2:0", uuid.uuid4(), services.Actor())
+    return round_

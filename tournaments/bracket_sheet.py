@@ -59,7 +59,7 @@ PX = 25.4 / 96
 TAB_DRAWN = 1.024
 """How much wider WeasyPrint (62 to 70 at least) draws a tab than it lays it out: it
 writes the tab's width in Pango units (1/1024) where the PDF counts thousandths. The
-columns are as wide as a tab is drawn; ``tests/test_print_bracket_pages.py`` checks it."""
+columns are as wide as a tab is drawn; ``tests/tournaments/test_print_bracket_pages.py`` checks it."""
 
 
 @dataclass(frozen=True)

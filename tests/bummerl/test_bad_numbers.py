@@ -59,13 +59,14 @@ def test_every_id_of_an_address_is_read_by_the_id_converter():
     walk(get_resolver().url_patterns)
     ours = [r for r in everything if not r.startswith("admin/")]
     assert [r for r in ours if "<int:" in r] == []
-    assert len(ROUTES) == 72
+    assert len(ROUTES) == 76
 
 
 def filled(route: str, value: str, slug: str) -> str:
     """``route`` with every id ``value``, the club's slug and stand-ins for the rest."""
     path = re.sub(r"<id:\w+>", value, route)
-    path = path.replace("<slug:slug>", slug).replace("<str:token>", "x")
+    path = path.replace("<slug:slug>", slug).replace("<slug:cup_slug>", "cup")
+    path = path.replace("<str:token>", "x")
     return "/" + path.replace("<str:side>", "left").replace("<str:action>", "revoke")
 
 

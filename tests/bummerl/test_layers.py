@@ -22,12 +22,18 @@ ALLOWED = {
     "scoring": {"base", "clubs"},
     "tournaments": {"base", "clubs", "scoring"},
     "seasons": {"base", "clubs", "scoring", "tournaments"},
-    "bummerl": {"base", "clubs", "scoring", "tournaments", "seasons"},
+    "cups": {"base", "clubs", "scoring", "tournaments", "seasons"},
+    "ratings": {"base", "clubs", "scoring", "tournaments"},
+    "bummerl": {"base", "clubs", "scoring", "tournaments", "seasons", "cups", "ratings"},
 }
 """Which package may import which: ``base`` at the bottom, ``bummerl`` (settings, urls,
 middleware, commands) at the top."""
 
 PURE = {
+    "cups.standings",
+    "ratings.chart",
+    "ratings.elo",
+    "ratings.outcomes",
     "scoring.rules",
     "tournaments.bracket",
     "tournaments.danish",

@@ -47,6 +47,7 @@ from tournaments.services.sheets import (
     lock_sheets_first,
     unlock_sheet,
 )
+from tournaments.signals import result_changed
 
 
 def void_dependents(t: Tournament, pairing: Pairing) -> None:
@@ -287,6 +288,7 @@ def _write_result(
             )
             if pairing.stage == Stage.PLACEMENT:
                 create_placement(t, actor, pairing.round)
+            result_changed.send(Pairing, pairing=pairing)
             return result
     except IntegrityError:
         # Two phones sent results for one match at once: the first one stands.
@@ -339,6 +341,7 @@ def void_result(pairing: Pairing, actor: Actor, seen=NOT_CHECKED) -> None:
             actor=actor,
             before=_audit_result(live),
         )
+        result_changed.send(Pairing, pairing=pairing)
 
 
 def follow_match_sheet(sender, sheet, state, key, **kwargs) -> None:
