@@ -88,6 +88,10 @@ restore: install .secret_key
 
 test: install
 	$(BIN)/ruff check .
+	@# The type check: its packages and strictness in pyproject.toml ([tool.mypy]), its
+	@# cache in .mypy_cache (a second run takes seconds). Django's side comes from
+	@# tests.settings, which asks for debug itself: no secret key needed.
+	$(BIN)/mypy
 	DJANGO_DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest $(PYTEST_ARGS)
 

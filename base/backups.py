@@ -124,8 +124,9 @@ def _cleared_tables() -> list[str]:
     for model in chosen:
         tables.append(model._meta.db_table)
         for field in model._meta.local_many_to_many:
-            if field.remote_field.through._meta.auto_created:
-                tables.append(field.remote_field.through._meta.db_table)
+            through = field.remote_field.through
+            if through is not None and through._meta.auto_created:
+                tables.append(through._meta.db_table)
     return tables
 
 

@@ -14,14 +14,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
+from django_htmx.middleware import HtmxDetails
 
 HTMX_HEADERS = ("HX-Request", "HX-History-Restore-Request")
 
 
 def wants_partial(request: HttpRequest) -> bool:
     """An htmx swap, not a history restore."""
-    htmx = getattr(request, "htmx", None)
-    return bool(htmx) and not htmx.history_restore_request
+    htmx: HtmxDetails | None = getattr(request, "htmx", None)
+    return htmx is not None and bool(htmx) and not htmx.history_restore_request
 
 
 def vary_on_htmx(response: HttpResponse) -> HttpResponse:

@@ -29,7 +29,7 @@ class Formatter(logging.Formatter):
     ("2026-12-01T15:55:20.062Z"): the same in gunicorn's master (no time zone set) and
     in its workers (Django sets the site's), and across a change of daylight saving."""
 
-    converter = time.gmtime
+    converter = staticmethod(time.gmtime)
     default_time_format = "%Y-%m-%dT%H:%M:%S"
     default_msec_format = "%s.%03dZ"
 

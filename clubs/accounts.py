@@ -66,7 +66,9 @@ class MailPasswordResetView(PasswordResetView):
     token_generator = resets.mail_tokens
 
     def form_valid(self, form):
-        scheme, host = mail_base(self.request)
+        base = mail_base(self.request)
+        assert base is not None  # password_reset offers this view only with one
+        scheme, host = base
         form.save(
             domain_override=host,
             use_https=scheme == "https",

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.utils.formats import date_format
 from django.utils.functional import Promise
 from django.utils.timezone import localtime
@@ -267,7 +268,7 @@ class Actor:
     the club, who may still change a sheet whose tournament result stands
     (``scoring.models.Sheet.write_refusal``)."""
 
-    user: object | None = None
+    user: User | None = None
     via_link: bool = False
     organiser: bool = False
 

@@ -28,7 +28,7 @@ def categories(request, slug):
         if "category" in form.errors:
             raise Http404  # a hidden field naming no category of this club (abc, 20 digits)
         if "name" in form.errors:  # longer than a name
-            error = form.errors["name"][0]
+            error = str(form.errors["name"][0])
         else:
             data = form.cleaned_data
             try:

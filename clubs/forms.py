@@ -7,14 +7,18 @@ stand and raise RuleErrors that the views put on the field they name.
 
 import uuid
 from collections.abc import Collection
+from typing import TypeVar
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.http import QueryDict
 from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 
 from base.errors import RuleError
 from clubs.models import Category, Role, colour_check
+
+F = TypeVar("F", bound=forms.Field)
 
 
 def rule_error_text(error: RuleError) -> str:
@@ -31,16 +35,17 @@ def rule_error_text(error: RuleError) -> str:
     return text
 
 
-def renew_key(form: forms.Form, error: RuleError) -> None:
+def renew_key(form: forms.BaseForm, error: RuleError) -> None:
     """A one-time key that was used for something else: the form shown again gets a new
     one, so that sending it again makes a new entry."""
     if error.field == "key":
-        form.data = form.data.copy()
-        form.data["key"] = str(uuid.uuid4())
+        data = form.data.copy() if isinstance(form.data, QueryDict) else dict(form.data)
+        data["key"] = str(uuid.uuid4())
+        form.data = data
 
 
 def put_rule_error(
-    form: forms.Form,
+    form: forms.BaseForm,
     error: RuleError,
     field: str | None = None,
     *,
@@ -58,6 +63,15 @@ def put_rule_error(
         target = field
     form.add_error(target, rule_error_text(error))
     renew_key(form, error)
+
+
+def form_field(form: forms.BaseForm, name: str, kind: type[F]) -> F:
+    """The field ``name`` of ``form``, which is a ``kind`` (e.g. a ``ModelChoiceField``
+    whose query a form sets): a form's fields are typed as any ``Field``."""
+    field = form.fields[name]
+    if not isinstance(field, kind):
+        raise TypeError(f"the field {name} is a {type(field).__name__}, not a {kind.__name__}")
+    return field
 
 
 def new_key() -> uuid.UUID:
@@ -150,7 +164,9 @@ class CategoryPostForm(forms.Form):
 
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["category"].queryset = Category.objects.filter(club=club)
+        form_field(self, "category", forms.ModelChoiceField).queryset = Category.objects.filter(
+            club=club
+        )
 
 
 class ClubForm(forms.Form):

@@ -7,6 +7,8 @@ anyone who holds it (signed in: joins; anonymous: creates an account and joins).
 Pages that carry secret links are never cached by the browser.
 """
 
+from typing import Any
+
 import segno
 from django.contrib import messages
 from django.contrib.auth import login
@@ -101,10 +103,10 @@ def _members_page(
         )
     owners = sum(1 for m in members if m.role == Role.OWNER)
     locked = set(services.locked_out(club))
-    for m in members:
-        m.locked = m.user.get_username() in locked
+    for m in members:  # the template's own attributes of each member
+        m.locked = m.user.get_username() in locked  # type: ignore[attr-defined]
         # the form sent for this member, with its error; else his address as it is
-        m.email_form = (
+        m.email_form = (  # type: ignore[attr-defined]
             email_form
             if email_for == m.pk
             else EmailForm(initial={"email": m.user.email}, auto_id=f"id_%s_{m.pk}")
@@ -125,7 +127,7 @@ def _members_page(
             "roles": Role.choices,
             "reset": reset,
             "error": error,
-            "locked": [m for m in members if m.locked],
+            "locked": [m for m in members if m.user.get_username() in locked],
             "rename_form": rename_form or ClubNameForm(initial={"name": club.name}),
             "face_form": face_form
             or ClubFaceForm(initial={"public_page": club.public_page, "colour": club.colour}),
@@ -360,7 +362,7 @@ def join(request, token):
     invitation = Invitation.objects.select_related("club", "created_by").filter(token=token).first()
     if invitation is None:
         raise Http404
-    context = {"invitation": invitation, "club": invitation.club}
+    context: dict[str, Any] = {"invitation": invitation, "club": invitation.club}
     state = invitation.state
     if state != "open":
         context["reason"] = _(invitations.GONE[state])

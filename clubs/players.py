@@ -13,6 +13,7 @@ who turn out to be one person; both are kept in the club's history.
 from dataclasses import dataclass
 
 from django.db import IntegrityError, models, transaction
+from django.db.models import ForeignObjectRel
 from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
@@ -131,17 +132,20 @@ def rename_player(player: Player, new_name: str, actor) -> Player:
 # -- merging two players who are one person ---------------------------------------------
 
 
-def _links() -> list[models.ForeignKey]:
+def _links() -> list[models.ForeignObject]:
     """Every foreign key to Player in the project (seats, cards, pulls, ...), found through
     the model registry so that clubs needs to know nothing of the apps built on it."""
     return [
         rel.field
         for rel in Player._meta.get_fields(include_hidden=True)
-        if rel.auto_created and not rel.concrete and (rel.one_to_many or rel.one_to_one)
+        if isinstance(rel, ForeignObjectRel)
+        and rel.auto_created
+        and not rel.concrete
+        and (rel.one_to_many or rel.one_to_one)
     ]
 
 
-def _unique_sets(field: models.ForeignKey):
+def _unique_sets(field: models.ForeignObject):
     """(other fields, condition) of each uniqueness rule of ``field``'s model that
     includes ``field``: a row of one player must not meet a row of the other there."""
     meta = field.model._meta
@@ -156,7 +160,7 @@ def _unique_sets(field: models.ForeignKey):
             yield tuple(f for f in together if f != field.name), None
 
 
-def _where(field: models.ForeignKey, others: tuple[str, ...], values: tuple) -> str:
+def _where(field: models.ForeignObject, others: tuple[str, ...], values: tuple) -> str:
     """A readable name of the place where the two players meet (a table: title, date)."""
     if len(others) == 1:
         target = field.model._meta.get_field(others[0])
@@ -189,7 +193,7 @@ def merge_plan(keep: Player, gone: Player) -> MergePlan:
         manager = field.model._base_manager
         count = manager.filter(**{field.name: gone}).count()
         if count:
-            moves[field.model._meta.model_name] = count
+            moves[field.model.__name__.lower()] = count  # the model's _meta.model_name
         for others, condition in _unique_sets(field) if clash is None else ():
             mine = manager.filter(**{field.name: gone})
             theirs = manager.filter(**{field.name: keep})

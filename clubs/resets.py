@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.db import transaction
 from django.utils.crypto import constant_time_compare, salted_hmac
@@ -123,7 +124,9 @@ class OwnerResetTokens(PasswordResetTokenGenerator):
     def read(self, user, token: str | None) -> tuple[int, int] | None:
         """``(club_id, issuer_id)`` of a genuine owner's token for ``user`` that has not
         been used (the password is the same) nor run out; None for anything else."""
-        parts = (token or "").split("-")
+        if token is None:
+            return None
+        parts = token.split("-")
         if len(parts) != 4:
             return None
         try:
@@ -181,7 +184,7 @@ class ResetLinkCheck:
     the rule no longer holds (else empty)."""
 
     club: Club | None = None
-    issuer: object | None = None
+    issuer: AbstractBaseUser | None = None
     refused: str = ""
 
     def check_token(self, user, token) -> bool:
@@ -197,10 +200,10 @@ class ResetLinkCheck:
         if self.club is None:
             return False
         self.issuer = get_user_model().objects.filter(pk=issuer_id).first()
-        return self._allowed(user)
+        return self._allowed(self.club, user)
 
-    def _allowed(self, user) -> bool:
-        found = refusal(self.club, user, self.issuer)
+    def _allowed(self, club: Club, user) -> bool:
+        found = refusal(club, user, self.issuer)
         if found is None:
             return True
         code, params = found
@@ -215,7 +218,7 @@ class ResetLinkCheck:
         with transaction.atomic():
             if self.club is not None:
                 Club.objects.select_for_update().filter(pk=self.club.pk).first()
-                if not self._allowed(form.user):
+                if not self._allowed(self.club, form.user):
                     return False
             form.save()
             if self.club is not None:
@@ -228,7 +231,8 @@ class ResetLinkCheck:
                     before=None,
                     after={
                         "user": form.user.get_username(),
-                        "issued_by": self.issuer.get_username(),
+                        # the issuer is there: a link of a deleted one is refused
+                        "issued_by": self.issuer.get_username() if self.issuer is not None else "?",
                     },
                 )
         return True

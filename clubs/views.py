@@ -212,9 +212,10 @@ def _merged_into(club, gone_id: int) -> str | None:
     )
     if entry is None:
         return None
+    before = entry.before or {}
     return _("%(gone)s is merged into %(name)s already.") % {
-        "gone": entry.before.get("merged", ""),
-        "name": entry.before.get("name", ""),
+        "gone": before.get("merged", ""),
+        "name": before.get("name", ""),
     }
 
 

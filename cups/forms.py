@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from base.errors import RuleError
-from clubs.forms import LinesField, rule_error_text
+from clubs.forms import LinesField, form_field, rule_error_text
 from clubs.models import Club, Player
 from cups.models import Person
 from cups.services import CupSettings
@@ -36,12 +36,19 @@ class AdminForm(forms.Form):
     username = forms.CharField(label=_("User name"), max_length=150)
 
 
+class NightField(forms.ModelChoiceField):
+    """A choice of nights, each as "01.12.2026 · its club · its name"."""
+
+    def label_from_instance(self, obj: Tournament) -> str:
+        return f"{obj.starts_at:%d.%m.%Y} · {obj.club.name} · {obj.name}"
+
+
 class JoinForm(forms.Form):
     club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.none())
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = clubs  # type: ignore[attr-defined]
+        form_field(self, "club", forms.ModelChoiceField).queryset = clubs
 
 
 class CupForm(forms.Form):
@@ -79,16 +86,11 @@ class CupForm(forms.Form):
     qualify_per_heat = forms.IntegerField(
         label=_("Top places of each heat qualify"), min_value=1, max_value=10000, required=False
     )
-    final = forms.ModelChoiceField(
-        label=_("Final"), queryset=Tournament.objects.none(), required=False
-    )
+    final = NightField(label=_("Final"), queryset=Tournament.objects.none(), required=False)
 
     def __init__(self, *args: Any, finals: QuerySet[Tournament], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["final"].queryset = finals  # type: ignore[attr-defined]
-        self.fields["final"].label_from_instance = (  # type: ignore[attr-defined]
-            lambda t: f"{t.starts_at:%d.%m.%Y} · {t.club.name} · {t.name}"
-        )
+        form_field(self, "final", NightField).queryset = finals
         if not self.is_bound and not self.initial.get("points_key"):
             self.initial["points_key"] = ranking.key_text(ranking.DEFAULT_KEY)
 
@@ -123,17 +125,14 @@ class CupForm(forms.Form):
 
 
 class NightForm(forms.Form):
-    tournament = forms.ModelChoiceField(label=_("Night"), queryset=Tournament.objects.none())
+    tournament = NightField(label=_("Night"), queryset=Tournament.objects.none())
     heat = forms.CharField(
         label=_("Heat"), max_length=40, required=False, help_text=_("empty: no heat")
     )
 
     def __init__(self, *args: Any, nights: QuerySet[Tournament], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["tournament"].queryset = nights  # type: ignore[attr-defined]
-        self.fields["tournament"].label_from_instance = (  # type: ignore[attr-defined]
-            lambda t: f"{t.starts_at:%d.%m.%Y} · {t.club.name} · {t.name}"
-        )
+        form_field(self, "tournament", NightField).queryset = nights
 
 
 class LinkForm(forms.Form):
@@ -146,7 +145,7 @@ class LinkForm(forms.Form):
         self, *args: Any, players: QuerySet[Player], persons: QuerySet[Person], **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = players  # type: ignore[attr-defined]
+        form_field(self, "player", forms.ModelChoiceField).queryset = players
         self.persons = persons
 
     def clean_person(self) -> Person | None:

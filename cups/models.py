@@ -18,6 +18,7 @@ link undone keep their rows with the moment they ended (``left_at``, ``removed_a
 """
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -210,7 +211,7 @@ class Person(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def save(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def save(self, *args: Any, **kwargs: Any) -> None:
         self.name_key = german_key(self.name)
         super().save(*args, **kwargs)
 

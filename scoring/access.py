@@ -7,6 +7,7 @@ record, and the sign-in redirect for an anonymous visitor without a link.
 """
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
@@ -104,6 +105,12 @@ def _seated(by: str, params: list) -> tuple[Sheet, tuple[Player, ...], str | Non
     return sheet, players, (first[at + _PLAYER.width] if by == "account" else None)
 
 
+def _refused(answers: Iterable[tuple[object, object]]) -> bool:
+    """A receiver of ``link_open`` answered False (django-stubs has a signal's answers
+    as text)."""
+    return any(answer is False for _receiver, answer in answers)
+
+
 def sheet_for(
     request, *, pk: int | None = None, token: str | None = None, write: bool = False
 ) -> SheetAccess:
@@ -119,18 +126,18 @@ def sheet_for(
         if found is None:
             raise Http404
         sheet, players, _role = found
-        if sheet.reports_result and any(
-            answer is False for _receiver, answer in link_open.send(Sheet, sheet=sheet)
-        ):
+        if sheet.reports_result and _refused(link_open.send(Sheet, sheet=sheet)):
             raise Http404
         locked = sheet.write_refusal(organiser=False)
         return SheetAccess(sheet, players, link_actor(), "entry", locked is None, False, locked)
     if not request.user.is_authenticated:
         raise SignInRequired
-    found = _seated("account", [request.user.pk, pk]) if 0 < pk < 2**63 else None
+    found = _seated("account", [request.user.pk, pk]) if pk is not None and 0 < pk < 2**63 else None
     if found is None:
         raise Http404
     sheet, players, role = found
+    if role is None:  # never: the account's query joins its membership
+        raise Http404
     may_write = role_allows(role, Role.SCORER)
     if write and not may_write:
         raise PermissionDenied

@@ -6,11 +6,14 @@ whose RuleError the view puts on the field it names.
 """
 
 import uuid
+from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from clubs.forms import form_field
 from clubs.models import Player
 from scoring import rules as core
 from scoring.models import RuleSet, Variant
@@ -46,7 +49,7 @@ class EntryForm(forms.Form):
         label=_("Spritzen"),
         coerce=int,
         required=False,
-        empty_value=0,
+        empty_value=0,  # type: ignore[arg-type]  # django-stubs: text or None; Django: any
         choices=[("0", "–"), ("1", "×2"), ("2", "×4"), ("3", "×8")],
     )
     normal_points = forms.TypedChoiceField(
@@ -114,14 +117,16 @@ class EntryForm(forms.Form):
         super().__init__(*args, **kwargs)
         seats = [(str(i), p.name) for i, p in enumerate(players)]
         for name in ("declarer", "tiebreak_winner", "winner", "by"):
-            self.fields[name].choices = seats
+            form_field(self, name, forms.ChoiceField).choices = seats
         if contracts is not None:
-            self.fields["contract"].choices = list(contracts)
+            form_field(self, "contract", forms.ChoiceField).choices = list(contracts)
         self.rules = rules
-        self.entry = None
+        self.entry: core.sheet.Entry | None = None
+        """The entry read, once the form is valid."""
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         kind = data.get("kind")
         if kind is None:
             return data
@@ -195,8 +200,9 @@ class OpenSheetForm(forms.Form):
         super().__init__(*args, **kwargs)
         players = Player.objects.filter(club=club)
         for name in ("player_1", "player_2", "player_3", "player_4"):
-            self.fields[name].queryset = players
-            self.fields[name].empty_label = _("– choose a player –")
+            field = form_field(self, name, forms.ModelChoiceField)
+            field.queryset = players
+            field.empty_label = _("– choose a player –")
         variant = (
             self.data.get("variant")
             if self.is_bound
@@ -206,7 +212,9 @@ class OpenSheetForm(forms.Form):
             # Only Bauernschnapsen has a fourth seat: the other games' form shows none.
             self.fields["player_4"].widget = forms.HiddenInput()
         rule_sets = RuleSet.objects.filter(club__isnull=True) | RuleSet.objects.filter(club=club)
-        self.fields["rule_set"].queryset = rule_sets.order_by("club_id", "name")
+        form_field(self, "rule_set", forms.ModelChoiceField).queryset = rule_sets.order_by(
+            "club_id", "name"
+        )
         if "rule_set" not in self.initial:
             # Bauernschnapsen starts from its own preset (RULES.md 4.1), the others from wiki.
             bauern = self.initial.get("variant") == Variant.BAUERNSCHNAPSEN
@@ -214,8 +222,9 @@ class OpenSheetForm(forms.Form):
                 preset="bauern" if bauern else "wiki", club__isnull=True
             ).first()
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         variant = data.get("variant")
         chosen = [data.get(f"player_{i}") for i in (1, 2, 3, 4)]
         if variant == Variant.SCHNAPSEN and chosen[2] is not None:
@@ -254,8 +263,9 @@ class ImportForm(forms.Form):
     )
     file = forms.FileField(label=_("or a file"), required=False)
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("file")
         text = data.get("document") or ""
         limit = settings.BUMMERL_IMPORT_MAX_BYTES
@@ -299,7 +309,7 @@ LIST_OPTIONS = {
 }
 """Options that list contract codes: a tick per contract (``<code>-<suffix>``), in the
 column named here."""
-OPTION_CHOICES = {
+OPTION_CHOICES: dict[str, list[tuple[str, str | Promise]]] = {
     "closing_counts_at": [("close", _("when the talon was closed")), ("end", _("at the end"))],
     "false_claim": [
         ("fixed", _("2, or 3 if he had no trick")),
@@ -345,6 +355,7 @@ class RuleSetForm(forms.Form):
             label = OPTION_LABELS.get(key, key)
             if isinstance(value, list):
                 continue  # a tick per contract (LIST_OPTIONS)
+            field: forms.Field
             if isinstance(value, bool):
                 field = forms.BooleanField(label=label, required=False, initial=value)
             elif key in OPTION_CHOICES:
@@ -397,8 +408,9 @@ class RuleSetForm(forms.Form):
             )
         return rows
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         code = data.get("new_code")
         if code and any(c.code == code for c in self.rules.catalog):
             self.add_error("new_code", _("This code is taken."))
@@ -408,7 +420,7 @@ class RuleSetForm(forms.Form):
 
     def to_data(self) -> dict:
         data = self.cleaned_data
-        options = {}
+        options: dict[str, Any] = {}
         for key, value in self.rules.options.items():
             if isinstance(value, list):  # LIST_OPTIONS
                 suffix = LIST_OPTIONS[key][0]
@@ -418,7 +430,7 @@ class RuleSetForm(forms.Form):
                     if c.base is not None and data.get(f"{c.code}-{suffix}")
                 ]
                 continue
-            raw = data.get(f"opt_{key}")
+            raw: Any = data.get(f"opt_{key}")
             options[key] = int(raw) if key in INT_CHOICES else raw
             if isinstance(value, bool):
                 options[key] = bool(raw)

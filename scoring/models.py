@@ -302,7 +302,7 @@ def deal_rows(
     )
     width = _ROW.width
     return [
-        DealRow(*values, row[width], bool(row[width + 1]))
+        DealRow(*[*values, row[width], bool(row[width + 1])])
         for values, row in zip(_ROW.values_of(rows), rows, strict=True)
     ]
 

@@ -211,8 +211,8 @@ def locked_stats(sheet: Sheet, key) -> tuple[Sheet, "Stats"]:
     if not rows:
         raise Sheet.DoesNotExist  # removed meanwhile, as the ORM's get would say
     row = rows[0]
-    counts = row[_LOCKED.width :]
-    return _LOCKED.instance(row), Stats(*(value or 0 for value in counts))
+    newest, struck, live, last, keyed = (value or 0 for value in row[_LOCKED.width :])
+    return _LOCKED.instance(row), Stats(newest, struck, live, last, keyed)
 
 
 def struck_count(deals: list[DealRow]) -> int:

@@ -72,9 +72,9 @@ def update_rule_set(rule_set: RuleSet, data: dict, *, actor: Actor) -> RuleSet:
         if old or new:
             locked.save(update_fields=["name", "data"])
             audit.record(
-                locked.club_id,
+                rule_set.club_id,  # the same row's: a club's rule set, not a preset
                 "club",
-                locked.club_id,
+                rule_set.club_id,
                 Action.RULE_SET_CHANGED,
                 actor=actor,
                 before={"rule_set": locked.pk, **old},

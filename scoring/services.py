@@ -181,9 +181,9 @@ def record_entry(
                 # The key is looked for again in the rows read now: on PostgreSQL the
                 # lock's aggregates are read as they were before the lock was waited
                 # for, so the same tap sent twice at once finds its first send only here.
-                first = _written_with(key, rows, entry, None)
-                if first is not None:
-                    return scored_from(sheet, players, rows), first
+                again = _written_with(key, rows, entry, None)
+                if again is not None:
+                    return scored_from(sheet, players, rows), again
                 _check_after(rows, after)
             live = live_rows(rows)
             state = score(sheet, [*(d.entry for d in live), entry], start and start[0])

@@ -217,7 +217,7 @@ def parse_document(data: Any, *, limited: bool = True) -> ParsedSheet:
         )
     _unknown(data, DOCUMENT_KEYS | SCORED_KEYS)
     try:
-        variant = Variant(data.get("variant"))
+        variant = Variant(data.get("variant", ""))
     except ValueError:
         raise RuleError(
             "variant",

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db.models import Count, Prefetch
+from django.utils.functional import Promise
 from django.utils.timezone import localtime
 
 from base.text import german_key
@@ -99,7 +100,7 @@ def club_sheets(club, year: int | None = None):
     )
 
 
-def variants_played(sheets) -> list[tuple[str, str, int]]:
+def variants_played(sheets) -> list[tuple[str, str | Promise, int]]:
     """``(variant, label, number of sheets)`` of the games the sheets were played in,
     in the order of ``Variant`` (one query): a Bummerl of Schnapsen and one of
     Dreierschnapsen are never summed."""

@@ -143,13 +143,15 @@ def player_figures(club: Club, player: Player) -> dict:
             }
         )
     others: dict[str, list[dict]] = {}
-    for seat in (
+    for other in (
         Seat.objects.filter(sheet__in=sheets)
         .exclude(player=player)
         .values("sheet_id", "sheet__variant", "player_id", "player__name", "games", "bummerl")
         .order_by()
     ):
-        others.setdefault(seat["sheet__variant"], []).append({**seat, "name": seat["player__name"]})
+        others.setdefault(other["sheet__variant"], []).append(
+            {**other, "name": other["player__name"]}
+        )
     statistics = [
         {"variant": value, **game_statistics(mine[value], others.get(value, []), str(label))}
         for value, label in Variant.choices

@@ -30,7 +30,7 @@ Withdrawal (RULES.md 5.7), where RULES.md is silent, decided here:
 """
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from tournaments.draw import Holder
@@ -223,7 +223,7 @@ def placement_due(
         and all(m.advancing is not None and len(m.losers) <= 1 for m in firsts)
     ):
         if "5" not in labels:
-            due.append(("5", tuple(m.advancing for m in firsts)))
+            due.append(("5", tuple(m.advancing for m in firsts if m.advancing is not None)))
         losers = tuple(m.loser for m in firsts if m.loser is not None)
         if len(losers) == 2 and "7" not in labels:
             due.append(("7", losers))
@@ -268,7 +268,7 @@ def places(rounds: list[RoundState], placement: list[Match]) -> dict[int, int]:
         if match.advancing is not None:
             out[1] = match.advancing
         if len(match.losers) == 1:
-            out[2] = match.loser
+            out[2] = match.losers[0]
     semi = _settled(rounds, SEMI_FINAL)
     if semi is not None and len(semi.losers()) == 1:
         out[3] = semi.losers()[0]
@@ -281,12 +281,12 @@ def places(rounds: list[RoundState], placement: list[Match]) -> dict[int, int]:
         if lone.loser is not None:
             out[7] = lone.loser
     for label, first in (("3", 3), ("5", 5), ("7", 7)):
-        match = next((m for m in placement if m.label == label), None)
-        if match is not None and match.decided:
-            if match.advancing is not None:
-                out[first] = match.advancing
-            if len(match.losers) == 1:
-                out[first + 1] = match.loser
+        decider = next((m for m in placement if m.label == label), None)
+        if decider is not None and decider.decided:
+            if decider.advancing is not None:
+                out[first] = decider.advancing
+            if len(decider.losers) == 1:
+                out[first + 1] = decider.losers[0]
     return out
 
 
@@ -357,7 +357,7 @@ def ranking_groups(
     coming = {c for m in placement if not m.decided for c in (m.left, m.right)}
     coming |= {c for _label, cards in placement_due(rounds, placement) for c in cards}
 
-    def in_order(cards) -> list[int]:
+    def in_order(cards: Iterable[int]) -> list[int]:
         return sorted(cards, key=lambda c: (numbers.get(c, c), c))
 
     groups: list[Group] = []

@@ -5,6 +5,7 @@ template context (``bracket_context``) for ``base.printing``.
 """
 
 from dataclasses import dataclass, replace
+from typing import TypeGuard
 from urllib.parse import quote
 
 from django.utils.translation import gettext as _
@@ -124,7 +125,8 @@ class _Lines:
     tab drawn ``TAB_DRAWN`` times the rest of its stop (``_after_text``)."""
 
     def __init__(self, height: float, large: bool = False):
-        self.height, self.large, self.pieces = height, large, {}
+        self.height, self.large = height, large
+        self.pieces: dict[int, list[tuple[int, str]]] = {}
 
     def add(self, first: int, column: int, text: str) -> None:
         for number, line in enumerate(text.split("\n")):
@@ -235,8 +237,8 @@ def in_tree_order(columns: list[Column]) -> list[Column]:
     out = list(columns)
     drawn = [i for i, c in enumerate(columns) if c.rows and isinstance(c.rows[0], Row)]
     for i in reversed(drawn[:-1]):
-        later, rows_ = out[i + 1], columns[i].rows
-        if 2 * len(later.rows) != len(rows_):
+        later, rows_ = out[i + 1].rows, columns[i].rows
+        if 2 * len(later) != len(rows_) or not (_drawn(later) and _drawn(rows_)):
             continue
         of_card = {}
         for row in rows_:
@@ -244,15 +246,21 @@ def in_tree_order(columns: list[Column]) -> list[Column]:
                 if card is not None:
                     of_card[card.pk] = row
         slots: list[Row | None] = []
-        for row in later.rows:
+        for row in later:
             for card in (row.left, row.right):
                 slots.append(of_card.get(card.pk) if card is not None else None)
         placed = {id(r) for r in slots if r is not None}
         rest = iter(r for r in rows_ if id(r) not in placed)
         order = [r if r is not None else next(rest, None) for r in slots]
-        if {id(r) for r in order} == {id(r) for r in rows_}:  # else keep match order
-            out[i] = replace(columns[i], rows=tuple(order))
+        kept = [r for r in order if r is not None]
+        if len(kept) == len(order) and {id(r) for r in kept} == {id(r) for r in rows_}:
+            out[i] = replace(columns[i], rows=tuple(kept))  # else keep match order
     return out
+
+
+def _drawn(rows: tuple[Row | BlankRow, ...]) -> TypeGuard[tuple[Row, ...]]:
+    """A drawn round's rows: pairings, no blank box."""
+    return all(isinstance(row, Row) for row in rows)
 
 
 def _page(

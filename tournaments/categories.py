@@ -80,7 +80,7 @@ def listed(state: TournamentState, lines: list[ledger.PrizeLine]) -> list[Listed
         ListedPrize(
             line.place,
             line.description,
-            state.cards[line.card] if line.given else None,
+            state.cards[line.card] if line.card is not None else None,
             line.first,
             line.last,
             line.open,
@@ -96,12 +96,12 @@ def undecided(state: TournamentState) -> list[tuple[tuple[int, int], list[str]]]
     by Stechen or lot (RULES.md 5.8)."""
     waiting: dict[tuple[int, int], list[str]] = {}
     for line in state.prize_lines:
-        if line.open == ledger.SHARED:
+        if line.open == ledger.SHARED and line.range is not None:
             waiting.setdefault(line.range, []).append(str(line.place))
     for lst in category_lists(state):
-        for line in lst.lines:
-            if line.open == ledger.SHARED:
-                waiting.setdefault(line.range, []).append(f"{lst.category.name} {line.place}")
+        for prize in lst.lines:
+            if prize.open == ledger.SHARED and prize.range is not None:
+                waiting.setdefault(prize.range, []).append(f"{lst.category.name} {prize.place}")
     return sorted(waiting.items())
 
 

@@ -271,6 +271,8 @@ def team_standing(lines: Sequence[Line], teams: Mapping[int, str]) -> list[TeamL
     for k, team in enumerate(ordered):
         key = (team.points, team.bummerl_diff, team.game_diff)
         prev = ordered[k - 1] if k else None
-        same = prev is not None and key == (prev.points, prev.bummerl_diff, prev.game_diff)
-        team.rank = prev.rank if same else k + 1
+        if prev is not None and key == (prev.points, prev.bummerl_diff, prev.game_diff):
+            team.rank = prev.rank
+        else:
+            team.rank = k + 1
     return ordered

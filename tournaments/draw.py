@@ -522,7 +522,7 @@ def placement_pairs(
         options = [((a, b), (c, None)), ((a, c), (b, None)), ((b, c), (a, None))]
     if owners is not None:
 
-        def selves(option) -> int:
+        def selves(option: tuple[tuple[int, int | None], tuple[int, int | None]]) -> int:
             return sum(y is not None and owners[x] == owners[y] for x, y in option)
 
         fewest = min(selves(o) for o in options)

@@ -50,7 +50,7 @@ def export(tournament: Tournament, payments: bool = True) -> dict:
     cards_format = t.format == Format.CARDS
     holders = _draw_inputs(state) if cards_format else _format_draw_inputs(state)
     inputs_key = "holders" if cards_format else "entries"
-    pulls = {}
+    pulls: dict[int, list[Pull]] = {}
     for pull in Pull.objects.live().filter(round__in=state.rounds).select_related("player", "card"):
         pulls.setdefault(pull.round_id, []).append(pull)
     players: dict[str, list[int]] = {}

@@ -11,11 +11,12 @@ a score sheet (``sheet_game_points``).
 """
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from scoring.models import Deal
 from tournaments import danish, leben
-from tournaments.models import Format, Kind
+from tournaments.models import Card, Format, Kind
 from tournaments.verify import pair_format
 
 LEBEN_MAX_ENTRIES = 1024
@@ -157,7 +158,7 @@ class BoardLine:
 
     place: int | None
     place_to: int | None
-    card: object
+    card: Card
     lives_left: int = 0
     lives: int = 0
     wins: int = 0
@@ -194,7 +195,7 @@ class Board:
     finished: bool
     shared: list[tuple[int, int, int]]
     places: dict[int, int]
-    ties: list[tuple[int, int, int]] = ()
+    ties: Sequence[tuple[int, int, int]] = ()
 
 
 def board(state) -> Board:

@@ -3,13 +3,14 @@
 import datetime
 import uuid
 import zoneinfo
+from typing import Any
 
 from django import forms
 from django.conf import settings
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from clubs.forms import IdField, LinesField, rule_error_text
+from clubs.forms import IdField, LinesField, form_field, rule_error_text
 from clubs.models import Category
 from scoring.models import RuleSet
 from scoring.rules import RuleError
@@ -255,7 +256,7 @@ class TournamentForm(forms.Form):
         label=_("A Schneider counts (points)"),
         coerce=int,
         required=False,
-        empty_value=1,
+        empty_value=1,  # type: ignore[arg-type]  # django-stubs: text or None; Django: any
         choices=[(1, _("1 Bummerl")), (2, _("2 Bummerl"))],
     )
     bye_bummerl = forms.IntegerField(
@@ -316,7 +317,7 @@ class TournamentForm(forms.Form):
         self.club = club
         # Any preset or rule set of the club is looked up (so that another game's is
         # refused by name, ``clean_rule_set``); the list offers the two-player ones.
-        field = self.fields["rule_set"]
+        field = form_field(self, "rule_set", forms.ModelChoiceField)
         field.queryset = (
             RuleSet.objects.filter(club__isnull=True) | RuleSet.objects.filter(club=club)
         ).order_by("club_id", "name", "id")
@@ -347,8 +348,9 @@ class TournamentForm(forms.Form):
             raise forms.ValidationError(_("Choose a date between 2000 and 2100."))
         return day
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         too_far = [
             p["place"] for p in data.get("prizes") or [] if p["place"] > data.get("cards", 0)
         ]

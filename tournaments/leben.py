@@ -135,7 +135,7 @@ def standing(
     A loss costs a life; at 0 the entry is out in that round; the final's loser is out;
     an entry withdrawn in round R (``withdrawn``: entry -> R) is out in round R.
     Places are given once an entry is out (RULES.md 5.10, 5.8, 5.7)."""
-    leaving = {}
+    leaving: dict[int, list[int]] = {}
     for e, r in (withdrawn or {}).items():
         leaving.setdefault(r, []).append(e)
     lines = {e: Line(e, n) for e, n in lives.items()}

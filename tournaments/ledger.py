@@ -192,7 +192,9 @@ def category(
     ):
         return [PrizeLine(place, description, open=PLAYING) for place, description in prizes]
     unsure = (
-        {line.range for line in open_overall if line.open == SHARED} if not with_overall else set()
+        {line.range for line in open_overall if line.open == SHARED and line.range is not None}
+        if not with_overall
+        else set()
     )
     winners = {line.player for line in overall_lines if line.given}
     eligible: list[Ranked] = []

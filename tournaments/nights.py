@@ -166,6 +166,7 @@ def placed_lines(state: TournamentState) -> list[Placed]:
                 line.description,
             )
             for line in state.awards()
+            if line.card is not None  # an award has its card
         ]
     lines, seen = [], set()
     for ranked in state.ranking():

@@ -39,7 +39,7 @@ from base.links import site_base
 from base.mail import mail_address, mail_on
 from base.tasks import enqueue
 from tournaments import venue_lists
-from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.models import Card, Registration, RegistrationStatus, Tournament
 from tournaments.rows import rows
 from tournaments.services.counts import waiting_position
 from tournaments.services.reading import load_state
@@ -202,10 +202,10 @@ def tell_tables(tournament_id: int) -> int:
 class _Play:
     """Where one card of a registration plays in round 1 (``tell_tables``)."""
 
-    card: object
-    seat: object = None  # venue_lists.Seat of its open match
+    card: Card
+    seat: venue_lists.Seat | None = None  # of its open match
     bye: bool = False
-    goes_on: object = None  # of a walkover (two cards of one player): the card that goes on
+    goes_on: Card | None = None  # of a walkover (two cards of one player): the card that goes on
 
     @property
     def text(self) -> str:
@@ -222,6 +222,7 @@ class _Play:
                 "Your card %(card)s met your own card %(other)s: card %(other)s goes on (walkover)."
             ) % {"card": number, "other": self.goes_on.number}
         seat = self.seat
+        assert seat is not None  # a card without a bye or walkover has its seat
         named = {"card": number, "other": seat.other.number, "name": seat.other.player.name}
         if seat.row.table:
             line = _(

@@ -29,6 +29,8 @@ def read_personal_token(token: str) -> tuple[int, int] | None:
     if not isinstance(value, dict):
         return None
     tournament, player = value.get("t"), value.get("p")
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (tournament, player)):
+    if isinstance(tournament, bool) or isinstance(player, bool):
+        return None
+    if not (isinstance(tournament, int) and isinstance(player, int)):
         return None
     return tournament, player

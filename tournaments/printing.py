@@ -159,8 +159,8 @@ class PrizeWon:
     place: int
     description: str
     card: Card
-    owes: object
-    money: object = None
+    owes: Decimal
+    money: Decimal | None = None
 
 
 def cash_context(t: Tournament, state: TournamentState | None = None) -> dict:
@@ -181,6 +181,7 @@ def cash_context(t: Tournament, state: TournamentState | None = None) -> dict:
     prizes = [
         PrizeWon(a.place, a.description, state.cards[a.card], owes[a.player], paying.get(a.place))
         for a in state.awards()
+        if a.card is not None and a.player is not None  # (an award has both)
     ]
     paid_out = sum((p.money for p in prizes if p.money is not None), Decimal(0))
     return {

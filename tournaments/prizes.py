@@ -17,6 +17,22 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal
 from enum import StrEnum
+from typing import Any, Protocol
+
+
+class Named(Protocol):
+    """A player as the figures here read him: ``clubs.models.Player``, or anything with
+    its ``pk``, ``name`` and ``name_key`` (German order, ``base.text.german_key``)."""
+
+    @property
+    def pk(self) -> Any: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def name_key(self) -> str: ...
+
 
 PERCENT = re.compile(r"^\s*(\d{1,3}(?:[.,]\d{1,2})?)\s*(?:%|Prozent\b)", re.IGNORECASE)
 AMOUNT = re.compile(
@@ -118,7 +134,7 @@ class PlayerCash:
     the most per player (RULES.md 5.1); ``lives`` he bought (Leben, 5.10) at
     ``life_fee`` each, paid when bought."""
 
-    player: object
+    player: Named
     cards: tuple
     unpaid: tuple
     entry_fee: Decimal
@@ -182,7 +198,7 @@ def player_cash(
 class StillIn:
     """A player still in the tournament and the number of cards he still holds."""
 
-    player: object
+    player: Named
     cards: int
 
 

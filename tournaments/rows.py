@@ -64,7 +64,7 @@ def match_name(
     the round is not known (a round taken back): "Round 2, match 3"."""
     if label:
         return place_name(label)
-    if pot_size is None or not knockout:
+    if pot_size is None or round_number is None or not knockout:
         return _("Round %(n)s, match %(m)s") % {"n": round_number, "m": number}
     if pot_size == 1:
         return round_name(round_number, pot_size)
@@ -76,6 +76,7 @@ def pairing_name(pairing: Pairing) -> str:
     if pairing.stage == Stage.PLACEMENT:
         return place_name(pairing.label)
     round_ = pairing.round
+    assert round_ is not None  # a pairing of the main draw has its round
     return match_name(round_.number, round_.pot_size, pairing.number, knockout=round_.knockout)
 
 
@@ -217,8 +218,8 @@ def rows(state: TournamentState, pairings: Iterable[Pairing]) -> list[Row]:
                 pairing=p,
                 label=Place(p.label) if p.label else p.number,
                 kind=match.shown_kind,
-                left=state.cards.get(p.left_id),
-                right=state.cards.get(p.right_id),
+                left=state.cards.get(p.left_id) if p.left_id is not None else None,
+                right=state.cards.get(p.right_id) if p.right_id is not None else None,
                 result=result,
                 winner=state.cards.get(winner) if winner else None,
                 withdrawn=match.withdrawn | state.gone_after(p),
@@ -280,13 +281,16 @@ def waiting_reports(state: TournamentState) -> list[Waiting]:
         return []
     waiting = []
     listed = [(r.number, p) for r in state.rounds for p in state.pairings[r.pk]]
-    listed += [(state.current.number, p) for p in state.placement]
+    if state.current is not None:  # placement matches come after a round
+        listed += [(state.current.number, p) for p in state.placement]
     number_of = {p.pk: n for n, p in listed}
     pairings = [p for _n, p in listed if p.pk in reports and p.pk not in state.results]
     for row in rows(state, pairings):
         mine = sorted(reports[row.pairing.pk], key=lambda r: r.side != Side.LEFT)
         for report in mine:
-            report.winner = state.cards.get(report.winner_id)  # None: a draw
+            report.winner = (  # None: a draw
+                state.cards.get(report.winner_id) if report.winner_id is not None else None
+            )
         disagree = len({(r.winner_id, r.score) for r in mine}) > 1
         waiting.append(Waiting(number_of[row.pairing.pk], row, tuple(mine), disagree))
     waiting.sort(key=lambda w: not w.disagree)

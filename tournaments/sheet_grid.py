@@ -62,8 +62,8 @@ def grid(headings: tuple[str, ...]) -> Grid:
             y = _px(top + k * ROW_MM)
             draw.line((0, y, _px(WIDTH_MM), y), fill=0, width=line)
         xs = [0, LABEL_MM] + [LABEL_MM + column * (i + 1) for i in range(len(COUNTDOWN))]
-        for x in xs:
-            draw.line((_px(x), _px(top), _px(x), _px(top + 3 * ROW_MM)), fill=0, width=line)
+        for at in xs:
+            draw.line((_px(at), _px(top), _px(at), _px(top + 3 * ROW_MM)), fill=0, width=line)
         tops.append((top + ROW_MM, top + 2 * ROW_MM))
     buffer = io.BytesIO()
     image.convert("1", dither=Image.Dither.NONE).save(buffer, "PNG", optimize=True)

@@ -50,7 +50,7 @@ def call_list(state: TournamentState, round_: Round) -> list[Call]:
         if not pull.put_back:
             pulled.setdefault(pull.player, []).append((str(pull.pot), pull.number))
     turn = session.next_turn()
-    calls = []
+    calls: list[Call] = []
     for holder in session.holders:
         own = pulled.get(holder.player, [])
         calls.append(
@@ -126,10 +126,11 @@ def seats(state: TournamentState) -> list[Seat]:
     pairings = [*state.pairings[current.pk], *state.placement]
     mine: dict[int, list[tuple[Card, Card, Row]]] = {}
     for row in rows(state, pairings):  # in the order the tables are dealt
-        if row.kind != "match" or row.result is not None:
-            continue
-        mine.setdefault(row.left.player_id, []).append((row.left, row.right, row))
-        mine.setdefault(row.right.player_id, []).append((row.right, row.left, row))
+        left, right = row.left, row.right
+        if row.kind != "match" or row.result is not None or left is None or right is None:
+            continue  # (a match has both its cards)
+        mine.setdefault(left.player_id, []).append((left, right, row))
+        mine.setdefault(right.player_id, []).append((right, left, row))
     lines = []
     for matches in mine.values():
         for i, (card, other, row) in enumerate(matches):
@@ -144,7 +145,11 @@ def byes(state: TournamentState) -> list[Card]:
     current = state.current
     if current is None or current.drawn_at is None:
         return []
-    found = [row.left for row in rows(state, state.pairings[current.pk]) if row.kind == "bye"]
+    found = [
+        row.left
+        for row in rows(state, state.pairings[current.pk])
+        if row.kind == "bye" and row.left is not None  # (a bye has its card)
+    ]
     return sorted(found, key=lambda c: (c.player.name_key, c.player_id, c.number))
 
 

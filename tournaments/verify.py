@@ -29,6 +29,7 @@ replay does not, is named.
 import hashlib
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from base.errors import RuleError
 from tournaments import danish, draw, leben
@@ -197,7 +198,9 @@ def check_round(round_: dict) -> Check:
                 holders, round_["pot_size"], round_["seed"], later_round=round_["number"] > 1
             )
         else:
-            names, players, numbers, cards = {}, {}, {}, {}
+            names, numbers = {}, {}
+            players: dict[str, int] = {}  # a player's name -> his number in the replay
+            cards: dict[int, int] = {}  # a card's number -> its number in the replay
             for p in round_["pulls"]:
                 player = players.setdefault(p["player"], len(players) + 1)
                 names[player] = p["player"]
@@ -302,7 +305,8 @@ def check_placement(document: dict) -> list[Check]:
         check.replay = False
         check.problems.append("no seed kept for this draw (made before seeds were kept)")
         return [check]
-    owners, shown = {}, []
+    owners: dict[int, Any] = {}  # card -> player, as the export has them
+    shown = []
     for p in drawn:
         pair = []
         for side in ("left", "right"):

@@ -110,7 +110,7 @@ def check_showing(deal: EndedDeal, rules: RuleSet) -> None:
 def _check_seat(name: str, seat: object) -> int:
     if isinstance(seat, bool) or seat not in (0, 1):
         raise RuleError(name, gettext_noop("Choose one of the two players."))
-    return seat  # type: ignore[return-value]
+    return seat
 
 
 def score_schnapsen_deal(deal: SchnapsenDeal, rules: RuleSet) -> tuple[int, int]:

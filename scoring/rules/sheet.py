@@ -224,6 +224,9 @@ def _own_copy(values: dict) -> dict:
 class _Fold:
     OWN = ("variant", "rules", "lines", "marks")
     """What is not part of a ``Mark``: given by the sheet, or kept per fold."""
+    marks: list[Mark]
+    """Where the open game and the game before it began (``SheetState.marks``), set by
+    ``score_sheet``."""
 
     def __init__(self, variant: Variant, rules: RuleSet, first_dealer: int):
         self.variant = variant

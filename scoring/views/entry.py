@@ -30,7 +30,7 @@ from scoring.views.sheet import render_sheet, sheet_context, with_sheet_access
 def put_entry_error(form: EntryForm, error: RuleError) -> None:
     """Show a RuleError on the field it names when the form shows that field for its
     kind of entry, else above the form (so no refusal goes unseen)."""
-    kind = form.cleaned_data.get("kind") if hasattr(form, "cleaned_data") else None
+    kind = form.cleaned_data.get("kind", "") if hasattr(form, "cleaned_data") else ""
     put_rule_error(form, error, shown=EntryForm.SHOWN.get(kind, ()))
 
 
@@ -129,7 +129,7 @@ def record(request, access):
     rules = access.sheet.core_rules
     form = EntryForm(request.POST, players=players, rules=rules)
     refusal = None
-    if form.is_valid():
+    if form.is_valid() and form.entry is not None:  # a valid form has read its entry
         try:
             scored, deal = services.record_entry(
                 access.sheet,
@@ -212,7 +212,7 @@ def correct(request, access, deal_id):
     refusal = None
     if request.method == "POST":
         form = EntryForm(request.POST, players=scored.players, rules=scored.state.rules)
-        if form.is_valid():
+        if form.is_valid() and form.entry is not None:  # a valid form has read its entry
             # The service first: a double tap whose first tap corrected the deal is
             # answered with that correction, though the deal is no longer live.
             try:

@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template import Context
+from django.template.backends.django import Template as DjangoTemplate
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -91,6 +92,7 @@ def sheet_context(
     # The badges name who deals next: the third player while a tie-break deal is due
     # (RULES.md 3.3), nobody once the Partie is decided.
     third = tiebreak_dealer(state)
+    badges: dict[str, int | None]
     if state.is_closed:
         badges = {"dealer": None, "rufer": None}
     elif third is not None:
@@ -186,10 +188,13 @@ def deal_lines(rows, base: str, can_write: bool, counts_down: bool) -> list[str]
     """The deal list's ``rows`` (``display.sheet_rows``) as HTML lines. ``base``: the
     page's address."""
     # One template context for the whole list: a context per line cost more than the line.
-    line = get_template("scoring/sheet.html#deal-line").template
+    found = get_template("scoring/sheet.html#deal-line")
+    assert isinstance(found, DjangoTemplate)  # the site's one engine
+    line = found.template
     context = Context(autoescape=True)
-    lines = []
+    lines: list[str] = []
     for row in rows:
+        shown: tuple[tuple[str, object], ...]
         if row.game:
             shown = (("kind", "game"), ("game_number", row.game_number))
             shown += (("counts_down", counts_down), ("final", row.final_text), ("text", row.text))

@@ -4,6 +4,7 @@ and importing a table, and the rule sets the club plays by."""
 import dataclasses
 import json
 import uuid
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -95,7 +96,7 @@ def _manage_page(request, club, *, forms=None, status=200):
     listed = list(
         upkeep.listed_sheets(club).prefetch_related("seats__player").order_by("-created_at", "-id")
     )
-    table = {"listed": [], "archived": []}
+    table: dict[str, list[dict[str, Any]]] = {"listed": [], "archived": []}
     for kind, sheets in (
         ("listed", listed),
         ("archived", upkeep.archived_sheets(club).prefetch_related("seats__player")),
@@ -188,9 +189,10 @@ def _seat_new_player(request, club, data: dict) -> tuple[dict, str, str]:
     try:
         person = add_player(club, name)
     except RuleError as error:
-        person = known_player(club, name)
-        if person is None:
+        known = known_player(club, name)
+        if known is None:
             return data, rule_error_text(error), ""
+        person = known
         notice = rule_error_text(error) + " "
     else:
         warn_unprintable(request, person.name)

@@ -9,6 +9,7 @@ module imports one of the project's modules inside a function, except in
 """
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -209,3 +210,12 @@ def test_no_module_takes_part_in_an_import_cycle():
 
 def test_no_module_imports_the_project_inside_a_function():
     assert NESTED == []
+
+
+def test_the_type_check_holds_the_rule_cores_to_typed_signatures():
+    """pyproject.toml's strictest mypy override names the rule cores, all and only them."""
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        overrides = tomllib.load(file)["tool"]["mypy"]["overrides"]
+    strict = [o for o in overrides if o.get("disallow_untyped_defs")]
+    assert len(strict) == 1 and strict[0]["disallow_incomplete_defs"]
+    assert {m.removesuffix(".*") for m in strict[0]["module"]} == PURE

@@ -185,7 +185,8 @@ def free_numbers(taken, count: int) -> list[int]:
     card withdrawn before round 1 keeps its number and frees its place, so a sale into
     that place takes the number after the last one held."""
     held = set(taken)
-    numbers, number = [], 0
+    numbers: list[int] = []
+    number = 0
     while len(numbers) < count:
         number += 1
         if number not in held:
@@ -263,7 +264,7 @@ def set_paid(card: Card, actor: Actor | None = None, *, paid: bool) -> None:
             "tournament",
             locked.tournament_id,
             Action.CARD_PAID,
-            actor=actor,
+            actor=actor or audit.SYSTEM,
             before={"card": locked.number, "paid": locked.paid},
             after={"card": locked.number, "paid": paid},
         )
@@ -288,7 +289,7 @@ def pay_cards(tournament: Tournament, card_ids, actor: Actor | None = None) -> l
                 "tournament",
                 tournament.pk,
                 Action.CARD_PAID,
-                actor=actor,
+                actor=actor or audit.SYSTEM,
                 before={"card": card.number, "paid": False},
                 after={"card": card.number, "paid": True},
             )

@@ -4,6 +4,7 @@ to lower to, and a waiting registration's place in line. Nothing here writes.
 """
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import Count, F, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce, Greatest
@@ -16,6 +17,17 @@ from tournaments.models import (
     RegistrationStatus,
     Tournament,
 )
+
+if TYPE_CHECKING:  # the stubs' own helper, installed with the type check only
+    from django_stubs_ext import WithAnnotations
+
+
+class CardCountFields(TypedDict):
+    """The fields ``with_card_counts`` annotates."""
+
+    in_play: int
+    held: int
+    free: int
 
 
 def cards_in_play(tournament) -> QuerySet[Card]:
@@ -43,7 +55,9 @@ def count_reserved(tournament: Tournament) -> int:
     return holding_registrations(tournament).aggregate(n=Sum("cards"))["n"] or 0
 
 
-def with_card_counts(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
+def with_card_counts(
+    tournaments: QuerySet[Tournament],
+) -> "QuerySet[WithAnnotations[Tournament, CardCountFields]]":
     """``tournaments`` with ``in_play`` (``cards_in_play``), ``held`` (the cards
     ``holding_registrations`` hold) and ``free`` annotated: the cards laid out that
     neither a card in play nor a registration holds, 0 or more. The one place of the

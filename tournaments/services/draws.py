@@ -4,6 +4,7 @@ A draw typed in pull by pull at the venue is ``services.physical_draws``; both s
 round's Partien and Freilose through ``store_draw``."""
 
 import secrets
+from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -248,13 +249,16 @@ def create_placement(t: Tournament, actor: Actor, round_: Round | None) -> None:
 def _make_placement(t: Tournament, round_: Round | None, state, due) -> None:
     """The pairings of the placement matches ``due`` (``bracket.placement_due``)."""
     for label, cards in due:
+        pairs: Sequence[tuple[int, int | None]]
+        numbers: tuple[int, ...]
         if label == Place.FIFTH_TO_EIGHTH:
             seed = secrets.randbits(48)
             owners = {c: state.cards[c].player_id for c in cards}
             pairs = draw.placement_pairs(list(cards), seed, owners=owners)
             numbers = (1, 2)
         else:
-            pairs = (tuple(cards),)
+            first, second = cards  # the two cards of one match
+            pairs = ((first, second),)
             numbers = ({"3": 3, "5": 4, "7": 5}[label],)
         for number, (left, right) in zip(numbers, pairs, strict=True):
             if right is None:

@@ -191,7 +191,7 @@ def can_buy_life(state: TournamentState, card: Card, board=None) -> bool:
     return life_refusal(state, card, board) is None
 
 
-def buy_life(tournament: Tournament, card_id: int, actor: Actor, seen: int) -> Card:
+def buy_life(tournament: Tournament, card_id: int, actor: Actor, seen: int) -> tuple[Card, int]:
     """Buy one more life for the Leben player of card ``card_id`` (RULES.md 5.10
     ``rebuy``): while the next round to draw is at most ``rebuy_until`` and no round is
     open; a player who is out may buy back in only before the next draw (he never misses
@@ -200,8 +200,8 @@ def buy_life(tournament: Tournament, card_id: int, actor: Actor, seen: int) -> C
     ``Tournament.life_price`` and is paid when bought: the desk's tap is the money
     handed over (there is no unpaid life); the cash counts ``Card.rebuys`` at that price.
     ``seen``: the lives bought the page showed; a second tap of the same page is refused
-    (one life bought, not two). Returns the card, ``rebuys`` counted up and
-    ``lives_left`` (his lives now) set; the history
+    (one life bought, not two). Returns the card, ``rebuys`` counted up, and his lives
+    left now; the history
     keeps the purchase with its price. RuleError on ``card`` for every refusal, nothing
     changed."""
     with transaction.atomic():
@@ -224,7 +224,7 @@ def buy_life(tournament: Tournament, card_id: int, actor: Actor, seen: int) -> C
         line = next(x for x in board.lines if x.card.pk == card_id)
         Card.objects.filter(pk=card.pk).update(rebuys=card.rebuys + 1)
         card.rebuys += 1
-        card.lives_left = line.lives_left + 1
+        lives_left = line.lives_left + 1
         audit.record(
             t.club_id,
             "tournament",
@@ -235,11 +235,11 @@ def buy_life(tournament: Tournament, card_id: int, actor: Actor, seen: int) -> C
             after={
                 "player": card.player.name,
                 "lives": t.lives + card.rebuys,
-                "lives_left": line.lives_left + 1,
+                "lives_left": lives_left,
                 "price": f"{t.life_price:.2f}",
             },
         )
-        return card
+        return card, lives_left
 
 
 def set_team(tournament: Tournament, card_id: int, team: str, actor: Actor) -> Card:

@@ -104,7 +104,7 @@ def lower_cards(tournament: Tournament, actor: Actor | None = None) -> int:
             "tournament",
             t.pk,
             Action.CARDS_LOWERED,
-            actor=actor,
+            actor=actor or audit.SYSTEM,
             before={"cards": before, "sold": in_play},
             after={"cards": t.cards, "sold": in_play},
         )

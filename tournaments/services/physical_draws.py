@@ -5,6 +5,8 @@ on a page out of date is refused with what happened since. The digital draw and 
 a whole draw are ``services.draws``.
 """
 
+from typing import Any
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -87,7 +89,7 @@ def _stale_pull(
     another pull is the latest now: what happened since, and whose turn it is now."""
     turn = session.next_turn()
     card = state.cards[turn[1]] if turn else None
-    now = {"next": card.player.name, "next_card": card.number} if card else {}
+    now: dict[str, Any] = {"next": card.player.name, "next_card": card.number} if card else {}
     earlier = (
         Pull.objects.filter(round=round_, pk=seen).select_related("card", "player").first()
         if seen

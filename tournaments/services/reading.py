@@ -248,9 +248,10 @@ def _match(
     """The bracket view of a pairing. A card withdrawn (RULES.md 5.7) counts in the main
     pairing of the round it was withdrawn in and in any placement pairing."""
     result = results.get(pairing.pk)
-    out = frozenset()
+    out: frozenset[int] = frozenset()
     if withdrawn:
-        number = pairing.round.number if pairing.stage == Stage.MAIN else None
+        round_ = pairing.round if pairing.stage == Stage.MAIN else None
+        number = round_.number if round_ is not None else None
         out = frozenset(
             c
             for c in (pairing.left_id, pairing.right_id)
@@ -331,6 +332,7 @@ def withdrawn_in(pairing: Pairing) -> list[Card]:
         .select_related("player")
     )
     if pairing.stage == Stage.MAIN:
+        assert pairing.round is not None  # a pairing of the main draw has its round
         return [c for c in cards if c.withdrawn_round == pairing.round.number]
     return list(cards)
 

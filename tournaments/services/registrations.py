@@ -151,7 +151,7 @@ def moment_text(moment) -> str | None:
 
 
 def log_registration(
-    registration: Registration, action: str, before, after, actor: Actor | None = None
+    registration: Registration, action: audit.Action, before, after, actor: Actor | None = None
 ):
     t = registration.tournament
     audit.record(

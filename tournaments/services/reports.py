@@ -59,6 +59,7 @@ class StaleReport(RuleError):
             super().__init__("report", REPORT_GONE)
         else:
             holder = report.pairing.left if report.side == Side.LEFT else report.pairing.right
+            assert holder is not None  # a match has both its cards
             super().__init__(
                 "report",
                 REPORT_CHANGED,
@@ -74,12 +75,12 @@ def other(side: str) -> str:
 
 def _audit_report(report: Report) -> dict:
     pairing = report.pairing
-    main = pairing.round_id is not None and pairing.stage == Stage.MAIN
+    round_ = pairing.round if pairing.stage == Stage.MAIN else None
     return {
         "pairing": pairing.label or pairing.number,
-        "round": pairing.round.number if main else None,
+        "round": round_.number if round_ is not None else None,
         "side": report.side,
-        "winner_card": report.winner.number if report.winner_id else None,
+        "winner_card": report.winner.number if report.winner is not None else None,
         "score": report.score,
     }
 
@@ -96,15 +97,15 @@ def _open_reports(pairing: Pairing) -> dict[str, Report]:
 
 
 def report_result(
-    pairing: Pairing, side: str, winner: int, score: str, key: uuid.UUID
+    pairing: Pairing, side: str, winner: int | None, score: str, key: uuid.UUID
 ) -> Report | Result:
-    """Report ``winner`` (a card id) ``score`` for ``pairing`` from the link of ``side``
-    ("left" or "right"). Returns the ``Result`` when the other side reported the same
-    already (both agree: the result is final), else the ``Report``, which waits. A new
-    report of a side replaces its earlier one; a report that differs from the other
-    side's is a disagreement for the desk. The same ``key`` again returns the first
-    report (``key`` refused when it was another); RuleError as ``record_result`` (a
-    result stands, a withdrawal's walkover, a wrong winner or score).
+    """Report ``winner`` (a card id, None for a draw) ``score`` for ``pairing`` from the
+    link of ``side`` ("left" or "right"). Returns the ``Result`` when the other side
+    reported the same already (both agree: the result is final), else the ``Report``,
+    which waits. A new report of a side replaces its earlier one; a report that differs
+    from the other side's is a disagreement for the desk. The same ``key`` again returns
+    the first report (``key`` refused when it was another); RuleError as
+    ``record_result`` (a result stands, a withdrawal's walkover, a wrong winner or score).
 
     With ``result_check`` "single" the link's result is final at once (``Result``)."""
     if pairing.tournament.result_check != ResultCheck.CONFIRM:
@@ -171,7 +172,9 @@ def report_result(
         ) from None
 
 
-def _same_report(first: Report, pairing: Pairing, side: str, winner: int, score: str) -> Report:
+def _same_report(
+    first: Report, pairing: Pairing, side: str, winner: int | None, score: str
+) -> Report:
     """``first``, the report a one-time key made, when this submit repeats it (the same
     match, side, winner and score); ``key_reused`` when the key made another."""
     if (first.pairing_id, first.side, first.winner_id, first.score) != (
@@ -257,9 +260,9 @@ def renew_side_link(pairing: Pairing, side: str, actor: Actor) -> None:
         _audit_link(pairing, side, Action.SIDE_LINK_RENEWED, actor)
 
 
-def _audit_link(pairing: Pairing, side: str, action: str, actor: Actor) -> None:
+def _audit_link(pairing: Pairing, side: str, action: Action, actor: Actor) -> None:
     t = pairing.tournament
-    main = pairing.round_id is not None and pairing.stage == Stage.MAIN
+    round_ = pairing.round if pairing.stage == Stage.MAIN else None
     audit.record(
         t.club_id,
         "tournament",
@@ -268,7 +271,7 @@ def _audit_link(pairing: Pairing, side: str, action: str, actor: Actor) -> None:
         actor=actor,
         after={
             "pairing": pairing.label or pairing.number,
-            "round": pairing.round.number if main else None,
+            "round": round_.number if round_ is not None else None,
             "side": side,
         },
     )

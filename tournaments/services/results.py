@@ -76,10 +76,11 @@ def _audit_result(result: Result | None) -> dict | None:
     if result is None:
         return None
     pairing = result.pairing
+    round_ = pairing.round if pairing.stage == Stage.MAIN else None
     return {
         "pairing": pairing.label or pairing.number,
-        "round": pairing.round.number if pairing.round_id and pairing.stage == Stage.MAIN else None,
-        "winner_card": result.winner.number if result.winner_id else None,
+        "round": round_.number if round_ is not None else None,
+        "winner_card": result.winner.number if result.winner is not None else None,
         "score": result.score,
     }
 
@@ -87,6 +88,7 @@ def _audit_result(result: Result | None) -> dict | None:
 def check_editable(t: Tournament, pairing: Pairing) -> None:
     """A result may change while nothing was built on it (RULES.md 5.4)."""
     if pairing.stage == Stage.MAIN:
+        assert pairing.round is not None  # a pairing of the main draw has its round
         later = (
             Round.objects.live()
             .filter(tournament=t, number__gt=pairing.round.number)
@@ -114,7 +116,7 @@ def check_editable(t: Tournament, pairing: Pairing) -> None:
 
 def record_result(
     pairing: Pairing,
-    winner: int,
+    winner: int | None,
     score: str,
     key: uuid.UUID,
     actor: Actor,
@@ -122,20 +124,21 @@ def record_result(
     from_sheet: bool = False,
     seen=NOT_CHECKED,
 ) -> Result:
-    """Decide a match: ``winner`` is the winning card's id, ``score`` the Bummerl (2:0, 2:1;
-    3:x for matches to three). A repeated ``key`` returns the first result when it is the
-    same (match, winner, score), and is refused on ``key`` when it is another; the same
-    result sent again is answered with the stored one. ``seen``: the live result's id the
-    form was rendered with (None: no result); when another result stands now,
-    ``StaleResult`` says which, who entered it and when. A different result for a decided
-    match is refused (correct it instead), and so is a result for a withdrawal's walkover."""
+    """Decide a match: ``winner`` is the winning card's id (None: a draw), ``score`` the
+    Bummerl (2:0, 2:1; 3:x for matches to three). A repeated ``key`` returns the first
+    result when it is the same (match, winner, score), and is refused on ``key`` when it
+    is another; the same result sent again is answered with the stored one. ``seen``: the
+    live result's id the form was rendered with (None: no result); when another result
+    stands now, ``StaleResult`` says which, who entered it and when. A different result
+    for a decided match is refused (correct it instead), and so is a result for a
+    withdrawal's walkover."""
     return _write_result(
         pairing, winner, score, key, actor, correct=False, from_sheet=from_sheet, seen=seen
     )
 
 
 def record_reported(
-    pairing: Pairing, winner: int, score: str, key: uuid.UUID, actor: Actor, action: str
+    pairing: Pairing, winner: int | None, score: str, key: uuid.UUID, actor: Actor, action: str
 ) -> Result:
     """Decide a match with the result of a report (``services.reports``): confirmed by
     the other player or accepted by an organiser; ``action`` names it in the history
@@ -147,7 +150,7 @@ def record_reported(
 
 def correct_result(
     pairing: Pairing,
-    winner: int,
+    winner: int | None,
     score: str,
     key: uuid.UUID,
     actor: Actor,

@@ -6,6 +6,7 @@ This is the one tournaments module that imports ``scoring.services``; the writer
 ``Actor`` and ``key_reused`` from here.
 """
 
+from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.utils import timezone
 
@@ -136,7 +137,11 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
             return pairing.sheet
         if pairing.kind != Kind.MATCH:
             raise RuleError("pairing", gettext_noop("A bye or walkover has no result."))
-        pairing.round = Round.objects.filter(pk=pairing.round_id).first()
+        pairing.round = (
+            Round.objects.filter(pk=pairing.round_id).first()
+            if pairing.round_id is not None
+            else None
+        )
         live = Result.objects.live_for(pairing)
         if live is not None:  # a result entered meanwhile: no sheet to change it
             raise RuleError("pairing", RESULT_STANDS[result_source(live)], **result_params(live))
@@ -151,13 +156,17 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
                 n=t.match_games,
             )
         rule_set = match_rule_set(t)
+        if rule_set is None:
+            raise ImproperlyConfigured(f"no rule set {MATCH_PRESET!r}: run manage.py seed")
         rules = rule_set.rules.with_changes(
             options={"schneider_counts": t.schneider_counts, "partie_bummerl": t.match_bummerl}
         )
+        left, right = pairing.left, pairing.right
+        assert left is not None and right is not None  # a match has both its cards
         sheet = scoring.open_sheet(
             t.club,
             "schnapsen",
-            [pairing.left.player, pairing.right.player],
+            [left.player, right.player],
             rule_set,
             title=f"{t.name} · {pairing_name(pairing)}",
             actor=scoring.Actor(actor.user),
@@ -167,7 +176,7 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
         sheet.save(update_fields=["reports_result"])
         pairing.sheet = sheet
         pairing.save(update_fields=["sheet"])
-        main = pairing.round is not None and pairing.stage == Stage.MAIN
+        round_ = pairing.round if pairing.stage == Stage.MAIN else None
         audit.record(
             t.club_id,
             "tournament",
@@ -177,7 +186,7 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
             before=None,
             after={
                 "pairing": pairing.label or pairing.number,
-                "round": pairing.round.number if main else None,
+                "round": round_.number if round_ is not None else None,
                 "sheet": sheet.pk,
             },
         )

@@ -62,16 +62,17 @@ def serve_waiting_list(
         return []
     if Registration.objects.filter(tournament=t, status=S.OFFERED).exists():
         return []  # the first in line has the cards offered: nobody behind it is served
-    offering = window_open(t, now)
+    # While the window is open, cards are offered, at most until it closes.
+    offer_closes = t.registration_closes if window_open(t, now) else None
     free = free_cards(t)
     served = []
     for r in Registration.objects.filter(tournament=t, status=S.WAITING).order_by("pk"):
         if r.cards > free:
             break
         r.tournament = t
-        if offering:
+        if offer_closes is not None:
             hours = datetime.timedelta(hours=settings.REGISTRATION_OFFER_HOURS)
-            r.status, r.offered_until = S.OFFERED, min(now + hours, t.registration_closes)
+            r.status, r.offered_until = S.OFFERED, min(now + hours, offer_closes)
             r.save(update_fields=["status", "offered_until", "changed_at"])
             until = moment_text(r.offered_until)
             log_registration(
@@ -133,7 +134,7 @@ def accept_offer(registration: Registration) -> Registration:
         was_offered = r.offered_until is not None
         if r.status == S.REGISTERED and was_offered:
             return r  # accepted already
-        expired = r.status == S.CANCELLED and was_offered and r.offered_until <= now
+        expired = r.status == S.CANCELLED and r.offered_until is not None and r.offered_until <= now
         if r.status == S.OFFERED:
             check_not_drawn(t)
             r.status = S.REGISTERED
@@ -167,7 +168,7 @@ def decline_offer(registration: Registration) -> Registration:
 def release_registration(
     registration: Registration,
     status: str,
-    action: str,
+    action: Action,
     actor: Actor | None,
     told: str,
     statuses=STANDING_STATUSES,

@@ -35,7 +35,7 @@ def buy_life(request, slug, tournament_id, card_id):
     try:
         # A missing or garbled ``seen`` is refused as an out-of-date page.
         shown = -1 if seen is None else seen
-        card = writers.buy_life(t, card_id, access.actor, shown)
+        card, lives_left = writers.buy_life(t, card_id, access.actor, shown)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     else:
@@ -44,9 +44,9 @@ def buy_life(request, slug, tournament_id, card_id):
             ngettext(
                 "%(name)s bought a life for %(price)s, paid: %(n)s life left.",
                 "%(name)s bought a life for %(price)s, paid: %(n)s lives left.",
-                card.lives_left,
+                lives_left,
             )
-            % {"name": card.player.name, "n": card.lives_left, "price": euro(t.life_price)},
+            % {"name": card.player.name, "n": lives_left, "price": euro(t.life_price)},
         )
     return redirect(reverse("tournament", kwargs={"slug": slug, "tournament_id": t.pk}) + "#board")
 

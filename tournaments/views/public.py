@@ -57,8 +57,8 @@ def match_link(request, token):
     (on the desk)."""
     try:
         pairing = live_pairing(token)
-    except PairingGone as error:
-        return gone_page(request, error)
+    except PairingGone as gone:
+        return gone_page(request, gone)
     error = None
     if request.method == "POST":
         error, _stale = save_result(request, pairing, link_actor(), False)
@@ -206,7 +206,7 @@ def _personal_context(t: Tournament, player_id: int) -> dict:
         if round_.drawn_at is None:
             continue
         for row in rows(state, state.pairings[round_.pk]):
-            if row.kind == Kind.BYE and row.left.pk in mine:
+            if row.kind == Kind.BYE and row.left is not None and row.left.pk in mine:
                 name = round_name(round_.number, round_.pot_size, round_.knockout)
                 byes.append((name, row.left.number))
     place = state.player_places().get(player_id)
@@ -338,8 +338,8 @@ def side_link(request, token):
     or confirm the other player's report. It reaches this match and this side only."""
     try:
         pairing, side = live_side(token)
-    except PairingGone as error:
-        return gone_page(request, error)
+    except PairingGone as gone:
+        return gone_page(request, gone)
     error = None
     if request.method == "POST":
         error, written = _side_post(request, pairing, side)

@@ -17,7 +17,7 @@ from scoring.rules import RuleError
 from tournaments.categories import category_lists, overall_prizes
 from tournaments.export import export
 from tournaments.forms import ConsolationForm, StechenForm
-from tournaments.models import Tournament
+from tournaments.models import Card, Tournament
 from tournaments.services.consolation import open_consolation
 from tournaments.services.draws import pending_commitment
 from tournaments.services.reading import load_state
@@ -28,7 +28,7 @@ from tournaments.views.common import tournament_for
 
 def _ranking_context(request, t, access, state, stechen_form=None) -> dict:
     names = {c.player_id: c.player.name for c in state.cards.values()}
-    best = {}
+    best: dict[int, Card] = {}
     for r in state.ranking():
         best.setdefault(r.player, state.cards[r.card])
     shared = [

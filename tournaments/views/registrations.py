@@ -5,6 +5,7 @@ confirm, refuse, check in, release (``services.signup``, ``services.waiting_list
 ``services.checkin``)."""
 
 import time
+from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib import messages
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from base.clientip import limit_address
 from base.errors import gettext_noop
 from base.text import name_fold
+from clubs.audit import Actor
 from clubs.forms import put_rule_error, rule_error_text
 from clubs.models import Role
 from scoring.rules import RuleError
@@ -212,15 +214,15 @@ def _desk_page(request, t, access, form=None, terms_form=None):
     query = name_query(request)
     rows = list(Registration.objects.filter(tournament=t).order_by("pk"))
     position = 0
-    for r in rows:  # what each row offers, asked of the service once
+    for r in rows:  # what each row offers, asked of the service once: the template's own
         r.tournament = t
-        r.unconfirmed = service.awaits_confirmation(r)
-        r.offered = r.status == RegistrationStatus.OFFERED
-        r.holding = r.status in HOLDING_REGISTRATION
-        r.standing = r.status in service.STANDING_STATUSES
+        r.unconfirmed = service.awaits_confirmation(r)  # type: ignore[attr-defined]
+        r.offered = r.status == RegistrationStatus.OFFERED  # type: ignore[attr-defined]
+        r.holding = r.status in HOLDING_REGISTRATION  # type: ignore[attr-defined]
+        r.standing = r.status in service.STANDING_STATUSES  # type: ignore[attr-defined]
         if r.status == RegistrationStatus.WAITING:
             position += 1
-            r.position = position
+            r.position = position  # type: ignore[attr-defined]
     standing = sum(1 for r in rows if r.status in service.STANDING_STATUSES)
     if query:  # a name at the door, or a transfer's reference from the bank statement
         fold = name_fold(query)
@@ -265,7 +267,7 @@ def registrations(request, slug, tournament_id):
     return _desk_page(request, t, access)
 
 
-ACTIONS = {
+ACTIONS: dict[str, Callable[[Registration, Actor], object] | None] = {
     "check-in": checkin.check_in,
     "no-show": checkin.no_show,
     "confirm": checkin.confirm,
@@ -301,7 +303,9 @@ def registration_action(request, slug, tournament_id, registration_id, action):
                 % {"name": r.name, "numbers": numbers},
             )
         else:
-            ACTIONS[action](r, access.actor)
+            write = ACTIONS[action]
+            assert write is not None  # "paid" is answered above
+            write(r, access.actor)
     except RuleError as error:
         messages.error(request, rule_error_text(error))
     return redirect("registrations", slug=slug, tournament_id=t.pk)

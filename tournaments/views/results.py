@@ -133,8 +133,11 @@ def result(request, slug, tournament_id, pairing_id):
         raise Http404
     error, stale = save_result(request, pairing, access.actor, access.can_manage)
     # Placement matches are listed on the latest round's page, whatever round made them.
-    main = pairing.stage == Stage.MAIN and pairing.round
-    number = pairing.round.number if main else load_state(t).current.number
+    round_ = pairing.round if pairing.stage == Stage.MAIN else None
+    if round_ is None:
+        round_ = load_state(t).current
+    assert round_ is not None  # a placement match comes after a round
+    number = round_.number
     if stale is not None:
         # The race lost: the round page again, the refusal and the stored result on the
         # row where the result was entered (and for organisers the one-tap correction).
