@@ -24,10 +24,10 @@ from django.db import connection
 from django.utils import timezone
 
 from base.backups import MicrosecondEncoder, backed_up_models, iter_objects
-from cups import persons
-from cups import services as cup_services
 from clubs import audit, invitations
 from clubs.models import Category, Club
+from cups import persons
+from cups import services as cup_services
 from scoring import services as scoring_services
 from scoring import upkeep
 from scoring.rules import Redeal
@@ -111,7 +111,9 @@ def populate() -> Club:
     )
     body = factories.body(owner, clubs=[club])  # cups.body, cups.member
     cup_services.count_night(factories.cup(body), t, actor=audit.by(owner))  # cups.cup, .night
-    persons.link_player(body, Card.objects.filter(tournament=t).first().player, None, actor=audit.by(owner))
+    persons.link_player(
+        body, Card.objects.filter(tournament=t).first().player, None, actor=audit.by(owner)
+    )
     Session.objects.create(
         session_key="s" * 32, session_data="x", expire_date=timezone.now() + timezone.timedelta(1)
     )
