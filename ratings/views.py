@@ -2,7 +2,7 @@
 
 The list is read as the club's rankings are: by its members, and by anyone when the
 club made its ranking pages public (``seasons.models.RankingSettings.public``; the
-rules of ``seasons.views.ranking_access``). Players with fewer than
+rules of ``seasons.access.ranking_access``). Players with fewer than
 ``settings.RATING_MIN_GAMES`` rated games are listed apart, below, without a place.
 """
 
@@ -17,11 +17,11 @@ from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
-from clubs.access import Access, member_access
 from clubs.models import Club, Player
 from ratings import elo, services
 from ratings.chart import rating_chart
 from scoring.models import Variant
+from seasons.access import ranking_access
 
 
 @dataclass(frozen=True)
@@ -33,21 +33,6 @@ class Row:
     name: str
     rating: int
     games: int
-
-
-def rating_access(request: HttpRequest, slug: str) -> tuple[Club, Access | None] | None:
-    """The club and the member's ``Access`` (None: a visitor of public rankings); None
-    for an anonymous visitor of private ones (who is sent to sign in); 404 for a
-    signed-in non-member of a club with private rankings."""
-    access = member_access(request, slug)
-    if access is not None:
-        return access.club, access
-    club = Club.objects.filter(slug=slug, ranking_settings__public=True).first()
-    if club is not None:
-        return club, None
-    if request.user.is_authenticated:
-        raise Http404
-    return None
 
 
 def list_rows(club: Club, variant: str, minimum: int) -> tuple[list[Row], list[Row]]:
@@ -78,7 +63,7 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     variant = request.GET.get("game", Variant.SCHNAPSEN)
     if variant not in Variant.values:
         raise Http404
-    found = rating_access(request, slug)
+    found = ranking_access(request, slug)
     if found is None:
         return redirect_to_login(request.get_full_path())
     club, access = found

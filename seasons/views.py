@@ -18,11 +18,12 @@ from django.views.decorators.http import require_POST, require_safe
 from base.errors import RuleError
 from base.printing import pdf_response
 from base.spreadsheets import TableExport
-from clubs.access import Access, access_for, member_access
+from clubs.access import access_for
 from clubs.forms import put_rule_error
-from clubs.models import Club, Role
+from clubs.models import Role
 from clubs.tables import paginate
 from seasons import ranking
+from seasons.access import ranking_access
 from seasons.forms import SeasonForm, SettingsForm
 from seasons.models import RankingSettings, Season
 from seasons.services import save_season, save_settings
@@ -31,21 +32,6 @@ from seasons.tables import GameTable, PointsTable
 
 PER_PAGE = 50
 EXPORT_FORMATS = ("csv", "ods", "xlsx")
-
-
-def ranking_access(request, slug: str) -> tuple[Club, Access | None] | None:
-    """The club and the visitor's ``Access`` (None: a visitor reading a public ranking);
-    None when the club's rankings are not public and the visitor has not signed in.
-    A signed-in visitor who is no member of a club with private rankings gets 404."""
-    access = member_access(request, slug)
-    if access is not None:
-        return access.club, access
-    club = Club.objects.filter(slug=slug, ranking_settings__public=True).first()
-    if club is not None:
-        return club, None
-    if request.user.is_authenticated:
-        raise Http404
-    return None
 
 
 def _season_of(club, season_id) -> Season | None:

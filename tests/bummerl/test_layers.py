@@ -23,7 +23,7 @@ ALLOWED = {
     "tournaments": {"base", "clubs", "scoring"},
     "seasons": {"base", "clubs", "scoring", "tournaments"},
     "cups": {"base", "clubs", "scoring", "tournaments", "seasons", "ratings"},
-    "ratings": {"base", "clubs", "scoring", "tournaments"},
+    "ratings": {"base", "clubs", "scoring", "tournaments", "seasons"},
     "bummerl": {"base", "clubs", "scoring", "tournaments", "seasons", "cups", "ratings"},
 }
 """Which package may import which: ``base`` at the bottom, ``bummerl`` (settings, urls,
