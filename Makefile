@@ -86,12 +86,18 @@ restore: install .secret_key
 	$(KEY_ENV) $(BIN)/python manage.py migrate --noinput
 	$(KEY_ENV) $(BIN)/python manage.py restore "$(FILE)"
 
+# The HTML templates as djlint formats them ([tool.djlint] in pyproject.toml; the mail's
+# text and the service worker are not HTML and keep their spacing); no template line is
+# over 120 characters (tests/test_template_lines.py). `djlint --reformat templates` fixes.
+TEMPLATE_DIRS := templates $(wildcard */templates)
+
 test: install
 	$(BIN)/ruff check .
 	@# The type check: its packages and strictness in pyproject.toml ([tool.mypy]), its
 	@# cache in .mypy_cache (a second run takes seconds). Django's side comes from
 	@# tests.settings, which asks for debug itself: no secret key needed.
 	$(BIN)/mypy
+	$(BIN)/djlint --check $(TEMPLATE_DIRS)
 	DJANGO_DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest $(PYTEST_ARGS)
 

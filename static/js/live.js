@@ -10,7 +10,10 @@
 //    page says how many wait. The first deal kept keeps the ``after`` of its form; each
 //    later one was typed on top of the one before it, so it is sent with the state the
 //    site answered for that one (a deal from another phone in between refuses it, as it
-//    would refuse a form). A refusal stops the queue and shows the site's answer.
+//    would refuse a form). A refusal stops the queue and shows the site's answer: the
+//    templates mark what refuses a deal with ``data-refusal`` ("stale": the sheet
+//    changed meanwhile; "error": the site refused it; "invalid": a field is wrong).
+//    Classes are for the stylesheet only; what this script decides on is in data-*.
 //    A deal counts as recorded only when the answer says so (``Bummerl-Recorded``); any
 //    other answer keeps it on the phone. Signed out meanwhile (the session ended), the
 //    answer is 401 with the sign-in address (``Bummerl-Sign-In``): the deal stays kept,
@@ -117,12 +120,18 @@
       focus.type !== "radio" && focus.type !== "checkbox";
   }
 
+  // Which form of ``root`` this is: its ``data-form`` (the entry forms': "dreier",
+  // "quick", "ended", "tiebreak") and its place among the forms of that name.
+  function formName(form) {
+    return form.getAttribute("data-form") || "";
+  }
+
   function place(form, root) {
     var same = root.querySelectorAll("form");
     var n = 0;
     for (var i = 0; i < same.length; i++) {
-      if (same[i] === form) return [form.className, n];
-      if (same[i].className === form.className) n++;
+      if (same[i] === form) return [formName(form), n];
+      if (formName(same[i]) === formName(form)) n++;
     }
     return null;
   }
@@ -131,7 +140,7 @@
     var forms = root.querySelectorAll("form");
     var n = 0;
     for (var i = 0; i < forms.length; i++) {
-      if (forms[i].className !== where[0]) continue;
+      if (formName(forms[i]) !== where[0]) continue;
       if (n === where[1]) return forms[i];
       n++;
     }
@@ -222,7 +231,7 @@
       .then(function (version) {
         var now = sheet();
         if (!version || !now || version === now.dataset.version) return;
-        if (now.querySelector(".stale")) {
+        if (now.querySelector('[data-refusal="stale"]')) {
           say(board().dataset.changed, true);
           return;
         }
@@ -388,7 +397,7 @@
             return;
           }
           var doc = new DOMParser().parseFromString(html, "text/html");
-          var refused = doc.querySelector(".stale, .field-error, .banner.error");
+          var refused = doc.querySelector("[data-refusal]");
           var rest = waiting().filter(function (other) {
             return other.key !== item.key;
           });

@@ -10,6 +10,7 @@ from clubs.models import Player
 from scoring import services
 from scoring.rules import DreierDeal, QuickDeal, TieBreak
 from tests import factories
+from tests.markup import squeezed
 
 pytestmark = pytest.mark.django_db
 
@@ -51,12 +52,12 @@ def test_the_club_tally_shows_one_game_at_a_time(club, client):
         "Ben": (0, 0, 1),
         **dict.fromkeys(("Dora", "Emil", "Fritz"), (0, 0, 0)),  # an evening without a game
     }
-    html = response.content.decode()
+    html = squeezed(response.content.decode())
     assert '<a href="?game=schnapsen">Schnapsen (zu zweit)</a>' in html
     assert '<a href="?game=dreierschnapsen" aria-current="page">Dreierschnapsen</a>' in html
     response, two = tally_rows(client, club, game="schnapsen")
     assert two == {"Anna": (1, 0, 1), "Ben": (0, 0, 1)}
-    assert '<a href="?game=schnapsen" aria-current="page">' in response.content.decode()
+    assert '<a href="?game=schnapsen" aria-current="page">' in squeezed(response.content.decode())
     _, unknown = tally_rows(client, club, game="poker")
     assert unknown == dreier
 

@@ -258,7 +258,7 @@ def test_a_state_the_sheet_never_was_in_is_refused_and_writes_nothing(sheet, pho
 
 def banner(html: str) -> str:
     """The text of the error banner above the sheet ("" when there is none)."""
-    found = re.search(r'<div class="banner error" role="alert">(.*?)</div>', html, re.S)
+    found = re.search(r'<div class="banner error" role="alert"[^>]*>(.*?)</div>', html, re.S)
     return found.group(1).strip() if found else ""
 
 

@@ -9,6 +9,7 @@ from django.urls import reverse
 from scoring import services, upkeep
 from scoring.models import Sheet, new_token
 from tests import factories
+from tests.markup import squeezed
 
 pytestmark = pytest.mark.django_db
 
@@ -42,6 +43,7 @@ def test_the_link_page_offers_copy_and_share_with_the_link_in_a_field(client, ta
     assert READABLE.match(table.entry_token)
     assert f'<input class="copy" readonly value="{url}"' in html
     # Both buttons are shown by the script (copy always, share where the phone has one).
+    html = squeezed(html)
     assert re.search(r"<button type=\"button\" data-copy hidden[^>]*>Link kopieren</button>", html)
     assert re.search(r"<button type=\"button\" data-share-sheet hidden[^>]*>Teilen</button>", html)
     assert "js/share." in html

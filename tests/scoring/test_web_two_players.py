@@ -19,6 +19,7 @@ from scoring import services, upkeep
 from scoring.models import Deal, Seat, Sheet
 from scoring.rules import QuickDeal
 from tests import factories
+from tests.markup import squeezed
 
 pytestmark = pytest.mark.django_db
 
@@ -107,7 +108,7 @@ def test_a_finished_bummerl_shows_the_points_left_like_the_big_numbers(client, t
     assert html.count('<li class="game-end">') == 1
     assert "Runde 1, fehlende Punkte:</strong> 0 · 6" in html
     # The new Bummerl starts from 7 for both, in the same reading.
-    assert '<tr class="totals"><td>7</td><td>7</td></tr>' in html
+    assert '<tr class="totals"><td>7</td><td>7</td></tr>' in squeezed(html)
 
 
 # -- how the deal ended: a row of buttons -------------------------------------------
@@ -178,7 +179,9 @@ def test_the_series_score_goes_1_0_then_1_1(client, table):
     win_partie(client, second, BEN)
     page = client.get(url("page", second))
     assert page.context["series"].won == (1, 1)
-    assert "Gewonnene Partien: Anna <b>1</b> : Ben <b>1</b>" in page.content.decode()
+    assert squeezed("Gewonnene Partien: Anna <b>1</b> : Ben <b>1</b>") in squeezed(
+        page.content.decode()
+    )
     next_partie(client, second)
     third = Sheet.objects.get(previous=second)
     assert (third.series_id, third.first_dealer) == (table.pk, ANNA)

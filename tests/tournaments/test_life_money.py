@@ -17,6 +17,7 @@ from clubs.models import AuditEntry
 from scoring.rules import RuleError
 from tests import factories
 from tests.base.test_printing import pdf_of, text_of
+from tests.markup import squeezed
 from tournaments.export import export
 from tournaments.formats import board
 from tournaments.models import Card, Pairing, Tournament
@@ -77,7 +78,7 @@ def test_a_life_bought_costs_the_life_fee_and_shows_on_the_kassa_the_pdf_and_the
     ) in html
     assert (
         f'<td>{name}</td><td class="num">1</td><td class="num">1</td><td class="num">1 (€ 7,50)</td>'
-        in html
+        in squeezed(html)
     )
     text = text_of(pdf_of(client.get(url("print_cash", t))))
     assert "bezahlt · € 10,00 4 € 40,00" in text
