@@ -4,7 +4,7 @@
 
 from django.urls import path
 
-from cups import views
+from cups import public, views
 
 app_name = "cups"
 
@@ -33,7 +33,7 @@ urlpatterns = [
     ),
     path("bodies/<slug:slug>/cups/<slug:cup_slug>/invite/", views.invite, name="invite"),
     path("c/<slug:slug>/tournaments/<id:tournament_id>/cups/", views.tick, name="tick"),
-    path("cup/<slug:slug>/<slug:cup_slug>/", views.cup, name="cup"),
-    path("cup/<slug:slug>/<slug:cup_slug>/print.pdf", views.cup_print, name="cup_print"),
-    path("cup/<slug:slug>/<slug:cup_slug>/ratings/", views.cup_ratings, name="cup_ratings"),
+    path("cup/<slug:slug>/<slug:cup_slug>/", public.cup, name="cup"),
+    path("cup/<slug:slug>/<slug:cup_slug>/print.pdf", public.cup_print, name="cup_print"),
+    path("cup/<slug:slug>/<slug:cup_slug>/ratings/", public.cup_ratings, name="cup_ratings"),
 ]

@@ -1,4 +1,5 @@
-"""The only writers of score sheets: open a sheet, record, correct and void deals.
+"""The only writers of a sheet's deals: record, correct and void them (opening a sheet
+is ``scoring.upkeep.open_sheet``).
 
 Every function runs in one transaction and takes the sheet's row lock first, so two
 phones at one table are served one after the other, in order. The rule core decides:
@@ -26,11 +27,11 @@ from django.utils import timezone
 from base.errors import RuleError, gettext_noop, key_reused
 from clubs import audit
 from clubs.audit import Action, Actor
-from clubs.models import Club, Player
+from clubs.models import Player
 from scoring import foldcache
 from scoring import rules as core
 from scoring.changes import SheetChanged, changes_since, version_of
-from scoring.models import Deal, DealRow, RuleSet, Seat, Sheet, as_stored, deal_rows
+from scoring.models import Deal, DealRow, Seat, Sheet, as_stored, deal_rows
 from scoring.reading import (
     ScoredSheet,
     Stats,
@@ -51,88 +52,6 @@ def _locked_with_stats(sheet: Sheet, actor: Actor, key) -> tuple[Sheet, Stats]:
     (``reading.locked_stats``)."""
     locked, stats = locked_stats(sheet, key)
     return _refused_or(locked, actor), stats
-
-
-def open_sheet(
-    club: Club,
-    variant: str,
-    players: list[Player],
-    rule_set: RuleSet,
-    first_dealer: int = 0,
-    title: str = "",
-    actor: Actor | None = None,
-    rules: core.RuleSet | None = None,
-    key: uuid.UUID | None = None,
-) -> Sheet:
-    """Open a table: ``players`` in clockwise seating order, the seat that deals first.
-
-    The rule set is copied into the sheet (``rules``, when given, are copied instead:
-    a tournament match plays its own Partie length). RuleError on ``players`` (wrong count, twice,
-    of another club) or ``first_dealer``.
-    """
-    seats = core.Variant(variant).seats
-    if len(players) != seats or len({p.pk for p in players}) != seats:
-        raise RuleError("players", gettext_noop("Choose %(count)s different players."), count=seats)
-    if any(p.club_id != club.pk for p in players):
-        raise RuleError("players", gettext_noop("All players must belong to the club."))
-    if first_dealer not in range(seats):
-        raise RuleError("first_dealer", gettext_noop("Choose who deals first."))
-    rules = rules or rule_set.rules  # checks the stored data before a sheet depends on it
-    if key is not None:
-        earlier = _opened_with(key, club, variant, players, rule_set, first_dealer, title)
-        if earlier is not None:
-            return earlier  # the same form sent again
-    try:
-        with transaction.atomic():
-            sheet = Sheet.objects.create(
-                key=key,
-                club=club,
-                title=title.strip(),
-                variant=variant,
-                rule_set=rule_set,
-                rules=rules.to_dict(),
-                first_dealer=first_dealer,
-                created_by=(actor.user if actor else None),
-            )
-            Seat.objects.bulk_create(
-                Seat(sheet=sheet, player=p, position=i) for i, p in enumerate(players)
-            )
-            audit.record(
-                club.pk,
-                "sheet",
-                sheet.pk,
-                Action.SHEET_OPENED,
-                actor=actor or audit.SYSTEM,
-                after={
-                    "players": [p.name for p in players],
-                    "rule_set": rule_set.name,
-                },
-            )
-    except IntegrityError:
-        # A second tap committed the same key between our read and insert.
-        earlier = _opened_with(key, club, variant, players, rule_set, first_dealer, title)
-        if earlier is None:
-            raise
-        return earlier
-    return sheet
-
-
-def _opened_with(key, club, variant, players, rule_set, first_dealer, title) -> Sheet | None:
-    """The sheet a one-time ``key`` opened, if it opened this one; RuleError on ``key``
-    when it opened another."""
-    earlier = Sheet.objects.filter(key=key).first() if key is not None else None
-    if earlier is None:
-        return None
-    seats = [p.pk for p in load_players(earlier)]
-    same = (earlier.club_id, earlier.variant, seats, earlier.rule_set_id) == (
-        club.pk,
-        str(variant),
-        [p.pk for p in players],
-        rule_set.pk,
-    ) and (earlier.first_dealer, earlier.title) == (first_dealer, title.strip())
-    if not same:
-        raise key_reused()
-    return earlier
 
 
 def locked_sheet(sheet_id: int) -> Sheet:

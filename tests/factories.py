@@ -16,7 +16,7 @@ from django.test import Client
 from django.utils import timezone
 
 from clubs.models import Club, Membership, Player
-from scoring import reading, services
+from scoring import reading, services, upkeep
 from scoring.models import RuleSet, Sheet
 from scoring.rules import DreierDeal, QuickDeal, TieBreak
 from scoring.rules import RuleSet as CoreRuleSet
@@ -100,7 +100,7 @@ def sheet(club: Club, *, names=("Anna", "Ben", "Clara"), preset: str = "wiki", v
     set ``preset``; the variant by the number of players unless given."""
     variant = variant or {2: "schnapsen", 3: "dreierschnapsen", 4: "bauernschnapsen"}[len(names)]
     people = players(club, *names)
-    return services.open_sheet(club, variant, people, presets()[preset])
+    return upkeep.open_sheet(club, variant, people, presets()[preset])
 
 
 def bummerl(sheet, *, loser: int, schneider: bool = False) -> None:
@@ -117,7 +117,7 @@ def two_player_sheet(club, first, second, *, when: datetime.datetime, losers=(),
     """A Schnapsen sheet of the players ``first`` and ``second`` opened at ``when``
     (Vienna time unless aware): one Bummerl per seat in ``losers``, Schneider where the
     same position of ``schneider`` is true."""
-    sheet = services.open_sheet(club, "schnapsen", [first, second], presets()["wiki"])
+    sheet = upkeep.open_sheet(club, "schnapsen", [first, second], presets()["wiki"])
     for i, loser in enumerate(losers):
         bummerl(sheet, loser=loser, schneider=i < len(schneider) and schneider[i])
     if when.tzinfo is None:
@@ -437,7 +437,7 @@ def partie(club_: Club, people, *, winner: int = 0, preset: str = "wiki"):
     ``winner`` wins by 3-point deals (each Bummerl a Schneider)."""
     from scoring.rules import QuickDeal
 
-    table = services.open_sheet(club_, "schnapsen", list(people), presets()[preset])
+    table = upkeep.open_sheet(club_, "schnapsen", list(people), presets()[preset])
     while reading.read_sheet(table).state.partie_winner is None:
         services.record_entry(table, QuickDeal(winner, 3), uuid.uuid4(), services.Actor())
     return table

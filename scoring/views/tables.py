@@ -22,7 +22,7 @@ from clubs.forms import put_rule_error, read_id, rule_error_text
 from clubs.models import Player, Role
 from clubs.players import add_player, known_player
 from clubs.tables import paginate
-from scoring import reading, services, upkeep
+from scoring import reading, upkeep
 from scoring import rules as core
 from scoring.forms import ImportForm, OpenSheetForm, RuleSetForm, TitleForm
 from scoring.models import RuleSet, Sheet, Variant
@@ -254,7 +254,7 @@ def open_table(request, slug):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            sheet = services.open_sheet(
+            sheet = upkeep.open_sheet(
                 club,
                 data["variant"],
                 data["players"],

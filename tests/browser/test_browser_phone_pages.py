@@ -9,7 +9,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from clubs.models import Player
-from scoring import services
+from scoring import services, upkeep
 from scoring.rules import DreierDeal, QuickDeal
 from tests import factories
 
@@ -32,7 +32,7 @@ def club(live_server, page):
     actor = services.Actor()
     services.record_entry(sheet, DreierDeal("trumpfringerl", 0, False, 3), uuid.uuid4(), actor)
     long, ben = Player.objects.filter(club=club, name__in=(LONG, "Ben")).order_by("name")
-    two = services.open_sheet(club, "schnapsen", [ben, long], factories.presets()["wiki"])
+    two = upkeep.open_sheet(club, "schnapsen", [ben, long], factories.presets()["wiki"])
     services.record_entry(two, QuickDeal(0, 3), uuid.uuid4(), actor)
     factories.tournament(club, sold=4)
     page.goto(live_server.url + reverse("login"))

@@ -14,7 +14,7 @@ from clubs import invitations
 from clubs import services as club_services
 from clubs.audit import SYSTEM
 from clubs.models import AuditEntry, Club, Invitation, Membership
-from scoring import rulesets, services, transfer
+from scoring import rulesets, services, transfer, upkeep
 from scoring.models import Deal, RuleSet, Sheet
 from scoring.rules import DreierDeal, RuleError
 from tests import factories
@@ -152,8 +152,8 @@ def test_opening_a_table_twice_with_one_key_opens_it_once():
     people = factories.players(club, "Anna", "Ben", "Clara")
     wiki = factories.presets()["wiki"]
     key = uuid.uuid4()
-    first = services.open_sheet(club, "dreierschnapsen", people, wiki, key=key, title="Tisch 1")
-    again = services.open_sheet(club, "dreierschnapsen", people, wiki, key=key, title="Tisch 1")
+    first = upkeep.open_sheet(club, "dreierschnapsen", people, wiki, key=key, title="Tisch 1")
+    again = upkeep.open_sheet(club, "dreierschnapsen", people, wiki, key=key, title="Tisch 1")
     assert again.pk == first.pk
     assert Sheet.objects.filter(club=club).count() == 1
 
@@ -172,7 +172,7 @@ def test_a_key_that_opened_a_table_does_not_open_another(change):
         "title": "Tisch 1",
         "first_dealer": 0,
     }
-    services.open_sheet(**args, key=key)
+    upkeep.open_sheet(**args, key=key)
     other = {
         "players": [people[3], *people[1:3]],
         "title": "Tisch 2",
@@ -183,7 +183,7 @@ def test_a_key_that_opened_a_table_does_not_open_another(change):
     if change == "variant":
         args["players"] = people[:2]
     with pytest.raises(RuleError) as error:
-        services.open_sheet(**{**args, change: other}, key=key)
+        upkeep.open_sheet(**{**args, change: other}, key=key)
     assert error.value.field == "key"
     assert Sheet.objects.count() == 1
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 from clubs import players as clubs
 from clubs.models import AuditEntry, Player
 from scoring import services as scoring
-from scoring import transfer
+from scoring import transfer, upkeep
 from scoring.models import Seat, Sheet
 from scoring.rules import RuleError
 from scoring.services import Actor
@@ -264,8 +264,8 @@ def test_the_tally_counts_one_person_once_whatever_the_case_typed(club, client):
 def test_the_tally_sorts_names_in_german_order_both_ways(club, client):
     wiki = factories.presets()["wiki"]
     people = factories.players(club, "Zita", "anna", "Ömer", "Ole", "Otto", "Ärger")
-    scoring.open_sheet(club, "dreierschnapsen", people[:3], wiki)
-    scoring.open_sheet(club, "dreierschnapsen", people[3:], wiki)
+    upkeep.open_sheet(club, "dreierschnapsen", people[:3], wiki)
+    upkeep.open_sheet(club, "dreierschnapsen", people[3:], wiki)
     url = reverse("club", kwargs={"slug": club.slug})
 
     def names(sort):
@@ -354,8 +354,8 @@ def test_merging_moves_seats_cards_and_pulls_and_is_in_the_history(club, client)
     anna, typo, ben, clara = factories.players(
         club, "Anna Österreicher", "Anna Östereicher", "Ben", "Clara"
     )
-    scoring.open_sheet(club, "dreierschnapsen", [anna, ben, clara], wiki)
-    second = scoring.open_sheet(club, "dreierschnapsen", [typo, ben, clara], wiki)
+    upkeep.open_sheet(club, "dreierschnapsen", [anna, ben, clara], wiki)
+    second = upkeep.open_sheet(club, "dreierschnapsen", [typo, ben, clara], wiki)
     t = factories.tournament(club, cards=8, max_cards=3, **NIGHT)
     factories.sell(t, "Anna Österreicher", count=2)
     factories.sell(t, "Anna Östereicher", count=2)
@@ -417,7 +417,7 @@ def test_merging_moves_seats_cards_and_pulls_and_is_in_the_history(club, client)
 def test_merging_two_players_who_sat_at_one_table_is_refused_naming_the_table(club, client):
     wiki = factories.presets()["wiki"]
     hans, junior, ben = factories.players(club, "Hans Huber", "Hans Hüber", "Ben")
-    sheet = scoring.open_sheet(
+    sheet = upkeep.open_sheet(
         club, "dreierschnapsen", [hans, junior, ben], wiki, title="Stammtisch"
     )
     url = reverse("player_merge", kwargs={"slug": club.slug, "player_id": hans.pk})

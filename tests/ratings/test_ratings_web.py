@@ -15,7 +15,7 @@ from clubs.players import merge_players
 from ratings import elo
 from ratings.models import RatedGame, Rating, RatingChange
 from ratings.services import club_games, rerate_club, stored_history
-from scoring import reading, services
+from scoring import reading, services, upkeep
 from scoring.rules import QuickDeal
 from seasons.models import RankingSettings
 from tests import factories
@@ -94,7 +94,7 @@ def test_two_player_tables_rate_each_decided_partie(django_capture_on_commit_cal
     with django_capture_on_commit_callbacks(execute=True):
         factories.partie(club, (anna, ben), winner=0)
         factories.partie(club, (anna, ben), winner=0)
-        table = services.open_sheet(club, "schnapsen", [ben, clara], factories.presets()["wiki"])
+        table = upkeep.open_sheet(club, "schnapsen", [ben, clara], factories.presets()["wiki"])
         services.record_entry(table, QuickDeal(0, 3), uuid.uuid4(), ACTOR)  # open: no game
     ratings = ratings_of(club)
     assert ratings["Anna"] == pytest.approx(1519.42498, abs=1e-5)

@@ -33,9 +33,7 @@ def test_opening_a_table_is_kept_with_its_players_and_rule_set(client):
     alice = factories.user(club, role="organiser")
     anna, ben, clara = factories.players(club, "Anna", "Ben", "Clara")
     wiki = factories.presets()["wiki"]
-    sheet = services.open_sheet(
-        club, "dreierschnapsen", [anna, ben, clara], wiki, actor=Actor(alice)
-    )
+    sheet = upkeep.open_sheet(club, "dreierschnapsen", [anna, ben, clara], wiki, actor=Actor(alice))
     (entry,) = sheet_entries(sheet)
     assert (entry.action, entry.actor) == (Action.SHEET_OPENED, alice)
     assert entry.after == {
@@ -52,8 +50,8 @@ def test_the_same_form_sent_twice_opens_and_keeps_one_table():
     anna, ben = factories.players(club, "Anna", "Ben")
     wiki = factories.presets()["wiki"]
     key = factories.key()
-    first = services.open_sheet(club, "schnapsen", [anna, ben], wiki, key=key, actor=Actor())
-    again = services.open_sheet(club, "schnapsen", [anna, ben], wiki, key=key, actor=Actor())
+    first = upkeep.open_sheet(club, "schnapsen", [anna, ben], wiki, key=key, actor=Actor())
+    again = upkeep.open_sheet(club, "schnapsen", [anna, ben], wiki, key=key, actor=Actor())
     assert again.pk == first.pk
     assert [e.action for e in sheet_entries(first)] == [Action.SHEET_OPENED]
 

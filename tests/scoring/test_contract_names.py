@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from clubs.audit import SYSTEM
-from scoring import rulesets, services
+from scoring import rulesets, upkeep
 from scoring.contract_names import PRESET_LABELS, PRESET_NAMES
 from scoring.models import Sheet
 from scoring.rules.presets import preset_data
@@ -70,7 +70,7 @@ def test_a_club_renamed_contract_keeps_its_name_in_both_languages(club, client):
     rules = copy.rules.with_changes(catalog={"bettler": {"name": "Fechter"}})
     copy = rulesets.update_rule_set(copy, rules.to_dict(), actor=SYSTEM)
     anna, ben, clara = factories.players(club, "Anna", "Ben", "Clara")
-    sheet = services.open_sheet(club, "dreierschnapsen", [anna, ben, clara], copy)
+    sheet = upkeep.open_sheet(club, "dreierschnapsen", [anna, ben, clara], copy)
     english = contract_buttons(sheet_page(client, sheet, "en"))
     german = contract_buttons(sheet_page(client, sheet, "de-at"))
     assert english[1] == "Fechter" and german[1] == "Fechter"

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import Player
-from scoring import services
+from scoring import services, upkeep
 from scoring.rules import DreierDeal, QuickDeal, TieBreak
 from tests import factories
 from tests.markup import squeezed
@@ -24,7 +24,7 @@ def club(client):
     services.record_entry(dreier, DreierDeal("trumpfringerl", 1, True), uuid.uuid4(), actor)
     services.record_entry(dreier, TieBreak(2), uuid.uuid4(), actor)
     anna, ben = Player.objects.filter(club=club, name__in=("Anna", "Ben")).order_by("name")
-    two = services.open_sheet(club, "schnapsen", [anna, ben], factories.presets()["wiki"])
+    two = upkeep.open_sheet(club, "schnapsen", [anna, ben], factories.presets()["wiki"])
     for winner, points in ((1, 3), (1, 3), (0, 1), (1, 1)):  # Ben 7 → 0, Anna at 6
         services.record_entry(two, QuickDeal(winner, points), uuid.uuid4(), actor)
     return club

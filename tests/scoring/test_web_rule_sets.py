@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from clubs.audit import SYSTEM
-from scoring import reading, rulesets, services
+from scoring import reading, rulesets, services, upkeep
 from scoring.models import RuleSet
 from scoring.rules import DreierDeal
 from tests import factories
@@ -55,11 +55,11 @@ def test_a_sheet_keeps_the_rule_set_it_was_opened_with(client, setup):
     club, wiki = setup
     copy = rulesets.copy_rule_set(club, wiki, actor=SYSTEM)
     anna, ben, clara = factories.players(club, "Anna", "Ben", "Clara")
-    old = services.open_sheet(club, "dreierschnapsen", [anna, ben, clara], copy)
+    old = upkeep.open_sheet(club, "dreierschnapsen", [anna, ben, clara], copy)
     copy = rulesets.update_rule_set(
         copy, copy.rules.with_changes(catalog={"gang": 11}).to_dict(), actor=SYSTEM
     )
-    new = services.open_sheet(club, "dreierschnapsen", [anna, ben, clara], copy)
+    new = upkeep.open_sheet(club, "dreierschnapsen", [anna, ben, clara], copy)
     for sheet in (old, new):
         services.record_entry(sheet, DreierDeal("gang", 0, True), uuid.uuid4(), services.Actor())
     assert reading.read_sheet(old).state.totals == (9, 0, 0)

@@ -14,6 +14,7 @@ from base.errors import RuleError, gettext_noop
 from clubs import audit
 from clubs.audit import Action
 from scoring import services as scoring
+from scoring import upkeep
 from scoring.models import RuleSet, Sheet
 from scoring.services import Actor, key_reused
 from tournaments.models import Kind, Pairing, Result, Round, Stage
@@ -163,7 +164,7 @@ def open_match_sheet(pairing: Pairing, actor: Actor):
         )
         left, right = pairing.left, pairing.right
         assert left is not None and right is not None  # a match has both its cards
-        sheet = scoring.open_sheet(
+        sheet = upkeep.open_sheet(
             t.club,
             "schnapsen",
             [left.player, right.player],
