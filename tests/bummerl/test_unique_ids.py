@@ -79,10 +79,10 @@ def test_no_page_of_a_night_being_played_gives_an_id_twice():
     sheet = factories.sheet(club)
     night = simulate(club, cards=8, players=6, max_cards=2, seed=1, stop_after=1)
     clients = {"anonymous": Client(), "stranger": Client()}
-    clients["stranger"].force_login(factories.user(other, "owner"))
+    clients["stranger"].force_login(factories.user(other, role="owner"))
     for role in ("member", "scorer", "organiser", "owner"):
         clients[role] = Client()
-        clients[role].force_login(factories.user(club, role))
+        clients[role].force_login(factories.user(club, role=role))
     table, _state = named_pages(club, sheet, night)
     found = {}
     for persona in PERSONAS:
