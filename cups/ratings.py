@@ -143,19 +143,26 @@ def rating_rows(
         rated.ratings,
         key=lambda k: (-round(rated.ratings[k]), who.sort[k][0], who.sort[k][1], k),
     )
-    ranked: list[Row] = []
-    below: list[Row] = []
-    previous: int | None = None
-    place = 0
-    for key in order:
-        rating, count = round(rated.ratings[key]), rated.games[key]
-        named = tuple(sorted(clubs.get(key, ()), key=german_key))
-        if count < minimum:
-            below.append(Row(None, key, who.names[key], named, rating, count))
-            continue
-        if rating != previous:
-            place, previous = len(ranked) + 1, rating
-        ranked.append(Row(place, key, who.names[key], named, rating, count))
+    lines = [
+        (
+            round(rated.ratings[k]),
+            rated.games[k],
+            k,
+            tuple(sorted(clubs.get(k, ()), key=german_key)),
+        )
+        for k in order
+    ]
+    kept = [line for line in lines if line[1] >= minimum]
+    places = elo.shared_places([rating for rating, *_rest in kept])
+    ranked = [
+        Row(place, key, who.names[key], named, rating, count)
+        for place, (rating, count, key, named) in zip(places, kept, strict=True)
+    ]
+    below = [
+        Row(None, key, who.names[key], named, rating, count)
+        for rating, count, key, named in lines
+        if count < minimum
+    ]
     return ranked, below
 
 

@@ -202,3 +202,15 @@ def remap(games: Iterable[Game[P]], identity: Callable[[P], Q]) -> list[Game[Q]]
         if len(set(members)) == len(members):
             found.append(Game(game.time, game.ref, game.variant, sides, game.places))
     return found
+
+
+def shared_places(shown: Sequence[int]) -> list[int]:
+    """The places of a rating list's ``shown`` (whole-number) ratings, already in list
+    order, best first: equal ratings share the place of the first of them ("1, 2, 2,
+    4"); within a tie the list is ordered by name in German order, then id (RULES.md 7,
+    the same on every list)."""
+    places: list[int] = []
+    for position, value in enumerate(shown, start=1):
+        tied = bool(places) and shown[position - 2] == value
+        places.append(places[-1] if tied else position)
+    return places

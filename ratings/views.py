@@ -36,24 +36,31 @@ class Row:
 
 
 def list_rows(club: Club, variant: str, minimum: int) -> tuple[list[Row], list[Row]]:
-    """(ranked, below the minimum) of the club's rating list. 2 queries."""
+    """(ranked, below the minimum) of the club's rating list: by the shown rating, ties
+    sharing a place in German name order (``elo.shared_places``). 2 queries."""
     ratings = services.rating_list(club, variant)
-    names = dict(
-        Player.objects.filter(club=club, pk__in=[r.player_id for r in ratings]).values_list(
-            "pk", "name"
-        )
+    players = {
+        pk: (name, key)
+        for pk, name, key in Player.objects.filter(
+            club=club, pk__in=[r.player_id for r in ratings]
+        ).values_list("pk", "name", "name_key")
+    }
+    # merged away players are left out until the re-rating runs
+    shown = sorted(
+        ((round(r.value), r.games, r.player_id) for r in ratings if r.player_id in players),
+        key=lambda r: (-r[0], players[r[2]][1], r[2]),
     )
-    ranked: list[Row] = []
-    below: list[Row] = []
-    for r in ratings:
-        if r.player_id not in names:  # merged away, until the re-rating runs
-            continue
-        if r.games >= minimum:
-            ranked.append(
-                Row(len(ranked) + 1, r.player_id, names[r.player_id], round(r.value), r.games)
-            )
-        else:
-            below.append(Row(None, r.player_id, names[r.player_id], round(r.value), r.games))
+    kept = [r for r in shown if r[1] >= minimum]
+    places = elo.shared_places([rating for rating, _games, _pk in kept])
+    ranked = [
+        Row(place, pk, players[pk][0], rating, games)
+        for place, (rating, games, pk) in zip(places, kept, strict=True)
+    ]
+    below = [
+        Row(None, pk, players[pk][0], rating, games)
+        for rating, games, pk in shown
+        if games < minimum
+    ]
     return ranked, below
 
 

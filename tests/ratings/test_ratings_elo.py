@@ -307,3 +307,10 @@ def test_the_chart_spans_the_ratings_and_marks_the_start():
     assert svg.startswith('<svg class="chart rating-chart"') and "stroke-dasharray" in svg
     assert ">1480<" in svg and ">1520<" in svg and "08.03.2025" in svg
     assert rating_chart([], [], "x", 1500) == ""
+
+
+def test_equal_shown_ratings_share_the_place_of_the_first_of_them():
+    """RULES.md 7: ties share a rank, on the club's and the cup's rating lists alike."""
+    assert elo.shared_places([1520, 1500, 1500, 1490, 1490, 1490, 1480]) == [1, 2, 2, 4, 4, 4, 7]
+    assert elo.shared_places([1500]) == [1]
+    assert elo.shared_places([]) == []

@@ -15,6 +15,7 @@ from clubs.players import merge_players
 from ratings import elo
 from ratings.models import RatedGame, Rating, RatingChange
 from ratings.services import club_games, rerate_club, stored_history
+from ratings.views import list_rows
 from scoring import reading, services, upkeep
 from scoring.rules import QuickDeal
 from seasons.models import RankingSettings
@@ -330,3 +331,23 @@ def test_no_draw_reads_the_ratings():
         tree = ast.parse((ROOT / "tournaments" / f"{name}.py").read_text("utf-8"))
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
         assert not any(m.startswith("ratings") for m in imported)
+
+
+def test_equal_ratings_on_the_club_list_share_a_place_in_german_name_order(
+    django_capture_on_commit_callbacks,
+):
+    """Zoe and Ärmin each win one Partie against an equal player: both 1510, sharing
+    place 1 (Ärmin first: Ä sorts as A), then both losers at 1490 share place 3."""
+    club = factories.club()
+    zoe, ben, armin, dora = factories.players(club, "Zoe", "Ben", "Ärmin", "Dora")
+    with django_capture_on_commit_callbacks(execute=True):
+        factories.partie(club, (zoe, ben), winner=0)
+        factories.partie(club, (armin, dora), winner=0)
+    ranked, below = list_rows(club, "schnapsen", 1)
+    assert [(r.place, r.name, r.rating) for r in ranked] == [
+        (1, "Ärmin", 1510),
+        (1, "Zoe", 1510),
+        (3, "Ben", 1490),
+        (3, "Dora", 1490),
+    ]
+    assert below == []
