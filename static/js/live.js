@@ -1,7 +1,12 @@
 // Every phone at a table up to date, and no deal lost in a dead spot.
 //
-// 1. Every 2 s the page asks the sheet's version (a few bytes); only when it differs
-//    from the page's ``data-version`` it fetches the ``#sheet`` partial and swaps it in.
+// 1. The page asks the sheet's version (a few bytes); only when it differs from the
+//    page's ``data-version`` it fetches the ``#sheet`` partial and swaps it in. It asks
+//    every 2 s while the table is busy: for QUIET_MS after the sheet last changed or the
+//    phone was last used (a tap, a key, back to the tab, back online, which also ask at
+//    once). After that each poll that finds nothing new waits 2 s longer, up to 10 s: a
+//    phone lying on the table asks about a third as often, and the next tap on it asks
+//    at once. Polls that do not come through, and deals waiting, keep it at 2 s.
 //    An entry form its user has begun to fill in is kept as it is (the very element,
 //    with its choices, its key and the state ``after`` it was rendered from): sending
 //    it then is checked against that state as before.
@@ -24,7 +29,9 @@
 //    offline) a badge says "Keine Verbindung"; the next poll that comes through clears it.
 (function () {
   "use strict";
-  var POLL_MS = 2000;
+  var POLL_MS = 2000; // while the table is busy
+  var POLL_MAX_MS = 10000; // a phone left lying while the sheet stands still
+  var QUIET_MS = 30000; // how long after a change or a tap the table counts as busy
   var RECORD = /\/record\/$/;
 
   function sheet() {
@@ -180,6 +187,40 @@
   // -- 1. polling -----------------------------------------------------------------------
 
   var busy = false;
+  var lastStir = Date.now(); // the sheet changed or the phone was used
+  var wait = POLL_MS; // until the next poll
+  var timer = null;
+
+  // The sheet changed, or the phone was used: polls go back to every 2 s.
+  function stir() {
+    lastStir = Date.now();
+    wait = POLL_MS;
+  }
+
+  // After a poll (or a flush of waiting deals): when the next one goes. ``quiet``: it
+  // came through and found the sheet as the page shows it.
+  function schedule(quiet) {
+    if (!quiet || Date.now() - lastStir < QUIET_MS) wait = POLL_MS;
+    else wait = Math.min(POLL_MAX_MS, wait + POLL_MS);
+    clearTimeout(timer);
+    timer = setTimeout(poll, wait);
+  }
+
+  function poll() {
+    if (!tick()) schedule(false);
+  }
+
+  // Used now (a tap, a key; ``now``: back to the tab, back online): polls go back to
+  // every 2 s, and one goes at once when the next was further off (or ``now``).
+  function lookNow(now) {
+    var slow = wait > POLL_MS;
+    stir();
+    if (slow || now === true) poll();
+  }
+
+  function lookAtOnce() {
+    lookNow(true);
+  }
 
   function pageUrl() {
     var s = sheet();
@@ -187,22 +228,27 @@
     return s.dataset.live + all;
   }
 
+  // One poll, unless one is under way, the page is hidden or the phone is offline
+  // (false: nothing was sent; the caller schedules the next). When it sent, it
+  // schedules the next itself once the answer is in.
   function tick() {
     var s = sheet();
-    if (!s || !s.dataset.live || busy || document.hidden) return;
+    if (!s || !s.dataset.live || busy || document.hidden) return false;
     // A phone that knows it is offline sends nothing; the "online" event ticks again.
     if (navigator.onLine === false) {
       badge(true);
-      return;
+      return false;
     }
-    if (document.querySelector(".htmx-request")) return;
+    if (document.querySelector(".htmx-request")) return false;
     busy = true;
+    var quiet = false;
     var done = function () {
       busy = false;
+      schedule(quiet);
     };
     if (waiting().length && !paused) {
       flush().then(done, done);
-      return;
+      return true;
     }
     fetch(s.dataset.live + "version/", {
       cache: "no-store",
@@ -230,7 +276,12 @@
       )
       .then(function (version) {
         var now = sheet();
-        if (!version || !now || version === now.dataset.version) return;
+        if (!version || !now) return;
+        if (version === now.dataset.version) {
+          quiet = true;
+          return;
+        }
+        stir();
         if (now.querySelector('[data-refusal="stale"]')) {
           say(board().dataset.changed, true);
           return;
@@ -247,6 +298,7 @@
         });
       })
       .then(done, done);
+    return true;
   }
 
   // -- 2. deals kept while the connection is down ---------------------------------------
@@ -485,7 +537,10 @@
       askSignIn(url);
     });
     body.addEventListener("htmx:afterRequest", function (event) {
-      if (event.detail.successful && event.detail.requestConfig.verb === "post") paused = false;
+      if (event.detail.successful && event.detail.requestConfig.verb === "post") {
+        paused = false;
+        stir(); // this phone wrote: the table is busy
+      }
     });
     // A page the service worker kept: its forms' keys may have been used since.
     if (document.documentElement.hasAttribute("data-kept-copy")) {
@@ -495,9 +550,22 @@
     }
     show();
     if (sheet() && sheet().dataset.live) {
-      setInterval(tick, POLL_MS);
-      window.addEventListener("online", tick);
-      document.addEventListener("visibilitychange", tick); // back to this tab: look now
+      schedule(false);
+      window.addEventListener("online", lookAtOnce);
+      document.addEventListener("visibilitychange", lookAtOnce); // back to this tab: look now
+      // A tap or a key: the phone is in use, the table busy.
+      var used = 0;
+      ["pointerdown", "keydown"].forEach(function (name) {
+        document.addEventListener(
+          name,
+          function () {
+            if (Date.now() - used < 1000) return; // one look per second of tapping
+            used = Date.now();
+            lookNow();
+          },
+          true
+        );
+      });
     }
     var b = board();
     if (b && b.dataset.worker && "serviceWorker" in navigator) {

@@ -7,6 +7,8 @@ Seats: Anna 0 deals first, Ben 1 is the first Rufer (the declarer preset), Clara
 Wiki rules: a Bettler is worth 4 to its declarer, a Gang 9.
 """
 
+import datetime as dt
+
 import pytest
 from django.urls import reverse
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -85,6 +87,72 @@ def test_a_deal_from_one_phone_shows_on_the_other_which_keeps_its_half_filled_fo
     second.locator("#sheet .banner.error button.anyway").click()
     expect_totals(second, 0, 4, 9)
     expect_totals(first, 0, 4, 9, timeout=3000)
+
+
+# Each version poll's time on the page's clock (``pollTimes``), and how many polls
+# live.js has planned (``plans``: each poll that is answered plans the next, and so does
+# the page as it comes), to wait for an answer before the clock goes on.
+POLL_TIMES = """
+(() => {
+  const send = window.fetch, later = window.setTimeout;
+  window.pollTimes = [];
+  window.plans = 0;
+  window.fetch = function (url) {
+    if (String(url).endsWith("/version/")) window.pollTimes.push(Date.now());
+    return send.apply(this, arguments);
+  };
+  window.setTimeout = function (callback, ms) {
+    if (ms >= 2000) window.plans++;
+    return later.apply(this, arguments);
+  };
+})();
+"""
+STEP = 500  # ms of the page's clock at a time: every wait of live.js is a multiple
+
+
+def test_a_phone_left_lying_asks_less_often_and_a_tap_asks_at_once(
+    live_server, phone_context: BrowserContext, sheet
+):
+    """live.js: every 2 s for 30 s after the page came or the sheet changed, then each
+    quiet poll waits 2 s longer up to 10 s; a tap asks at once and it is 2 s again."""
+    page = phone_context.new_page()
+    page.clock.install()
+    page.clock.pause_at(dt.datetime(2026, 12, 5, 19, 0))
+    page.add_init_script(POLL_TIMES)
+    page.goto(entry_url(live_server, sheet))
+    start = page.evaluate("Date.now()")
+
+    def let_pass(ms: int) -> None:
+        for _ in range(ms // STEP):
+            page.clock.run_for(STEP)
+            # A poll sent: its answer comes in real time, the clock waits for it.
+            wait_until(page, "pollTimes.length + 1 === plans", timeout=5000)
+
+    def gaps() -> list[int]:
+        times = [start, *page.evaluate("pollTimes")]
+        return [b - a for a, b in zip(times, times[1:], strict=False)]
+
+    let_pass(68_000)
+    found = gaps()
+    busy, slow = found[:15], found[15:]
+    assert all(2000 <= gap <= 2000 + STEP for gap in busy), found
+    assert len(slow) == 5, found
+    for gap, wait in zip(slow, [4000, 6000, 8000, 10000, 10000], strict=True):
+        assert wait <= gap <= wait + STEP, found
+    # A tap on the phone: one poll at once, then every 2 s again.
+    polls = len(found)
+    page.locator("table.score").click()
+    wait_until(page, "n => pollTimes.length === n && plans === n + 1", polls + 1, timeout=5000)
+    let_pass(4000)
+    assert [2000 <= gap <= 2000 + STEP for gap in gaps()[polls + 1 :]] == [True, True], gaps()
+    # Left lying again, the phone still sees a deal from another phone within 10 s.
+    let_pass(40_000)
+    assert gaps()[-1] >= 4000, gaps()
+    services.record_entry(
+        sheet, services.core.DreierDeal("bettler", 1, True), factories.key(), services.Actor()
+    )
+    let_pass(10_000)
+    expect_totals(page, 0, 4, 0, timeout=3000)
 
 
 def test_an_untouched_form_is_renewed_with_the_sheet(
