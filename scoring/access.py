@@ -25,7 +25,7 @@ from base.sqlrows import Columns, fetch, table
 from clubs.access import Access, link_actor
 from clubs.audit import Actor
 from clubs.models import Club, Membership, Player, Role, role_allows
-from scoring.models import Seat, Sheet
+from scoring.models import Deal, Seat, Sheet
 from scoring.signals import link_open
 
 
@@ -42,6 +42,7 @@ class SheetAccess:
     can_write: bool  # the role may write and the sheet is not locked for it
     can_manage: bool  # open tables, manage the private link
     locked: RuleError | None = None  # why a locked sheet refuses this writer
+    version: str | None = None  # the sheet's version, read with the access (``version=True``)
 
     @property
     def locked_text(self) -> str:
@@ -66,12 +67,22 @@ _CLUB = Columns(Club, "c")
 _PLAYER = Columns(Player, "p")
 
 
+_VERSION_SQL = (
+    ', (SELECT MAX(d."id") FROM {deals} d WHERE d."sheet_id" = s."id"), '
+    '(SELECT COUNT(d."voided_at") FROM {deals} d WHERE d."sheet_id" = s."id")'
+)
+
+
 @functools.cache
-def _seats_sql(vendor: str, by: str) -> str:
+def _seats_sql(vendor: str, by: str, version: bool = False) -> str:
     """The seats of one sheet (with its club and each seat's player) in seat order;
     ``by``: "token" (the private link, while valid) or "account" (with the member's
-    role, none for a non-member)."""
+    role, none for a non-member). ``version``: each row ends with the sheet's newest
+    deal id and its number of struck rows (``scoring.changes.version_of``'s parts), so
+    the 2-second poll reads its access and its answer in one query."""
     role = ', m."role"' if by == "account" else ""
+    if version:
+        role += _VERSION_SQL.format(deals=table(Deal))
     member = (
         f'JOIN {table(Membership)} m ON m."club_id" = c."id" AND m."user_id" = %s '
         if by == "account"
@@ -91,10 +102,19 @@ def _seats_sql(vendor: str, by: str) -> str:
     )
 
 
-def _seated(by: str, params: list) -> tuple[Sheet, tuple[Player, ...], str | None] | None:
+@dataclass(frozen=True)
+class _Seated:
+    sheet: Sheet
+    players: tuple[Player, ...]
+    role: str | None  # the member's (account), None for a link
+    version: str | None  # with ``version=True``
+
+
+def _seated(by: str, params: list, version: bool = False) -> _Seated | None:
     """The sheet, its club and its players in seat order (one query, ``_seats_sql``),
-    and the member's role (account); None when no sheet answers."""
-    rows = fetch(_seats_sql(connection.vendor, by), params)
+    the member's role (account) and with ``version`` the sheet's version; None when no
+    sheet answers."""
+    rows = fetch(_seats_sql(connection.vendor, by, version), params)
     if not rows:
         return None
     first = rows[0]
@@ -102,7 +122,10 @@ def _seated(by: str, params: list) -> tuple[Sheet, tuple[Player, ...], str | Non
     sheet.club = _CLUB.instance(first, _SHEET.width)
     at = _SHEET.width + _CLUB.width
     players = tuple(_PLAYER.instance(row, at) for row in rows)
-    return sheet, players, (first[at + _PLAYER.width] if by == "account" else None)
+    rest = list(first[at + _PLAYER.width :])
+    role = rest.pop(0) if by == "account" else None
+    stamp = f"{rest[0] or 0}-{rest[1]}" if version else None
+    return _Seated(sheet, players, role, stamp)
 
 
 def _refused(answers: Iterable[tuple[object, object]]) -> bool:
@@ -112,32 +135,42 @@ def _refused(answers: Iterable[tuple[object, object]]) -> bool:
 
 
 def sheet_for(
-    request, *, pk: int | None = None, token: str | None = None, write: bool = False
+    request,
+    *,
+    pk: int | None = None,
+    token: str | None = None,
+    write: bool = False,
+    version: bool = False,
 ) -> SheetAccess:
     """Resolve the sheet of a request and its players, in one query. See the module
     docstring. A private link works for ``LINK_DAYS`` days after the table was opened,
     and a tournament match's only while the night's match links work (``link_open``).
     ``can_write`` is the one decision whether this request may change the sheet: the
     role, and a lock set by a tournament (``Sheet.write_refusal``; its reason is
-    ``locked``)."""
+    ``locked``). ``version``: ``SheetAccess.version`` is read in the same query."""
     if token is not None:
         since = timezone.now() - timedelta(days=settings.LINK_DAYS)
-        found = _seated("token", [token, connection.ops.adapt_datetimefield_value(since)])
+        params = [token, connection.ops.adapt_datetimefield_value(since)]
+        found = _seated("token", params, version)
         if found is None:
             raise Http404
-        sheet, players, _role = found
+        sheet, players = found.sheet, found.players
         if sheet.reports_result and _refused(link_open.send(Sheet, sheet=sheet)):
             raise Http404
         locked = sheet.write_refusal(organiser=False)
-        return SheetAccess(sheet, players, link_actor(), "entry", locked is None, False, locked)
+        return SheetAccess(
+            sheet, players, link_actor(), "entry", locked is None, False, locked, found.version
+        )
     if not request.user.is_authenticated:
         raise SignInRequired
-    found = _seated("account", [request.user.pk, pk]) if pk is not None and 0 < pk < 2**63 else None
-    if found is None:
+    found = (
+        _seated("account", [request.user.pk, pk], version)
+        if pk is not None and 0 < pk < 2**63
+        else None
+    )
+    if found is None or found.role is None:  # None: never, the query joins the membership
         raise Http404
-    sheet, players, role = found
-    if role is None:  # never: the account's query joins its membership
-        raise Http404
+    sheet, players, role = found.sheet, found.players, found.role
     may_write = role_allows(role, Role.SCORER)
     if write and not may_write:
         raise PermissionDenied
@@ -151,6 +184,7 @@ def sheet_for(
         may_write and locked is None,
         organiser,
         locked,
+        found.version,
     )
 
 

@@ -3,12 +3,14 @@ the sheet's version (polled by ``static/js/live.js``), the web app manifest and 
 service worker (``/sw.js``, scope ``/``) that keeps the sheet page for offline use.
 
 The version is the value ``scoring.changes.version_of`` gives for the sheet's rows,
-read by one aggregate query instead of loading them: the poller compares it with the
+read with the access in its one query (``scoring.access.sheet_for``) instead of
+loading them: the poller compares it with the
 ``data-version`` of the page and asks for the ``#sheet`` partial only when it differs.
 """
 
 import hashlib
 import json
+from functools import partial
 
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -17,7 +19,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from scoring import reading
 from scoring.views.sheet import with_sheet_access
 
 THEME_COLOUR = "#0b5d3b"
@@ -37,10 +38,11 @@ styles and scripts): a sheet page opened offline looks and works as online."""
 
 @require_safe
 @never_cache
-@with_sheet_access
+@partial(with_sheet_access, version=True)
 def version(request, access):
-    """The sheet's version as plain text (two queries: access and the version)."""
-    return HttpResponse(reading.sheet_stats(access.sheet).version, content_type="text/plain")
+    """The sheet's version as plain text, read with the access in one query (a private
+    link; an account's session adds its own)."""
+    return HttpResponse(access.version, content_type="text/plain")
 
 
 @require_safe

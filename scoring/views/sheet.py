@@ -44,14 +44,15 @@ from scoring.rules import bauern
 from scoring.transfer import export_document
 
 
-def with_sheet_access(func):
-    """Resolve access first; an anonymous visitor without a link is sent to sign in."""
+def with_sheet_access(func, *, version: bool = False):
+    """Resolve access first; an anonymous visitor without a link is sent to sign in.
+    ``version``: the access carries the sheet's version, read in the same query."""
 
     @wraps(func)
     def wrapper(request, *args, pk=None, token=None, **kwargs):
         write = request.method == "POST"
         try:
-            access = sheet_for(request, pk=pk, token=token, write=write)
+            access = sheet_for(request, pk=pk, token=token, write=write, version=version)
         except SignInRequired:
             # bummerl.middleware.SignInMiddleware answers an htmx request (401) and
             # sends a POST back to the page it came from once signed in.

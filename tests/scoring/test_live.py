@@ -4,6 +4,7 @@ manifest and its service worker.
 Seats: Anna 0 deals first, Ben 1 is the first Rufer, Clara 2 (wiki rules: a Bettler is
 worth 4 and anyone may play it)."""
 
+import datetime as dt
 import json
 
 import pytest
@@ -12,9 +13,11 @@ from django.contrib.staticfiles import finders
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
-from scoring import reading, services
+from scoring import reading, services, upkeep
 from scoring.changes import version_of
+from scoring.models import Sheet
 from scoring.rules import DreierDeal
 from tests import factories
 
@@ -53,13 +56,40 @@ def test_the_version_is_that_of_the_rows_after_deals_and_a_strike_out(client, sh
     assert expected.endswith("-1")
 
 
-def test_the_version_costs_one_query_beside_the_link(client, sheet):
+def test_the_version_is_read_with_the_link_in_one_query(client, sheet):
     for _ in range(30):
         services.record_entry(sheet, services.core.Redeal(), factories.key(), ACTOR)
     with CaptureQueriesContext(connection) as captured:
         response = client.get(version_url(sheet))
     assert response.status_code == 200
-    assert len(captured.captured_queries) == 2  # the link, then the version
+    assert response.content.decode() == version_of(reading.read_sheet(sheet).deals)
+    assert len(captured.captured_queries) == 1  # the link and the version together
+
+
+def test_the_version_is_read_with_the_membership_in_one_query(client, sheet):
+    record(sheet)
+    client.force_login(factories.user(sheet.club, role="member", username="zuschauer"))
+    url = reverse("sheet:version", kwargs={"pk": sheet.pk})
+    client.get(url)  # the session read once
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.content.decode() == version_of(reading.read_sheet(sheet).deals)
+    # The session, its account, then the sheet with the membership and the version.
+    assert len(captured.captured_queries) == 3
+
+
+def test_a_revoked_or_expired_link_gets_no_version(client, sheet, settings):
+    url = version_url(sheet)
+    upkeep.revoke_link(sheet, ACTOR)
+    assert client.get(url).status_code == 404
+    upkeep.renew_link(sheet, ACTOR)
+    sheet.refresh_from_db()
+    assert client.get(url).status_code == 404  # the old link stays dead
+    assert client.get(version_url(sheet)).content == b"0-0"
+    Sheet.objects.filter(pk=sheet.pk).update(
+        created_at=timezone.now() - dt.timedelta(days=settings.LINK_DAYS, seconds=1)
+    )
+    assert client.get(version_url(sheet)).status_code == 404
 
 
 def test_the_version_answers_only_to_who_may_see_the_sheet(client, sheet):
