@@ -5,9 +5,11 @@ tables (2: what this two-core machine drives beside its clients; the issue's 6 w
 settings, ``tests.serving``), the task worker (``manage.py qcluster``) and Redis as the
 default cache (``BUMMERL_CACHE_URL``) and the task broker (``BUMMERL_TASK_BROKER``).
 The phones are client processes of their own (``tests.federation_client``, ``FED_CLIENTS``
-of them, 3) on the same machine: every phone polls its sheet's version every 2 s (and
-fetches the sheet when it changed), each table's first phone sends a deal every 10 to
-20 s, each room screen fetches its partial every 10 s.
+of them, 3) on the same machine: every phone polls its sheet's version as live.js does
+(every 2 s while the table is busy, backing off to 10 s while it is quiet) and fetches the
+sheet when it changed, each table's first phone sends a deal every 10 to 20 s
+(``FED_DEAL_SECONDS``, "10-20"; "60-120" is a table's real pace), each room screen
+fetches its partial every 10 s.
 
 Prints: one phone alone first (the p95 of a deal, of a poll and of the trivial view,
 each one request after the other); then for ``FED_SECONDS`` (90) the requests sent
@@ -38,6 +40,9 @@ NIGHTS = int(os.environ.get("FED_NIGHTS", "50"))
 TABLES = int(os.environ.get("FED_TABLES", "2"))
 SECONDS = float(os.environ.get("FED_SECONDS", "90"))
 CLIENTS = int(os.environ.get("FED_CLIENTS", "3"))
+# Seconds between one table's deals, at random in this range: "10-20" plays far faster
+# than a table does (a deal of Schnapsen takes a minute or two); "60-120" plays one.
+DEAL_GAP = tuple(float(x) for x in os.environ.get("FED_DEAL_SECONDS", "10-20").split("-"))
 TARGET_PHONES, TARGET_LOAD, GOAL_CORES = 5000, 0.6, 4
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -221,6 +226,7 @@ def main() -> None:
                 {
                     "tables": [[s.entry_token, c] for s, c in tables[i::CLIENTS]],
                     "screens": screens[i::CLIENTS],
+                    "deal_gap": DEAL_GAP,
                 }
                 for i in range(CLIENTS)
             ]
@@ -276,8 +282,10 @@ def main() -> None:
     kinds = sorted({e: total["errors"].count(e) for e in set(total["errors"])}.items())
     print(
         f"federation: {NIGHTS} nights x {TABLES} tables, {phones} phones (2-3 a table), "
-        f"{len(screens)} room screens, in {CLIENTS} client processes, {seconds:.0f} s: "
-        f"polls {sent['polls'] / seconds:.0f}/s of {due['polls'] / seconds:.0f}/s due, "
+        f"{len(screens)} room screens, a deal every {DEAL_GAP[0]:.0f}-{DEAL_GAP[1]:.0f} s a "
+        f"table, in {CLIENTS} client processes, {seconds:.0f} s: "
+        f"polls {sent['polls'] / seconds:.0f}/s of {due['polls'] / seconds:.0f}/s due "
+        f"({sent['polls'] / phones / seconds * 60:.1f} a phone a minute), "
         f"deals {sent['deals'] / seconds:.1f}/s of {due['deals'] / seconds:.1f}/s due, "
         f"sheet pages {sent['pages'] / seconds:.1f}/s, screens {sent['screens'] / seconds:.1f}/s"
     )

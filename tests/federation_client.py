@@ -2,11 +2,13 @@
 library. ``python -m tests.federation_client BASE SECONDS SPEC`` where SPEC is a JSON
 file: ``{"tables": [[token, phones], …], "screens": [token, …]}``.
 
-Every phone of a table polls its sheet's version every 2 s as ``static/js/live.js``
-does (``HX-Request``, the sheet's ``version/`` address) and, when the version differs
-from its page's ``data-version``, fetches the ``#sheet`` partial; the table's first
-phone also sends a deal every 10 to 20 s (at random, open loop; one in ten sent twice,
-a retry) and takes the page it gets back. Every room screen fetches its partial every
+Every phone of a table polls its sheet's version on the schedule of ``static/js/live.js``
+(``HX-Request``, the sheet's ``version/`` address): every 2 s for 30 s after the sheet
+changed or the phone was used, then 2 s longer after each poll that finds nothing new, up
+to 10 s, each wait counted from the answer before; when the version differs from its
+page's ``data-version`` it fetches the ``#sheet`` partial. The table's first phone also
+sends a deal every 10 to 20 s (SPEC's ``deal_gap``; at random, open loop; one in ten sent
+twice, a retry), which uses that phone, and takes the page it gets back. Every room screen fetches its partial every
 10 s (``static/js/screen.js``). ``single`` instead of SECONDS' run: one phone alone,
 its deals one after the other, then its polls one after the other.
 
@@ -24,7 +26,7 @@ import time
 from tests.load import Table
 
 VERSION = re.compile(rb'data-version="([^"]*)"')
-POLL, SCREEN_POLL = 2.0, 10.0
+POLL, POLL_MAX, QUIET, SCREEN_POLL = 2.0, 10.0, 30.0, 10.0  # as live.js and screen.js
 DEAL_GAP = (10.0, 20.0)
 
 
@@ -40,36 +42,61 @@ class Phone:
         self.rng = rng
         self.seen = version_of(table.page)
         self.headers = {"HX-Request": "true", "HX-Current-URL": table_url(table)}
+        self.stirred = time.monotonic()  # the sheet changed or the phone was used
+        self.wait = POLL
+        self.waited = 0.0  # the waits between polls, summed (without the answers' time)
+        self.polls = 0
+
+    def stir(self) -> None:
+        self.stirred = time.monotonic()
+        self.wait = POLL
+
+    def plan(self, quiet: bool) -> float:
+        """The wait before the next poll, as live.js's ``schedule``."""
+        if not quiet or time.monotonic() - self.stirred < QUIET:
+            self.wait = POLL
+        else:
+            self.wait = min(POLL_MAX, self.wait + POLL)
+        self.waited += self.wait
+        return self.wait
 
 
 def table_url(table: Table) -> str:
     return f"http://{table.host}:{table.port}/e/{table.token}/"
 
 
-def poll(phone: Phone, out: dict) -> None:
+def poll(phone: Phone, out: dict) -> bool:
+    """One poll (and the sheet when it changed); True: it came through, nothing new."""
     t = phone.table
+    phone.polls += 1
     start = time.monotonic()
     try:
         status, body = t._request("GET", f"/e/{t.token}/version/", headers=phone.headers)
     except OSError as error:
         record(out, "polls", None, f"poll {error.__class__.__name__}")
-        return
+        return False
     record(out, "polls", time.monotonic() - start, None if status == 200 else f"poll {status}")
     version = body.decode()
-    if status == 200 and version != phone.seen:
-        start = time.monotonic()
-        try:
-            status, page = t._request("GET", f"/e/{t.token}/", headers=phone.headers)
-        except OSError as error:
-            record(out, "pages", None, f"page {error.__class__.__name__}")
-            return
-        record(out, "pages", time.monotonic() - start, None if status == 200 else f"page {status}")
-        if status == 200:
-            t.page = page
-            phone.seen = version_of(page) or version
+    if status != 200:
+        return False
+    if version == phone.seen:
+        return True
+    phone.stir()
+    start = time.monotonic()
+    try:
+        status, page = t._request("GET", f"/e/{t.token}/", headers=phone.headers)
+    except OSError as error:
+        record(out, "pages", None, f"page {error.__class__.__name__}")
+        return False
+    record(out, "pages", time.monotonic() - start, None if status == 200 else f"page {status}")
+    if status == 200:
+        t.page = page
+        phone.seen = version_of(page) or version
+    return False
 
 
 def deal(phone: Phone, due: float, out: dict) -> None:
+    phone.stir()  # tapped
     data = phone.table.next_deal()
     sends = 2 if phone.rng.random() < 0.1 else 1
     for _ in range(sends):
@@ -91,10 +118,10 @@ def record(out: dict, kind: str, took: float | None, error: str | None) -> None:
             out["errors"].append(error)
 
 
-def phone_loop(phone: Phone, until: float, out: dict) -> None:
+def phone_loop(phone: Phone, until: float, out: dict, gap: tuple[float, float]) -> None:
     now = time.monotonic()
     next_poll = now + phone.rng.uniform(0, POLL)
-    next_deal = now + phone.rng.uniform(*DEAL_GAP) if phone.dealer else float("inf")
+    next_deal = now + phone.rng.uniform(*gap) if phone.dealer else float("inf")
     while True:
         due = min(next_poll, next_deal)
         if due >= until:
@@ -102,12 +129,11 @@ def phone_loop(phone: Phone, until: float, out: dict) -> None:
         time.sleep(max(0.0, due - time.monotonic()))
         if next_deal <= next_poll:
             deal(phone, next_deal, out)
-            next_deal += phone.rng.uniform(*DEAL_GAP)
+            next_deal += phone.rng.uniform(*gap)
+            next_poll = min(next_poll, time.monotonic() + POLL)  # used: 2 s again
         else:
-            poll(phone, out)
-            next_poll += POLL
-            if next_poll < time.monotonic():  # behind: skip, as a timer does
-                next_poll = time.monotonic() + POLL
+            quiet = poll(phone, out)
+            next_poll = time.monotonic() + phone.plan(quiet)
 
 
 def screen_loop(table: Table, token: str, until: float, out: dict, rng) -> None:
@@ -146,7 +172,8 @@ def run(base: str, seconds: float, spec: dict) -> dict:
     print("ready", flush=True)  # every page open: the bench starts counting
     started = time.monotonic()
     until = started + seconds
-    threads = [threading.Thread(target=phone_loop, args=(p, until, out)) for p in phones]
+    gap = tuple(spec.get("deal_gap", DEAL_GAP))
+    threads = [threading.Thread(target=phone_loop, args=(p, until, out, gap)) for p in phones]
     threads += [
         threading.Thread(target=screen_loop, args=(v, token, until, out, random.Random(i)))
         for i, (v, token) in enumerate(zip(viewers, screens, strict=True))
@@ -163,8 +190,9 @@ def run(base: str, seconds: float, spec: dict) -> dict:
         "cpu": time.process_time() - cpu,
         "phones": len(phones),
         "due": {
-            "polls": len(phones) * elapsed / POLL,
-            "deals": dealers * elapsed / (sum(DEAL_GAP) / 2),
+            # With answers at once: each phone's polls in the time it waited between them.
+            "polls": sum(elapsed / p.waited * p.polls for p in phones if p.waited),
+            "deals": dealers * elapsed / (sum(gap) / 2),
             "screens": len(screens) * elapsed / SCREEN_POLL,
         },
         **{k: out[k] for k in ("deals", "polls", "pages", "screens", "errors", "sent")},
