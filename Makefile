@@ -63,7 +63,7 @@ serve: install
 # database, keeps the data before in a file of its own and replaces all in one step.
 BACKUP ?=
 backup: install .secret_key
-	$(KEY_ENV) $(BIN)/python manage.py backup $(BACKUP)
+	$(KEY_ENV) $(BIN)/python manage.py backup $(if $(CLUB),--club "$(CLUB)") $(BACKUP)
 
 # A club's server after `git pull` of a new release (CHANGELOG.md): a backup first, then
 # the new packages, the migrations, the static files, and a restart of the site's

@@ -130,11 +130,15 @@ def _cleared_tables() -> list[str]:
     return tables
 
 
-def iter_objects(using: str = DEFAULT_DB_ALIAS) -> Iterator[dict]:
-    """Every row of every backed-up model as a serialized dict (date-times as objects).
-    Consistent only inside ``snapshot`` or a transaction that keeps writers out."""
-    for model in backed_up_models():
-        rows = model._base_manager.using(using).order_by(model._meta.pk.name)
+def iter_objects(
+    using: str = DEFAULT_DB_ALIAS, chosen: dict[type[models.Model], models.QuerySet] | None = None
+) -> Iterator[dict]:
+    """Every row of every backed-up model as a serialized dict (date-times as objects);
+    ``chosen``: only these rows of each model (``base.club_backups.club_rows``), in its
+    order. Consistent only inside ``snapshot`` or a transaction that keeps writers out."""
+    for model in backed_up_models() if chosen is None else list(chosen):
+        every = model._base_manager.using(using)
+        rows = (every if chosen is None else chosen[model]).order_by(model._meta.pk.name)
         yield from serializers.serialize(
             "python",
             rows.iterator(chunk_size=2000),
@@ -253,18 +257,20 @@ def backup_bytes(using: str = DEFAULT_DB_ALIAS) -> tuple[bytes, int]:
     The same document as ``take_backup`` writes; Refused as ``snapshot``."""
     buffer = io.BytesIO()
     with snapshot(using), gzip.GzipFile(fileobj=buffer, mode="wb") as out:
-        count = write_objects(out, _header(using), iter_objects(using))
+        count = write_objects(out, header(using), iter_objects(using))
     return buffer.getvalue(), count
 
 
-def _header(using: str) -> dict:
-    return {
+def header(using: str, *, club: str | None = None) -> dict:
+    """A backup file's header; ``club``: the slug of the club of a club file."""
+    made = {
         "format": FORMAT,
         "version": VERSION,
         "taken_at": timezone.now(),
         "database": connections[using].vendor,
         "migrations": applied_migrations(using),
     }
+    return made | {"club": club} if club else made
 
 
 def take_backup(path: Path | None = None, using: str = DEFAULT_DB_ALIAS) -> tuple[Path, int]:
@@ -272,7 +278,7 @@ def take_backup(path: Path | None = None, using: str = DEFAULT_DB_ALIAS) -> tupl
     ``bummerl-<time>.json.gz`` in ``backup_dir()``). Returns (path, objects written)."""
     path = Path(path) if path else default_path()
     with snapshot(using):
-        count = write_file(path, _header(using), iter_objects(using))
+        count = write_file(path, header(using), iter_objects(using))
     return path, count
 
 
@@ -446,7 +452,7 @@ def restore_backup(
     try:
         with _sqlite_begin(connection, "IMMEDIATE"), transaction.atomic(using=using):
             _lock_tables(using)
-            write_file(before, _header(using), iter_objects(using))
+            write_file(before, header(using), iter_objects(using))
             count = replace_rows(using, objects)
     except Refused:
         raise

@@ -43,12 +43,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 User = get_user_model()
 
 
-@pytest.fixture
-def folder(settings, tmp_path) -> Path:
-    settings.BACKUP_DIR = tmp_path / "backups"
-    return settings.BACKUP_DIR
-
-
 def canonical(obj: dict) -> str:
     return json.dumps(obj, cls=MicrosecondEncoder, sort_keys=True, ensure_ascii=False)
 
