@@ -12,6 +12,7 @@ urlpatterns = [
     path("bodies/", views.bodies, name="bodies"),
     path("bodies/join/<str:token>/", views.join, name="join"),
     path("bodies/<slug:slug>/", views.body, name="body"),
+    path("bodies/<slug:slug>/history/", views.history, name="history"),
     path("bodies/<slug:slug>/admins/", views.add_admin, name="add_admin"),
     path("bodies/<slug:slug>/join-link/", views.renew_join_link, name="renew_join_link"),
     path("bodies/<slug:slug>/clubs/<id:club_id>/remove/", views.remove_club, name="remove_club"),

@@ -3,11 +3,11 @@ else), the club owner's join confirmation, the person links page (admins, and th
 organisers of member clubs for their own players), the organiser's ticks on his night.
 The public cup page is ``cups.public``."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -16,9 +16,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from base.errors import RuleError
 from base.links import absolute_url
+from clubs import audit
 from clubs.access import access_for
 from clubs.forms import put_rule_error, rule_error_text
-from clubs.models import Club, Player, Role
+from clubs.models import AuditEntry, Club, Player, Role
 from cups import access, finals, persons, services
 from cups.forms import AdminForm, BodyForm, CupForm, InviteForm, JoinForm, LinkForm, NightForm
 from cups.models import Body, Cup, Link, Member, Night
@@ -78,6 +79,36 @@ def _finals(body: Body) -> QuerySet[Tournament]:
 @require_safe
 def body(request: HttpRequest, slug: str) -> HttpResponse:
     return _body_page(request, access.admin_body(request, slug))
+
+
+HISTORY_MAX = 2000
+"""The newest entries a body's history page shows (as the club's)."""
+
+
+@login_required
+@require_safe
+def history(request: HttpRequest, slug: str) -> HttpResponse:
+    """The body's history (its admins; 404 for anyone else): the entries of the body
+    (clubs joined and removed, admins, the join link, person links) and of each of its
+    cups (settings, nights counted and taken out, heats, the invite to the final),
+    newest first, each cup's entry with the cup's name. A fixed number of queries,
+    whatever the number of entries (at most ``HISTORY_MAX``)."""
+    found = access.admin_body(request, slug)
+    cups = dict(found.cups.values_list("pk", "name"))
+    entries = list(
+        AuditEntry.objects.filter(club=None)
+        .filter(Q(scope="body", scope_id=found.pk) | Q(scope="cup", scope_id__in=list(cups)))
+        .select_related("actor")
+        .order_by("-at", "-id")[:HISTORY_MAX]
+    )
+    rows = [
+        replace(row, action=f"{row.action} · {cups[entry.scope_id]}")
+        if entry.scope == "cup"
+        else row
+        for entry, row in zip(entries, audit.history_rows(entries), strict=True)
+    ]
+    back = reverse("cups:body", kwargs={"slug": found.slug})
+    return render(request, "audit.html", {"title": found.name, "rows": rows, "back": back})
 
 
 @login_required

@@ -62,7 +62,7 @@ def outsiders():
 
 
 def test_every_cup_url_is_walked():
-    assert len(urlpatterns) == 19 and get_resolver().resolve("/bodies/")
+    assert len(urlpatterns) == 20 and get_resolver().resolve("/bodies/")
 
 
 @pytest.mark.parametrize("who", ["member of another club", "admin of another body"])
