@@ -65,33 +65,34 @@ def table_url(table: Table) -> str:
     return f"http://{table.host}:{table.port}/e/{table.token}/"
 
 
+def timed_get(phone: Phone, out: dict, kind: str, path: str) -> tuple[int, bytes] | None:
+    """GET ``path`` as ``phone``, its time and error kept under ``kind`` ("polls",
+    "pages"); None when no answer came."""
+    start = time.monotonic()
+    try:
+        status, body = phone.table._request("GET", path, headers=phone.headers)
+    except OSError as error:
+        record(out, kind, None, f"{kind[:-1]} {error.__class__.__name__}")
+        return None
+    record(out, kind, time.monotonic() - start, None if status == 200 else f"{kind[:-1]} {status}")
+    return status, body
+
+
 def poll(phone: Phone, out: dict) -> bool:
     """One poll (and the sheet when it changed); True: it came through, nothing new."""
     t = phone.table
     phone.polls += 1
-    start = time.monotonic()
-    try:
-        status, body = t._request("GET", f"/e/{t.token}/version/", headers=phone.headers)
-    except OSError as error:
-        record(out, "polls", None, f"poll {error.__class__.__name__}")
+    answer = timed_get(phone, out, "polls", f"/e/{t.token}/version/")
+    if answer is None or answer[0] != 200:
         return False
-    record(out, "polls", time.monotonic() - start, None if status == 200 else f"poll {status}")
-    version = body.decode()
-    if status != 200:
-        return False
+    version = answer[1].decode()
     if version == phone.seen:
         return True
     phone.stir()
-    start = time.monotonic()
-    try:
-        status, page = t._request("GET", f"/e/{t.token}/", headers=phone.headers)
-    except OSError as error:
-        record(out, "pages", None, f"page {error.__class__.__name__}")
-        return False
-    record(out, "pages", time.monotonic() - start, None if status == 200 else f"page {status}")
-    if status == 200:
-        t.page = page
-        phone.seen = version_of(page) or version
+    page = timed_get(phone, out, "pages", f"/e/{t.token}/")
+    if page is not None and page[0] == 200:
+        t.page = page[1]
+        phone.seen = version_of(t.page) or version
     return False
 
 
