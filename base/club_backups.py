@@ -54,19 +54,19 @@ def club_paths(club_model: type[models.Model]) -> dict[type[models.Model], str]:
     while True:
         paths: dict[type[models.Model], str] = {club_model: "pk"}
         grown = True
-        while grown:
-            grown = False
-            for model in chosen - excluded - paths.keys():
+        while grown:  # one step further from the club each time: the shortest ways first
+            known = dict(paths)
+            for model in chosen - excluded - known.keys():
                 ways = []
                 for field in _foreign_keys(model):
                     target = field.related_model
-                    if target not in paths or (field.null and field.name != name):
+                    if target not in known or (field.null and field.name != name):
                         continue
-                    rest = paths[target]
+                    rest = known[target]
                     ways.append(field.name if rest == "pk" else f"{field.name}__{rest}")
-                if ways:
+                if ways:  # the first field's way among the shortest
                     paths[model] = min(ways, key=lambda way: way.count("__"))
-                    grown = True
+            grown = len(paths) > len(known)
         outside = {
             model
             for model in paths
