@@ -227,8 +227,9 @@ def save_cup(
 ) -> Cup:
     """Create a cup of ``body`` (``cup`` None) or change ``cup``. RuleError on ``name``,
     ``slug`` (taken in the body), ``last_day`` (before the first), ``best_of`` (below 1),
-    ``final`` (a night of a club that is no member), ``key`` (used for something
-    else)."""
+    ``final`` (a night of a club that is no member, or a night counted in the cup: a
+    final is not one of the nights it qualifies for; ``count_night`` refuses the other
+    way round), ``key`` (used for something else)."""
     name = _name(settings.name)
     slug = _slug(settings.slug, name)
     if settings.last_day < settings.first_day:
@@ -253,6 +254,15 @@ def save_cup(
         final = settings.final
         if final is not None and not is_member(body, final.club_id):
             raise RuleError("final", gettext_noop("The final is a night of a member club."))
+        if (
+            final is not None
+            and cup is not None
+            and cup.nights.live().filter(tournament=final).exists()
+        ):
+            raise RuleError(
+                "final",
+                gettext_noop("This night counts in the cup: take it out first, or choose another."),
+            )
         before = None
         if cup is None:
             cup = Cup(body=body)

@@ -452,3 +452,40 @@ def test_the_public_cup_page_reads_a_fixed_number_of_queries_per_night(client, s
     with CaptureQueriesContext(connection) as two:
         public(client, cup)
     assert len(two) - len(one) <= 5
+
+
+def test_a_counted_night_cannot_be_the_final_nor_the_final_a_counted_night(setup):
+    body, cup, north, south, admin = setup
+    counted = night(north, "Anna", "Ben", 5)
+    count(cup, counted)
+
+    def with_final(final):
+        return services.CupSettings(
+            name=cup.name,
+            slug=cup.slug,
+            first_day=cup.first_day,
+            last_day=cup.last_day,
+            points_key=cup.key_lines,
+            final=final,
+        )
+
+    with pytest.raises(RuleError) as refused:
+        services.save_cup(
+            body, with_final(counted), actor=audit.by(admin), key=uuid.uuid4(), cup=cup
+        )
+    assert (refused.value.field, refused.value.template) == (
+        "final",
+        "This night counts in the cup: take it out first, or choose another.",
+    )
+    cup.refresh_from_db()
+    assert cup.final is None
+    final = open_final(south)
+    services.save_cup(body, with_final(final), actor=audit.by(admin), key=uuid.uuid4(), cup=cup)
+    cup.refresh_from_db()
+    with pytest.raises(RuleError) as refused:
+        services.count_night(cup, final, actor=audit.by(admin))
+    assert (refused.value.field, refused.value.template) == (
+        "tournament",
+        "The cup's final is not one of its nights.",
+    )
+    assert list(cup.nights.live().values_list("tournament", flat=True)) == [counted.pk]
