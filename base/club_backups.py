@@ -22,7 +22,6 @@ scratch server. Putting one club back into a server shared with other clubs is n
 here (the rows of the other clubs and of the bodies would have to stay untouched).
 """
 
-from collections.abc import Iterator
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -145,8 +144,3 @@ def take_club_backup(
         rows = club_rows(club, using)
         count = write_file(path, header(using, club=club.slug), iter_objects(using, rows))
     return path, count
-
-
-def club_objects(club, using: str = DEFAULT_DB_ALIAS) -> Iterator[dict]:
-    """The serialized objects of a club file (inside ``snapshot`` to be consistent)."""
-    return iter_objects(using, club_rows(club, using))
