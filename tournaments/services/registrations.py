@@ -61,7 +61,7 @@ STANDING_STATUSES = (S.REGISTERED, S.WAITING, S.OFFERED)
 """A registration that stands and is not checked in: it may still be cancelled,
 refused, confirmed, marked paid or released."""
 
-SYSTEM = Actor()
+SYSTEM = audit.SYSTEM
 """The actor of the timed work (offers lapsing, the close of check-in)."""
 
 
@@ -159,7 +159,7 @@ def log_registration(
         "tournament",
         t.pk,
         action,
-        actor=actor or Actor(None, via_link=True),
+        actor=actor or audit.VIA_LINK,
         before=before,
         after={"registration": registration.pk, "name": registration.name, **(after or {})},
     )

@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from clubs import first_run
-from clubs.audit import Actor
+from clubs.audit import SYSTEM
 from clubs.models import Club, Membership
 from clubs.players import player_named
 from scoring.models import RuleSet
@@ -90,7 +90,7 @@ class Command(BaseCommand):
             player_named(club, name)
         if created:
             for sheet in demo["sheets"]:
-                import_document(club, sheet["document"], Actor(None), sheet["title"])
+                import_document(club, sheet["document"], SYSTEM, sheet["title"])
             names = demo["players"] + demo["more_players"]
             for spec in demo["tournaments"]:
                 simulate(club, names=names, **spec)
