@@ -94,7 +94,7 @@ def main() -> None:
         say(f"sheet page, {count} deals, median CPU", f"{page[count]:.2f} ms")
         say(f"record a deal (POST + partial), {count} deals, median CPU", f"{record[count]:.2f} ms")
     say("ratio sheet page of 100 deals / trivial (goal <= 3x)", f"{page[100] / trivial:.1f}x")
-    say("ratio record a deal / minimal write (goal <= 3x)", f"{record[100] / write:.1f}x")
+    say("ratio record a deal / minimal write (goal <= 4x)", f"{record[100] / write:.1f}x")
     say("flat: sheet page 100 / 10 deals (goal <= 1.3x)", f"{page[100] / page[10]:.2f}x")
     say("flat: record 100 / 10 deals (goal <= 1.3x)", f"{record[100] / record[10]:.2f}x")
 

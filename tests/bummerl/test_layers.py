@@ -219,3 +219,17 @@ def test_the_type_check_holds_the_rule_cores_to_typed_signatures():
     strict = [o for o in overrides if o.get("disallow_untyped_defs")]
     assert len(strict) == 1 and strict[0]["disallow_incomplete_defs"]
     assert {m.removesuffix(".*") for m in strict[0]["module"]} == PURE
+
+
+MAX_LINES = 500
+"""A module a newcomer reads in one sitting; the rule cores may be longer (a rule is not
+split for a line count)."""
+
+
+def test_no_module_outside_the_rule_cores_is_over_500_lines():
+    long = {
+        name: lines
+        for name, path in modules().items()
+        if not pure(name) and (lines := len(path.read_text("utf-8").splitlines())) > MAX_LINES
+    }
+    assert long == {}
