@@ -10,6 +10,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import resolve_url
 from django.utils import translation
+from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext as _
 
 from base.htmx import SIGN_IN_HEADER, page_behind, vary_on_htmx
@@ -122,7 +123,7 @@ class RequestChecksMiddleware:
         return None
 
 
-class SignInMiddleware:
+class SignInMiddleware(MiddlewareMixin):
     """A request sent to sign in first (a redirect to ``LOGIN_URL``, from
     ``login_required`` or a sheet's access) comes back, once signed in, to the page it
     was sent from, never to a URL that only takes a POST (``/record/`` answers GET with
@@ -133,13 +134,12 @@ class SignInMiddleware:
     answered 401 with the sign-in address in ``Bummerl-Sign-In`` instead of the
     redirect, which ``fetch`` would follow silently and htmx would swap into the page:
     the page's script keeps what was typed (``live.js`` a deal, in its queue) and says
-    that nothing was saved, with a link to sign in (``site.js``)."""
+    that nothing was saved, with a link to sign in (``site.js``).
 
-    def __init__(self, get_response):
-        self.get_response = get_response
+    Sync and async (``MiddlewareMixin``): the push server (``bummerl.asgi``) answers its
+    held requests through it too."""
 
-    def __call__(self, request):
-        response = self.get_response(request)
+    def process_response(self, request, response):
         if response.status_code != 302:
             return response
         target = urlsplit(response.get("Location", ""))

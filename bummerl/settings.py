@@ -15,6 +15,8 @@ Environment variables (all optional on a laptop):
   DJANGO_LOG_LEVEL      of the site's own loggers (errors are always logged to stderr)
   BUMMERL_CACHE_URL     redis://host:port/db: the default cache in Redis (each process's
                         memory when unset)
+  BUMMERL_PUSH_URL      redis://host:port/db: the push channel (base.push) for the push
+                        server (bummerl.asgi); every page polls when unset
 The README's "Deployment" section describes each.
 """
 
@@ -253,6 +255,13 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 500},
     },
 }
+# The push channel (base.push): writers announce a change over Redis, and the push server
+# (bummerl.asgi, `make serve` starts it beside gunicorn) holds a sheet's version request
+# until the sheet changes or PUSH_SECONDS pass. Off (every page polls) when unset.
+PUSH_URL = env_str("BUMMERL_PUSH_URL", "")
+if PUSH_URL and not PUSH_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured(f"BUMMERL_PUSH_URL={PUSH_URL!r} is not a redis:// address")
+PUSH_SECONDS = env_int("BUMMERL_PUSH_SECONDS", 25)
 # The task queue (base.tasks, django-q2): printouts that take more than a second are
 # made by its worker (`manage.py qcluster`, started beside the site by `make run`). Its
 # broker is the database by default; BUMMERL_TASK_BROKER=redis://host:port/db picks Redis.

@@ -20,6 +20,12 @@ def version_of(deals) -> str:
     return f"{newest}-{sum(1 for d in deals if d.voided_at is not None)}"
 
 
+def topic(sheet_id: int) -> str:
+    """The push channel's topic of a sheet (``base.push``): announced after every write
+    that changes ``version_of``."""
+    return f"sheet:{sheet_id}"
+
+
 @dataclass(frozen=True)
 class Change:
     """One thing that happened to a sheet since a page was rendered: ``what`` is

@@ -24,13 +24,14 @@ from django.db import IntegrityError, transaction
 from django.db.models import Case, Value, When
 from django.utils import timezone
 
+from base import push
 from base.errors import RuleError, gettext_noop, key_reused
 from clubs import audit
 from clubs.audit import Action, Actor
 from clubs.models import Player
 from scoring import foldcache
 from scoring import rules as core
-from scoring.changes import SheetChanged, changes_since, version_of
+from scoring.changes import SheetChanged, changes_since, topic, version_of
 from scoring.models import Deal, DealRow, Seat, Sheet, as_stored, deal_rows
 from scoring.reading import (
     ScoredSheet,
@@ -371,7 +372,9 @@ def _announce(
     now stands, in one UPDATE (left out when a new deal ended no game: the figures only
     count finished games) and say that the finished games may have changed
     (``signals.games_changed``); tell the tournament whose match this sheet is
-    (``signals.sheet_changed``)."""
+    (``signals.sheet_changed``); wake the phones held by the push server once this
+    commits (``base.push``)."""
+    push.announce(topic(sheet.pk))
     if figures_changed:
         _keep_figures(sheet, state)
         games_changed.send(Sheet, sheet=sheet, state=state)

@@ -8,11 +8,13 @@ import uuid
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from base import push
 from base.errors import RuleError, gettext_noop, key_reused
 from clubs import audit
 from clubs.audit import Action, Actor
 from clubs.models import Archived, Club, Player
 from scoring import rules as core
+from scoring.changes import topic
 from scoring.models import RuleSet, Seat, Sheet, new_token
 from scoring.reading import live_rows, load_players, score
 from scoring.services import lock_for, locked_sheet
@@ -27,6 +29,7 @@ def revoke_link(sheet: Sheet, actor: Actor) -> None:
         )
         if revoked:
             audit.record(sheet.club_id, "sheet", sheet.pk, Action.LINK_REVOKED, actor=actor)
+            push.announce(topic(sheet.pk))  # a phone held on the link gets its 404 now
 
 
 def renew_link(sheet: Sheet, actor: Actor) -> None:
@@ -35,6 +38,7 @@ def renew_link(sheet: Sheet, actor: Actor) -> None:
     with transaction.atomic():
         Sheet.objects.filter(pk=sheet.pk).update(entry_token=new_token(), token_revoked_at=None)
         audit.record(sheet.club_id, "sheet", sheet.pk, Action.LINK_RENEWED, actor=actor)
+        push.announce(topic(sheet.pk))
 
 
 # -- a series of Partien at one table (two players) -----------------------------------

@@ -12,6 +12,9 @@ import hashlib
 import json
 from functools import partial
 
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -19,6 +22,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from base import push
+from scoring.changes import topic
 from scoring.views.sheet import with_sheet_access
 
 THEME_COLOUR = "#0b5d3b"
@@ -41,8 +46,59 @@ styles and scripts): a sheet page opened offline looks and works as online."""
 @partial(with_sheet_access, version=True)
 def version(request, access):
     """The sheet's version as plain text, read with the access in one query (a private
-    link; an account's session adds its own)."""
+    link; an account's session adds its own). ``?seen=`` (live.js sends the page's
+    version) is for the push server's ``held_version``; here it answers at once."""
     return HttpResponse(access.version, content_type="text/plain")
+
+
+HELD_HEADER = "Bummerl-Held"
+"""Set on an answer the push server held: live.js asks again at once instead of waiting."""
+
+
+@partial(with_sheet_access, version=True)
+def _access(request, access):
+    return access
+
+
+def _access_in_pool(request, **kwargs):
+    close_old_connections()  # this pool thread's connection, checked as a request's is
+    return _access(request, **kwargs)
+
+
+# In the event loop's thread pool: its threads keep their database connections from one
+# held request to the next (a thread of the request's own would open one each time).
+_read = sync_to_async(_access_in_pool, thread_sensitive=False)
+
+
+@require_safe
+@never_cache
+async def held_version(request, **kwargs):
+    """The push server's ``version/?seen=V`` (``bummerl.asgi``): as ``version``, but when
+    the sheet still stands at ``V`` the answer waits until a writer announces a change
+    (``base.push``) or ``settings.PUSH_SECONDS`` pass, then reads the version again.
+    An answer that was held carries ``Bummerl-Held: 1``; without the channel (no Redis)
+    it answers at once, as a plain poll. Access as ``version`` (404, or 401 to sign in),
+    asked again after the hold: a link revoked meanwhile gets its 404."""
+    access = await _read(request, **kwargs)
+    if isinstance(access, HttpResponse):
+        return access
+    seen = request.GET.get("seen")
+    held = False
+    if seen == access.version:
+
+        async def changed() -> bool:
+            again = await _read(request, **kwargs)
+            return isinstance(again, HttpResponse) or again.version != seen
+
+        held = await push.wait(topic(access.sheet.pk), changed, seconds=settings.PUSH_SECONDS)
+        if held:
+            access = await _read(request, **kwargs)
+            if isinstance(access, HttpResponse):
+                return access
+    response = HttpResponse(access.version, content_type="text/plain")
+    if held:
+        response[HELD_HEADER] = "1"
+    return response
 
 
 @require_safe

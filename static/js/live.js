@@ -7,6 +7,11 @@
 //    once). After that each poll that finds nothing new waits 2 s longer, up to 10 s: a
 //    phone lying on the table asks about a third as often, and the next tap on it asks
 //    at once. Polls that do not come through, and deals waiting, keep it at 2 s.
+//    Each poll says the version it has (``?seen=``). Where the site runs its push
+//    server (bummerl.asgi), that answer waits until the sheet changes (or some 25 s
+//    pass) and says so (``Bummerl-Held``): the next one then goes at once, and the
+//    phone asks a few times a minute instead of every few seconds. Any other answer
+//    (no push server, or it lost Redis) is a plain poll on the schedule above.
 //    An entry form its user has begun to fill in is kept as it is (the very element,
 //    with its choices, its key and the state ``after`` it was rendered from): sending
 //    it then is checked against that state as before.
@@ -242,15 +247,19 @@
     if (document.querySelector(".htmx-request")) return false;
     busy = true;
     var quiet = false;
+    var held = false;
     var done = function () {
       busy = false;
-      schedule(quiet);
+      if (held) {
+        clearTimeout(timer);
+        timer = setTimeout(poll, 0);
+      } else schedule(quiet);
     };
     if (waiting().length && !paused) {
       flush().then(done, done);
       return true;
     }
-    fetch(s.dataset.live + "version/", {
+    fetch(s.dataset.live + "version/?seen=" + encodeURIComponent(s.dataset.version || ""), {
       cache: "no-store",
       credentials: "same-origin",
       headers: scriptHeaders(),
@@ -267,6 +276,7 @@
             return null;
           }
           pollCame();
+          held = response.headers.get("Bummerl-Held") === "1";
           return response.text();
         },
         function () {
