@@ -3,7 +3,7 @@ held open by the push server (``bummerl.asgi``) wakes at once instead of polling
 (``Hub.wait``). Over Redis publish/subscribe, when ``BUMMERL_PUSH_URL`` names a Redis
 (``settings.PUSH_URL``); without it ``announce`` does nothing and every page polls.
 
-A topic is a short string such as ``"sheet:12"``. What changed is never sent: the
+A topic is a short string such as ``"sheet:12"``, its channel ``prefix() + topic``. What changed is never sent: the
 woken request reads it from the database again, so a message lost (Redis restarted
 between the write and the publish) costs one hold of ``settings.PUSH_SECONDS`` at
 most, never a wrong page. A publish that fails is logged and the write stands.
@@ -14,8 +14,8 @@ reconnecting) ``wait`` answers at once, and the page falls back to polling.
 """
 
 import asyncio
-import contextlib
 import logging
+import re
 from functools import partial
 
 import redis
@@ -25,8 +25,12 @@ from django.db import transaction
 
 log = logging.getLogger(__name__)
 
-PREFIX = "bummerl:"
-"""The channels' prefix in Redis: ``bummerl:<topic>``."""
+
+def prefix() -> str:
+    """The channels' prefix in Redis, ``bummerl:<database name>:``: channels are the same
+    in every Redis database, and two sites sharing one Redis never wake each other."""
+    return f"bummerl:{settings.DATABASES['default']['NAME']}:"
+
 
 RECONNECT_SECONDS = 1.0
 
@@ -43,7 +47,7 @@ def _publish(topic: str) -> None:
     try:
         if _publisher is None:
             _publisher = redis.Redis.from_url(settings.PUSH_URL, socket_timeout=1)
-        _publisher.publish(PREFIX + topic, b"1")
+        _publisher.publish(prefix() + topic, b"1")
     except (redis.RedisError, OSError) as error:
         log.warning("push: %s not announced (%s)", topic, error.__class__.__name__)
 
@@ -56,11 +60,16 @@ def announce(topic: str) -> None:
 
 
 class Hub:
-    """The waiters of one event loop and the one subscription that wakes them."""
+    """The waiters of one event loop and the one subscription that wakes them. It keeps
+    when each topic was last announced (``RECENT_SECONDS``) and since when it is
+    subscribed, so that a request can tell whether it missed a change while it read."""
 
     def __init__(self, url: str):
         self.url = url
+        self.prefix = prefix()
         self.waiters: dict[str, set[asyncio.Event]] = {}
+        self.announced: dict[str, float] = {}  # topic -> the loop's time of its last message
+        self.subscribed_at: float | None = None  # None: not subscribed
         self.subscribed = asyncio.Event()
         self.task: asyncio.Task | None = None
 
@@ -69,19 +78,22 @@ class Hub:
             self.task = asyncio.get_running_loop().create_task(self._listen())
 
     async def _listen(self) -> None:
+        pattern = re.sub(r"([\\*?\[\]])", r"\\\1", self.prefix) + "*"
         while True:
             client = redis.asyncio.Redis.from_url(self.url)
             try:
                 async with client.pubsub() as pubsub:
-                    await pubsub.psubscribe(PREFIX + "*")
+                    await pubsub.psubscribe(pattern)
+                    self.subscribed_at = asyncio.get_running_loop().time()
                     self.subscribed.set()
                     async for message in pubsub.listen():
                         if message["type"] == "pmessage":
-                            self._wake(message["channel"].decode()[len(PREFIX) :])
+                            self._wake(message["channel"].decode()[len(self.prefix) :])
             except (redis.RedisError, OSError) as error:
                 log.warning("push: subscription lost (%s)", error.__class__.__name__)
             finally:
                 # Messages may be missed until it is back: every waiter reads again.
+                self.subscribed_at = None
                 self.subscribed.clear()
                 for topic in list(self.waiters):
                     self._wake(topic)
@@ -89,22 +101,14 @@ class Hub:
             await asyncio.sleep(RECONNECT_SECONDS)
 
     def _wake(self, topic: str) -> None:
+        now = asyncio.get_running_loop().time()
+        self.announced[topic] = now
+        if len(self.announced) > 10_000:  # forget what no read in progress can ask about
+            self.announced = {
+                t: at for t, at in self.announced.items() if now - at < RECENT_SECONDS
+            }
         for event in self.waiters.get(topic, ()):
             event.set()
-
-    def listen(self, topic: str) -> asyncio.Event:
-        """An event set when ``topic`` is announced from now on; ``forget`` it after."""
-        self._start()
-        event = asyncio.Event()
-        self.waiters.setdefault(topic, set()).add(event)
-        return event
-
-    def forget(self, topic: str, event: asyncio.Event) -> None:
-        waiting = self.waiters.get(topic)
-        if waiting is not None:
-            waiting.discard(event)
-            if not waiting:
-                del self.waiters[topic]
 
     async def ready(self, timeout: float) -> bool:
         """Whether the subscription stands (waiting up to ``timeout`` seconds for it)."""
@@ -115,6 +119,31 @@ class Hub:
             return False
         return True
 
+    async def hold(self, topic: str, since: float, seconds: float) -> bool | None:
+        """See the module's ``hold``."""
+        if not await self.ready(timeout=1.0):
+            return None
+        subscribed = self.subscribed_at
+        if subscribed is None or subscribed > since:
+            return True  # it may have missed a message while the caller read
+        if self.announced.get(topic, float("-inf")) >= since:
+            return True  # announced while the caller read
+        event = asyncio.Event()  # listening from here, with no await since the check
+        self.waiters.setdefault(topic, set()).add(event)
+        try:
+            await asyncio.wait_for(event.wait(), seconds)
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            waiting = self.waiters[topic]
+            waiting.discard(event)
+            if not waiting:
+                del self.waiters[topic]
+
+
+RECENT_SECONDS = 60.0
+"""How long a hub remembers an announcement: longer than any read of a held request."""
 
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
 
@@ -130,23 +159,18 @@ def hub() -> Hub:
     return found
 
 
-async def wait(topic: str, changed, *, seconds: float) -> bool:
-    """Hold until ``topic`` is announced or ``seconds`` pass. ``changed()`` (a coroutine
-    function) is asked once the waiter listens, so that a change between the caller's
-    read and the subscription is not missed: when it answers True, no hold. Returns
-    whether the request was held (False: the channel is off or not subscribed; the
-    caller answers as a plain poll)."""
+def moment() -> float:
+    """Now, on the event loop's clock: take it before reading what a hold is about."""
+    return asyncio.get_running_loop().time()
+
+
+async def hold(topic: str, since: float, *, seconds: float) -> bool | None:
+    """Hold until ``topic`` is announced or ``seconds`` pass. ``since`` is the
+    ``moment()`` before the caller read the state it holds on: a change announced since
+    then (or a subscription younger than it, which may have missed one) answers True at
+    once. True: announced (read again); False: the time passed with no announcement
+    (what was read still stands); None: not held, the channel is off or its Redis does
+    not answer (the caller answers as a plain poll)."""
     if not enabled():
-        return False
-    h = hub()
-    if not await h.ready(timeout=1.0):
-        return False
-    event = h.listen(topic)
-    try:
-        if await changed():
-            return True
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), seconds)
-        return True
-    finally:
-        h.forget(topic, event)
+        return None
+    return await hub().hold(topic, since, seconds)

@@ -6,5 +6,7 @@ import os
 
 from django.core.asgi import get_asgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bummerl.push_settings")
+# Always its own settings (only the version routes, only async middleware), even where
+# the environment names the site's for its other commands.
+os.environ["DJANGO_SETTINGS_MODULE"] = "bummerl.push_settings"
 application = get_asgi_application()

@@ -22,6 +22,7 @@ load. Skipped, with the reason, when PostgreSQL (``FED_PG_URL``, a database the 
 may drop and create) or Redis (``FED_REDIS_URL``) does not answer.
 """
 
+import contextlib
 import json
 import os
 import statistics
@@ -43,6 +44,9 @@ CLIENTS = int(os.environ.get("FED_CLIENTS", "3"))
 # Seconds between one table's deals, at random in this range: "10-20" plays far faster
 # than a table does (a deal of Schnapsen takes a minute or two); "60-120" plays one.
 DEAL_GAP = tuple(float(x) for x in os.environ.get("FED_DEAL_SECONDS", "10-20").split("-"))
+# "1": the push server (bummerl.asgi) holds the phones' version requests, as ``make serve``
+# runs it; "0": every phone polls gunicorn.
+PUSH = os.environ.get("FED_PUSH", "1") == "1"
 TARGET_PHONES, TARGET_LOAD, GOAL_CORES = 5000, 0.6, 4
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -112,11 +116,14 @@ class Sampler:
         masters = {
             p for p, (ppid, _, _) in procs.items() if ppid == me and "gunicorn" in cmdline(p)
         }
+        pushers = {p for p, (ppid, _, _) in procs.items() if ppid == me and "uvicorn" in cmdline(p)}
         worker = {self.worker} | {p for p, (ppid, _, _) in procs.items() if ppid == self.worker}
         out = {}
         for pid, (ppid, name, ticks) in procs.items():
             if ppid in masters or pid in masters:
                 out[pid] = ("gunicorn", ticks)
+            elif pid in pushers:
+                out[pid] = ("push server", ticks)
             elif pid in worker or ppid in worker:
                 out[pid] = ("task worker", ticks)
             elif name == "postgres" and f" {self.database} " in cmdline(pid):
@@ -155,6 +162,7 @@ def main() -> None:
             "DATABASE_URL": PG,
             "BUMMERL_CACHE_URL": f"{REDIS}/5",
             "BUMMERL_TASK_BROKER": f"{REDIS}/6",
+            **({"BUMMERL_PUSH_URL": f"{REDIS}/7"} if PUSH else {}),
             "DJANGO_SETTINGS_MODULE": "bummerl.settings",
             "BUMMERL_PRINT_CACHE": str(WORK / "printouts"),
             "BUMMERL_SETUP_CODE_FILE": str(WORK / "setup-code.json"),
@@ -172,7 +180,11 @@ def main() -> None:
     from scoring.models import Deal
     from tests import factories
     from tests.load import percentile
-    from tests.serving import serving
+    from tests.serving import push_serving, serving
+
+    def pushing():
+        return push_serving(WORK) if PUSH else contextlib.nullcontext(None)
+
     from tournaments.simulation import simulate
 
     started = time.monotonic()
@@ -211,7 +223,7 @@ def main() -> None:
         return json.loads(out) if run.returncode == 0 else {"errors": ["client failed"]}
 
     load_before = os.getloadavg()[0]
-    with serving(WORK, gunicorn=True) as base:
+    with serving(WORK, gunicorn=True) as base, pushing() as push:
         worker = subprocess.Popen(
             [sys.executable, "manage.py", "qcluster"],
             cwd=ROOT,
@@ -227,6 +239,7 @@ def main() -> None:
                     "tables": [[s.entry_token, c] for s, c in tables[i::CLIENTS]],
                     "screens": screens[i::CLIENTS],
                     "deal_gap": DEAL_GAP,
+                    "push": push,
                 }
                 for i in range(CLIENTS)
             ]
@@ -253,7 +266,8 @@ def main() -> None:
 
     print(
         f"federation {time.strftime('%Y-%m-%d')} · PostgreSQL, Redis cache and broker, "
-        f"gunicorn {os.environ.get('WORKERS', '3')} workers, task worker · "
+        f"gunicorn {os.environ.get('WORKERS', '3')} workers, "
+        f"{'the push server (polls held), ' if PUSH else 'no push server (polls), '}task worker · "
         f"{os.cpu_count()} cores · setup {setup:.0f} s"
     )
     print(
@@ -263,7 +277,7 @@ def main() -> None:
         f"(p50 {p(one['trivial'], 0.5):.1f}): poll / trivial (p50) "
         f"{statistics.median(one['polls']) / statistics.median(one['trivial']):.1f}x"
     )
-    total = {k: [] for k in ("deals", "polls", "pages", "screens", "errors", "keys")}
+    total = {k: [] for k in ("deals", "polls", "pages", "screens", "errors", "keys", "reach")}
     sent = {k: 0 for k in ("deals", "polls", "pages", "screens")}
     due = {k: 0.0 for k in ("deals", "polls", "screens")}
     client_cpu, seconds = 0.0, 0.0
@@ -292,7 +306,9 @@ def main() -> None:
     print(
         f"federation: deal p50 {p(total['deals'], 0.5):.0f} ms p95 {p(total['deals'], 0.95):.0f} ms, "
         f"poll p50 {p(total['polls'], 0.5):.0f} ms p95 {p(total['polls'], 0.95):.0f} ms, "
-        f"screen p95 {p(total['screens'], 0.95):.0f} ms; errors {len(total['errors'])}"
+        f"screen p95 {p(total['screens'], 0.95):.0f} ms; a deal reaches the table's other "
+        f"phones p50 {p(total['reach'], 0.5):.0f} ms p95 {p(total['reach'], 0.95):.0f} ms "
+        f"({len(total['reach'])} seen); errors {len(total['errors'])}"
         f"{' (' + ', '.join(f'{n} {e}' for e, n in kinds[:3]) + ')' if kinds else ''}, "
         f"lost {lost}, doubled {doubled} (database: {len(rows)} deals)"
     )

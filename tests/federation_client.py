@@ -16,18 +16,22 @@ Prints ``ready`` once every phone has its page, then one JSON line: latencies of
 requests sent and due, and this process's own CPU seconds.
 """
 
+import http.client
 import json
 import random
 import re
 import sys
 import threading
 import time
+import urllib.parse
 
 from tests.load import Table
 
 VERSION = re.compile(rb'data-version="([^"]*)"')
 POLL, POLL_MAX, QUIET, SCREEN_POLL = 2.0, 10.0, 30.0, 10.0  # as live.js and screen.js
 DEAL_GAP = (10.0, 20.0)
+HELD = "Bummerl-Held"  # scoring.views.live.HELD_HEADER
+HOLD_SLACK = 2.0  # a request held at the run's end is let go this much later
 
 
 def version_of(page: bytes) -> str | None:
@@ -35,8 +39,34 @@ def version_of(page: bytes) -> str | None:
     return found.group(1).decode() if found else None
 
 
+class Holder:
+    """A phone's own kept-alive connection to the push server (``bummerl.asgi``)."""
+
+    def __init__(self, base: str):
+        address = urllib.parse.urlsplit(base)
+        self.host, self.port = address.hostname, address.port
+        self.connection: http.client.HTTPConnection | None = None
+
+    def get(self, path: str, headers: dict, timeout: float) -> tuple[int, bytes, bool]:
+        """(status, body, held); OSError when no answer came within ``timeout``."""
+        if self.connection is None:
+            self.connection = http.client.HTTPConnection(self.host, self.port)
+        self.connection.timeout = timeout
+        if self.connection.sock is not None:
+            self.connection.sock.settimeout(timeout)
+        try:
+            self.connection.request("GET", path, headers=headers)
+            response = self.connection.getresponse()
+            body = response.read()
+        except (http.client.HTTPException, OSError) as error:
+            self.connection.close()
+            self.connection = None
+            raise OSError(str(error)) from error
+        return response.status, body, response.getheader(HELD) == "1"
+
+
 class Phone:
-    def __init__(self, table: Table, dealer: bool, rng: random.Random):
+    def __init__(self, table: Table, dealer: bool, rng: random.Random, sent: dict, push):
         self.table = table  # each phone its own connection and cookies
         self.dealer = dealer
         self.rng = rng
@@ -46,6 +76,11 @@ class Phone:
         self.wait = POLL
         self.waited = 0.0  # the waits between polls, summed (without the answers' time)
         self.polls = 0
+        self.held = False  # the last version answer was held by the push server
+        self.sent = sent  # the table's: version -> when the deal that made it was tapped
+        self.noticed: dict[str, float] = {}  # version -> when this phone learnt of it
+        self.holder = Holder(push) if push else None
+        self.lock = threading.Lock()  # one request at a time on the table's connection
 
     def stir(self) -> None:
         self.stirred = time.monotonic()
@@ -70,7 +105,8 @@ def timed_get(phone: Phone, out: dict, kind: str, path: str) -> tuple[int, bytes
     "pages"); None when no answer came."""
     start = time.monotonic()
     try:
-        status, body = phone.table._request("GET", path, headers=phone.headers)
+        with phone.lock:
+            status, body = phone.table._request("GET", path, headers=phone.headers)
     except OSError as error:
         record(out, kind, None, f"{kind[:-1]} {error.__class__.__name__}")
         return None
@@ -78,16 +114,41 @@ def timed_get(phone: Phone, out: dict, kind: str, path: str) -> tuple[int, bytes
     return status, body
 
 
-def poll(phone: Phone, out: dict) -> bool:
+def held_get(phone: Phone, out: dict, path: str, until: float) -> tuple[int, bytes] | None:
+    """The version from the push server; its time is kept only when it was not held (a
+    held answer's time is the sheet's quiet). None when no answer came, or the run ended
+    while it was held."""
+    assert phone.holder is not None
+    start = time.monotonic()
+    try:
+        status, body, held = phone.holder.get(path, phone.headers, until - start + HOLD_SLACK)
+    except OSError as error:
+        if time.monotonic() < until:
+            record(out, "polls", None, f"poll {error.__class__.__name__}")
+        return None
+    phone.held = held
+    record(
+        out, "polls", None if held else time.monotonic() - start, None if status == 200 else "poll"
+    )
+    return status, body
+
+
+def poll(phone: Phone, out: dict, until: float = float("inf")) -> bool:
     """One poll (and the sheet when it changed); True: it came through, nothing new."""
     t = phone.table
     phone.polls += 1
-    answer = timed_get(phone, out, "polls", f"/e/{t.token}/version/")
+    path = f"/e/{t.token}/version/?seen={phone.seen or ''}"
+    if phone.holder is not None:
+        answer = held_get(phone, out, path, until)
+    else:
+        answer = timed_get(phone, out, "polls", path)
     if answer is None or answer[0] != 200:
+        phone.held = False
         return False
     version = answer[1].decode()
     if version == phone.seen:
         return True
+    phone.noticed.setdefault(version, time.monotonic())
     phone.stir()
     page = timed_get(phone, out, "pages", f"/e/{t.token}/")
     if page is not None and page[0] == 200:
@@ -101,12 +162,16 @@ def deal(phone: Phone, due: float, out: dict) -> None:
     data = phone.table.next_deal()
     sends = 2 if phone.rng.random() < 0.1 else 1
     for _ in range(sends):
-        ok, error = phone.table.send(data)
+        tapped = time.monotonic()
+        with phone.lock:
+            ok, error = phone.table.send(data)
         record(out, "deals", time.monotonic() - due, error or None)
         if ok:
             with out["lock"]:
                 out["keys"].add(data["key"])
             phone.seen = version_of(phone.table.page) or phone.seen
+            if phone.seen:
+                phone.sent.setdefault(phone.seen, tapped)
         due = time.monotonic()
 
 
@@ -119,7 +184,34 @@ def record(out: dict, kind: str, took: float | None, error: str | None) -> None:
             out["errors"].append(error)
 
 
+def deal_loop(phone: Phone, until: float, out: dict, gap: tuple[float, float]) -> None:
+    """The dealer's deals on their own, while its version request is held (push)."""
+    due = time.monotonic() + phone.rng.uniform(*gap)
+    while due < until:
+        time.sleep(max(0.0, due - time.monotonic()))
+        deal(phone, due, out)
+        due += phone.rng.uniform(*gap)
+
+
+def held_loop(phone: Phone, until: float, out: dict) -> None:
+    """As live.js with the push server: after a held answer the next request at once,
+    after any other the poll's schedule."""
+    time.sleep(phone.rng.uniform(0, POLL))
+    while time.monotonic() < until:
+        quiet = poll(phone, out, until)
+        if not phone.held:
+            time.sleep(min(phone.plan(quiet), max(0.0, until - time.monotonic())))
+
+
 def phone_loop(phone: Phone, until: float, out: dict, gap: tuple[float, float]) -> None:
+    if phone.holder is not None:
+        dealing = threading.Thread(target=deal_loop, args=(phone, until, out, gap))
+        if phone.dealer:
+            dealing.start()
+        held_loop(phone, until, out)
+        if phone.dealer:
+            dealing.join()
+        return
     now = time.monotonic()
     next_poll = now + phone.rng.uniform(0, POLL)
     next_deal = now + phone.rng.uniform(*gap) if phone.dealer else float("inf")
@@ -133,7 +225,7 @@ def phone_loop(phone: Phone, until: float, out: dict, gap: tuple[float, float]) 
             next_deal += phone.rng.uniform(*gap)
             next_poll = min(next_poll, time.monotonic() + POLL)  # used: 2 s again
         else:
-            quiet = poll(phone, out)
+            quiet = poll(phone, out, until)
             next_poll = time.monotonic() + phone.plan(quiet)
 
 
@@ -164,9 +256,12 @@ def run(base: str, seconds: float, spec: dict) -> dict:
     }
     rng = random.Random(hash(tuple(t for t, _ in spec["tables"])))
     phones = []
+    push = spec.get("push")
     for token, count in spec["tables"]:
+        sent: dict[str, float] = {}
         for i in range(count):
-            phones.append(Phone(Table(base, token, rng.randrange(1 << 30)), i == 0, rng))
+            table = Table(base, token, rng.randrange(1 << 30))
+            phones.append(Phone(table, i == 0, rng, sent, push))
     screens = spec.get("screens", [])
     # a screen's own connection (a Table opened on a sheet: only its connection is used)
     viewers = [Table(base, spec["tables"][0][0], i) for i in range(len(screens))]
@@ -186,13 +281,27 @@ def run(base: str, seconds: float, spec: dict) -> dict:
         thread.join()
     elapsed = time.monotonic() - started
     dealers = sum(1 for p in phones if p.dealer)
+    # From the tap on the dealer's phone to each other phone of its table knowing the deal.
+    reach = [
+        noticed - p.sent[version]
+        for p in phones
+        if not p.dealer
+        for version, noticed in p.noticed.items()
+        if version in p.sent
+    ]
     return {
         "seconds": elapsed,
         "cpu": time.process_time() - cpu,
         "phones": len(phones),
+        "reach": reach,
         "due": {
-            # With answers at once: each phone's polls in the time it waited between them.
-            "polls": sum(elapsed / p.waited * p.polls for p in phones if p.waited),
+            # With answers at once: each phone's polls in the time it waited between them
+            # (a held request is due as soon as the one before is answered).
+            "polls": sum(
+                p.polls if p.holder else elapsed / p.waited * p.polls
+                for p in phones
+                if p.holder or p.waited
+            ),
             "deals": dealers * elapsed / (sum(gap) / 2),
             "screens": len(screens) * elapsed / SCREEN_POLL,
         },
@@ -205,7 +314,7 @@ def single(base: str, token: str, seconds: float) -> dict:
     """One phone alone: deals one after the other, then polls one after the other."""
     out = {"lock": threading.Lock(), "deals": [], "polls": [], "keys": set(), "errors": []}
     out["sent"] = {"deals": 0, "polls": 0, "pages": 0}
-    phone = Phone(Table(base, token, 1), True, random.Random(1))
+    phone = Phone(Table(base, token, 1), True, random.Random(1), {}, None)
     until = time.monotonic() + seconds / 2
     while time.monotonic() < until:
         deal(phone, time.monotonic(), out)

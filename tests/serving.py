@@ -32,12 +32,47 @@ WORKERS = "3"
 threads in a worker only wait for the same interpreter lock."""
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for(port: int) -> None:
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+
+
+@contextmanager
+def push_serving(work: Path):
+    """Run the push server (``bummerl.asgi`` under uvicorn, as ``make serve``) on a free
+    port for the ``with`` block; yields its base URL. ``BUMMERL_PUSH_URL`` comes from the
+    environment, as the site's."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "bummerl.asgi:application", "--no-access-log"]
+        + ["--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT,
+        env=production_env(work),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for(port)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
 @contextmanager
 def serving(work: Path, gunicorn: bool = False):
     """Run the site on a free port for the ``with`` block; yields its base URL."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     env = production_env(work)
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
@@ -62,12 +97,7 @@ def serving(work: Path, gunicorn: bool = False):
         command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.2)
+        wait_for(port)
         yield f"http://127.0.0.1:{port}"
     finally:
         server.terminate()

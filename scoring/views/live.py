@@ -75,28 +75,23 @@ _read = sync_to_async(_access_in_pool, thread_sensitive=False)
 async def held_version(request, **kwargs):
     """The push server's ``version/?seen=V`` (``bummerl.asgi``): as ``version``, but when
     the sheet still stands at ``V`` the answer waits until a writer announces a change
-    (``base.push``) or ``settings.PUSH_SECONDS`` pass, then reads the version again.
-    An answer that was held carries ``Bummerl-Held: 1``; without the channel (no Redis)
-    it answers at once, as a plain poll. Access as ``version`` (404, or 401 to sign in),
-    asked again after the hold: a link revoked meanwhile gets its 404."""
+    (``base.push``) or ``settings.PUSH_SECONDS`` pass. An answer that was held carries
+    ``Bummerl-Held: 1``; without the channel (no Redis) it answers at once, as a plain
+    poll. Access as ``version`` (404, or 401 to sign in), asked again after a change:
+    revoking or renewing the link announces one, so a held link gets its 404 at once."""
+    since = push.moment()
     access = await _read(request, **kwargs)
     if isinstance(access, HttpResponse):
         return access
-    seen = request.GET.get("seen")
-    held = False
-    if seen == access.version:
-
-        async def changed() -> bool:
-            again = await _read(request, **kwargs)
-            return isinstance(again, HttpResponse) or again.version != seen
-
-        held = await push.wait(topic(access.sheet.pk), changed, seconds=settings.PUSH_SECONDS)
-        if held:
+    woke = None
+    if request.GET.get("seen") == access.version:
+        woke = await push.hold(topic(access.sheet.pk), since, seconds=settings.PUSH_SECONDS)
+        if woke:
             access = await _read(request, **kwargs)
             if isinstance(access, HttpResponse):
                 return access
     response = HttpResponse(access.version, content_type="text/plain")
-    if held:
+    if woke is not None:
         response[HELD_HEADER] = "1"
     return response
 

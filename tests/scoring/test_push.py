@@ -53,6 +53,10 @@ def run(main):
     async def wrapped():
         loop = asyncio.get_running_loop()
         loop.set_default_executor(ThreadPoolExecutor(max_workers=1))
+        if push.enabled():
+            # Subscribed before the first request: a younger subscription, which may have
+            # missed a change, answers at once (tested on its own below).
+            await push.hub().ready(timeout=2)
         try:
             return await main()
         finally:
@@ -61,10 +65,11 @@ def run(main):
     return asyncio.run(wrapped())
 
 
-async def held_on(sheet_id: int) -> None:
-    """Until a request is held on the sheet's topic."""
+async def held_on(sheet_id: int, request: asyncio.Task) -> None:
+    """Until ``request`` is held on the sheet's topic (it fails when it was answered)."""
     h = push.hub()
     while not h.waiters.get(topic(sheet_id)):
+        assert not request.done(), request.result().content
         await asyncio.sleep(0.01)
 
 
@@ -90,8 +95,7 @@ def test_an_answer_seen_already_waits_for_the_deal_another_phone_records(sheet):
 
     async def main():
         request = asyncio.create_task(AsyncClient().get(url(sheet, before)))
-        await held_on(sheet.pk)
-        assert not request.done()
+        await held_on(sheet.pk, request)
         await sync_to_async(factories.fill, thread_sensitive=False)(sheet, count=3)
         return await asyncio.wait_for(request, 10)  # woken, long before 60 s
 
@@ -127,7 +131,7 @@ def test_every_writer_of_the_sheet_wakes_the_held_answer(sheet, writer):
 
     async def main():
         request = asyncio.create_task(AsyncClient().get(url(sheet, before)))
-        await held_on(sheet.pk)
+        await held_on(sheet.pk, request)
         await sync_to_async(write, thread_sensitive=False)()
         return await asyncio.wait_for(request, 10)
 
@@ -205,7 +209,7 @@ def test_an_account_s_held_answer_wakes_too(sheet):
         c = AsyncClient()
         c.cookies = client.cookies
         request = asyncio.create_task(c.get(path))
-        await held_on(sheet.pk)
+        await held_on(sheet.pk, request)
         await sync_to_async(factories.fill, thread_sensitive=False)(sheet, count=3)
         return await asyncio.wait_for(request, 10)
 
@@ -216,7 +220,7 @@ def test_an_account_s_held_answer_wakes_too(sheet):
 @override_settings(PUSH_URL=REDIS)
 def test_a_change_is_announced_once_its_transaction_commits_and_never_on_rollback(sheet):
     listener = redis.Redis.from_url(REDIS).pubsub()
-    listener.subscribe(push.PREFIX + topic(sheet.pk))
+    listener.subscribe(push.prefix() + topic(sheet.pk))
     assert listener.get_message(timeout=2)["type"] == "subscribe"
 
     def heard() -> int:
@@ -251,3 +255,26 @@ def test_the_push_server_s_version_paths_are_the_site_s(sheet):
             reverse("sheet:version", kwargs={"pk": sheet.pk}),
         ]
     assert pushed == site == [f"/e/{sheet.entry_token}/version/", f"/tables/{sheet.pk}/version/"]
+
+
+@override_settings(PUSH_URL=REDIS)
+def test_a_hold_knows_what_was_announced_while_its_caller_read():
+    """``since`` is taken before the read: an announcement after it answers at once, and
+    so does a subscription younger than it (it may have missed one); otherwise the hold
+    waits its time and answers False."""
+
+    async def main():
+        h = push.hub()
+        assert h.subscribed_at is not None
+        # A read begun before the subscription:
+        first = await asyncio.wait_for(h.hold("sheet:-1", h.subscribed_at - 0.001, 60), 5)
+        before = push.moment()
+        await sync_to_async(push._publish, thread_sensitive=False)("sheet:-1")
+        while h.announced.get("sheet:-1", float("-inf")) < before:
+            await asyncio.sleep(0.01)
+        missed = await asyncio.wait_for(h.hold("sheet:-1", before, 60), 5)
+        quiet = await h.hold("sheet:-1", push.moment(), 0.2)
+        other = await h.hold("sheet:-2", before, 0.2)  # another sheet's change wakes none
+        return first, missed, quiet, other
+
+    assert run(main) == (True, True, False, False)
