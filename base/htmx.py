@@ -10,8 +10,10 @@ the page with its styles and scripts, never the bare partial.
 
 from urllib.parse import urlsplit
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render, resolve_url
 from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django_htmx.middleware import HtmxDetails
@@ -55,3 +57,28 @@ def page_behind(request) -> str | None:
             parts = urlsplit(url)
             return parts.path + (f"?{parts.query}" if parts.query else "")
     return None
+
+
+def sign_in_answer(request, response: HttpResponse) -> HttpResponse:
+    """``response``, unless it sends to sign in first (a redirect to ``LOGIN_URL``):
+    then for a POST or an htmx request ``next`` is the page it came from
+    (``page_behind``), and an htmx request (or one of the site's scripts) gets 401 with
+    the sign-in address in ``Bummerl-Sign-In`` instead (``SignInMiddleware``, and the
+    push server's held version, ``scoring.views.live``)."""
+    if response.status_code != 302:
+        return response
+    target = urlsplit(response.get("Location", ""))
+    if target.netloc or target.path != resolve_url(settings.LOGIN_URL):
+        return response
+    # htmx restoring history after Back wants a whole page: the sign-in page is one.
+    htmx = request.headers.get("HX-Request") == "true" and not request.headers.get(
+        "HX-History-Restore-Request"
+    )
+    if not htmx and request.method in ("GET", "HEAD"):
+        return response
+    url = redirect_to_login(page_behind(request) or "/").url
+    if not htmx:
+        return HttpResponseRedirect(url)
+    answer = HttpResponse(status=401)
+    answer[SIGN_IN_HEADER] = url
+    return vary_on_htmx(answer)

@@ -3,17 +3,13 @@ switch, which stores it in the language cookie. The browser's Accept-Language is
 consulted: a club's phones should all show the same words at the table."""
 
 import codecs
-from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.contrib.auth.views import redirect_to_login
-from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
-from django.shortcuts import resolve_url
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.utils import translation
-from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext as _
 
-from base.htmx import SIGN_IN_HEADER, page_behind, vary_on_htmx
+from base.htmx import sign_in_answer
 
 
 class LanguageMiddleware:
@@ -123,7 +119,7 @@ class RequestChecksMiddleware:
         return None
 
 
-class SignInMiddleware(MiddlewareMixin):
+class SignInMiddleware:
     """A request sent to sign in first (a redirect to ``LOGIN_URL``, from
     ``login_required`` or a sheet's access) comes back, once signed in, to the page it
     was sent from, never to a URL that only takes a POST (``/record/`` answers GET with
@@ -134,26 +130,10 @@ class SignInMiddleware(MiddlewareMixin):
     answered 401 with the sign-in address in ``Bummerl-Sign-In`` instead of the
     redirect, which ``fetch`` would follow silently and htmx would swap into the page:
     the page's script keeps what was typed (``live.js`` a deal, in its queue) and says
-    that nothing was saved, with a link to sign in (``site.js``).
+    that nothing was saved, with a link to sign in (``site.js``)."""
 
-    Sync and async (``MiddlewareMixin``): the push server (``bummerl.asgi``) answers its
-    held requests through it too."""
+    def __init__(self, get_response):
+        self.get_response = get_response
 
-    def process_response(self, request, response):
-        if response.status_code != 302:
-            return response
-        target = urlsplit(response.get("Location", ""))
-        if target.netloc or target.path != resolve_url(settings.LOGIN_URL):
-            return response
-        # htmx restoring history after Back wants a whole page: the sign-in page is one.
-        htmx = request.headers.get("HX-Request") == "true" and not request.headers.get(
-            "HX-History-Restore-Request"
-        )
-        if not htmx and request.method in ("GET", "HEAD"):
-            return response
-        url = redirect_to_login(page_behind(request) or "/").url
-        if not htmx:
-            return HttpResponseRedirect(url)
-        answer = HttpResponse(status=401)
-        answer[SIGN_IN_HEADER] = url
-        return vary_on_htmx(answer)
+    def __call__(self, request):
+        return sign_in_answer(request, self.get_response(request))

@@ -1,13 +1,8 @@
 """The push server's settings (``bummerl.asgi``): the site's, with only the sheets'
-version addresses (``bummerl.push_urls``) and only the middleware that their access
-needs, all of it async: a held request costs no thread while it waits."""
+version addresses (``bummerl.push_urls``) and no middleware: a held request costs no
+thread while it waits, and an answer no thread hop but the one that reads it."""
 
 from bummerl.settings import *  # noqa: F403
 
 ROOT_URLCONF = "bummerl.push_urls"
-MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "bummerl.middleware.SignInMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-]
+MIDDLEWARE: list[str] = []  # the access's parts of them: scoring.views.live._access_in_pool

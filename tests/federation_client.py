@@ -100,13 +100,20 @@ def table_url(table: Table) -> str:
     return f"http://{table.host}:{table.port}/e/{table.token}/"
 
 
+def browser(phone: Phone) -> dict:
+    """A script's GET headers with the phone's cookies, as a browser sends them (without
+    them a page's answer would set a new CSRF cookie, and the next deal be refused)."""
+    cookies = "; ".join(f"{k}={v}" for k, v in phone.table.cookies.items())
+    return {**phone.headers, "Cookie": cookies} if cookies else phone.headers
+
+
 def timed_get(phone: Phone, out: dict, kind: str, path: str) -> tuple[int, bytes] | None:
     """GET ``path`` as ``phone``, its time and error kept under ``kind`` ("polls",
     "pages"); None when no answer came."""
     start = time.monotonic()
     try:
         with phone.lock:
-            status, body = phone.table._request("GET", path, headers=phone.headers)
+            status, body = phone.table._request("GET", path, headers=browser(phone))
     except OSError as error:
         record(out, kind, None, f"{kind[:-1]} {error.__class__.__name__}")
         return None
@@ -121,10 +128,12 @@ def held_get(phone: Phone, out: dict, path: str, until: float) -> tuple[int, byt
     assert phone.holder is not None
     start = time.monotonic()
     try:
-        status, body, held = phone.holder.get(path, phone.headers, until - start + HOLD_SLACK)
+        status, body, held = phone.holder.get(path, browser(phone), until - start + HOLD_SLACK)
     except OSError as error:
         if time.monotonic() < until:
             record(out, "polls", None, f"poll {error.__class__.__name__}")
+        else:
+            phone.polls -= 1  # held when the run ended: neither sent nor due
         return None
     phone.held = held
     record(
@@ -184,9 +193,15 @@ def record(out: dict, kind: str, took: float | None, error: str | None) -> None:
             out["errors"].append(error)
 
 
+def first_deal(phone: Phone, gap: tuple[float, float]) -> float:
+    """Seconds to a table's first deal: the table is met in the middle of its evening
+    (the mean wait for the next deal of gaps uniform in ``gap`` is about half a gap)."""
+    return phone.rng.uniform(0, sum(gap) / 2)
+
+
 def deal_loop(phone: Phone, until: float, out: dict, gap: tuple[float, float]) -> None:
     """The dealer's deals on their own, while its version request is held (push)."""
-    due = time.monotonic() + phone.rng.uniform(*gap)
+    due = time.monotonic() + first_deal(phone, gap)
     while due < until:
         time.sleep(max(0.0, due - time.monotonic()))
         deal(phone, due, out)
@@ -214,7 +229,7 @@ def phone_loop(phone: Phone, until: float, out: dict, gap: tuple[float, float]) 
         return
     now = time.monotonic()
     next_poll = now + phone.rng.uniform(0, POLL)
-    next_deal = now + phone.rng.uniform(*gap) if phone.dealer else float("inf")
+    next_deal = now + first_deal(phone, gap) if phone.dealer else float("inf")
     while True:
         due = min(next_poll, next_deal)
         if due >= until:
