@@ -52,10 +52,16 @@ run: seed .secret_key
 
 # A club's server: settings from the environment (DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS,
 # DATABASE_URL, …; see README "Deployment"), gunicorn workers behind a TLS proxy.
+# With BUMMERL_PUSH_URL (a Redis) the push server (bummerl.asgi) runs beside it on
+# PUSH_PORT and stops with it; the proxy sends it the sheets' version paths (deploy/Caddyfile).
+PUSH_PORT ?= 8001
 serve: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed --no-demo
 	$(BIN)/python manage.py collectstatic --noinput -v0
+	@if [ -n "$$BUMMERL_PUSH_URL" ]; then \
+		$(BIN)/uvicorn bummerl.asgi:application --host $(HOST) --port $(PUSH_PORT) --no-access-log & \
+		push=$$!; trap 'kill $$push 2>/dev/null' EXIT INT TERM; fi; \
 	$(BIN)/gunicorn bummerl.wsgi -c bummerl/gunicorn.conf.py -w $(WORKERS) -b $(HOST):$(PORT) --timeout $(TIMEOUT)
 
 # One consistent snapshot of the database in one owner-only file (default

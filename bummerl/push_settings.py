@@ -5,4 +5,5 @@ thread while it waits, and an answer no thread hop but the one that reads it."""
 from bummerl.settings import *  # noqa: F403
 
 ROOT_URLCONF = "bummerl.push_urls"
-MIDDLEWARE: list[str] = []  # the access's parts of them: scoring.views.live._access_in_pool
+# What the access needs of the site's middleware: scoring.views.live._access_in_pool.
+MIDDLEWARE: list[str] = []  # type: ignore[no-redef]

@@ -9,7 +9,10 @@ to 10 s, each wait counted from the answer before; when the version differs from
 page's ``data-version`` it fetches the ``#sheet`` partial. The table's first phone also
 sends a deal every 10 to 20 s (SPEC's ``deal_gap``; at random, open loop; one in ten sent
 twice, a retry), which uses that phone, and takes the page it gets back. Every room screen fetches its partial every
-10 s (``static/js/screen.js``). ``single`` instead of SECONDS' run: one phone alone,
+10 s (``static/js/screen.js``). With SPEC's ``push`` (the push server's address) a
+phone's version request goes there and, when it was held (``Bummerl-Held``), the next one
+goes at once; the dealer then deals from a thread of its own, as its screen does while
+the request waits. ``single`` instead of SECONDS' run: one phone alone,
 its deals one after the other, then its polls one after the other.
 
 Prints ``ready`` once every phone has its page, then one JSON line: latencies of deals and polls, the keys answered, the errors, the

@@ -94,7 +94,7 @@ def test_a_deal_from_one_phone_shows_on_the_other_which_keeps_its_half_filled_fo
 # Each version poll's time on the page's clock (``pollTimes``), and how many polls
 # live.js has planned (``plans``: each poll that is answered plans the next, and so does
 # the page as it comes), to wait for an answer before the clock goes on.
-POLL_TIMES = """
+POLL_TIMES = r"""
 (() => {
   const send = window.fetch, later = window.setTimeout;
   window.pollTimes = [];

@@ -48,3 +48,27 @@ def test_the_worker_unit_runs_the_task_queues_cluster():
     command = shlex.split(service["ExecStart"])
     assert command[1:] == ["manage.py", "qcluster"] and "qcluster" in get_commands()
     assert service["EnvironmentFile"] == "/etc/bummerl.env"
+
+
+def test_the_push_unit_serves_the_push_server_and_the_proxy_sends_it_the_version_paths():
+    """The proxy's pattern takes exactly the site's two version paths (scoring.urls), and
+    the push server's port is the unit's."""
+    import re
+
+    from django.urls import reverse
+
+    service = unit("bummerl-push.service")["Service"]
+    command = shlex.split(service["ExecStart"])
+    assert command[0].endswith("/.venv/bin/uvicorn") and command[1] == "bummerl.asgi:application"
+    port = command[command.index("--port") + 1]
+    assert service["EnvironmentFile"] == "/etc/bummerl.env"
+    caddy = (DEPLOY / "Caddyfile").read_text()
+    pattern = re.search(r"@version path_regexp (\S+)", caddy).group(1)
+    assert f"reverse_proxy @version 127.0.0.1:{port}" in caddy
+    version_paths = [
+        reverse("entry:version", kwargs={"token": "k7m4-p9x2-r3q8-w5ab"}),
+        reverse("sheet:version", kwargs={"pk": 12}),
+    ]
+    assert all(re.match(pattern, path) for path in version_paths)
+    others = ["/e/k7m4-p9x2-r3q8-w5ab/", "/tables/12/record/", "/e/a/b/version/", "/version/"]
+    assert not any(re.match(pattern, path) for path in others)
