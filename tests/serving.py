@@ -11,6 +11,8 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+import redis
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -38,38 +40,36 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def wait_for(port: int) -> None:
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-
-
 @contextmanager
-def push_serving(work: Path):
-    """Run the push server (``bummerl.asgi`` under uvicorn, as ``make serve``) on a free
-    port for the ``with`` block; yields its base URL. ``BUMMERL_PUSH_URL`` comes from the
-    environment, as the site's."""
-    port = free_port()
+def running(command: list[str], env: dict, port: int):
+    """``command`` answering on ``port`` for the ``with`` block; yields its base URL."""
     server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "bummerl.asgi:application", "--no-access-log"]
-        + ["--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT,
-        env=production_env(work),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
-        wait_for(port)
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.2)
         yield f"http://127.0.0.1:{port}"
     finally:
         server.terminate()
         server.wait(timeout=20)
 
 
-@contextmanager
+def push_serving(work: Path):
+    """Run the push server (``bummerl.asgi`` under uvicorn, as ``make serve``) on a free
+    port for the ``with`` block; yields its base URL. ``BUMMERL_PUSH_URL`` comes from the
+    environment, as the site's."""
+    port = free_port()
+    command = [sys.executable, "-m", "uvicorn", "bummerl.asgi:application", "--no-access-log"]
+    return running(
+        command + ["--host", "127.0.0.1", "--port", str(port)], production_env(work), port
+    )
+
+
 def serving(work: Path, gunicorn: bool = False):
     """Run the site on a free port for the ``with`` block; yields its base URL."""
     port = free_port()
@@ -93,12 +93,17 @@ def serving(work: Path, gunicorn: bool = False):
         ]
     else:
         command = [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
-    server = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    return running(command, env, port)
+
+
+REDIS = "redis://127.0.0.1:6379/9"
+"""The Redis of the push channel's tests (its database 9; the channels carry the test
+database's name, ``base.push.prefix``)."""
+
+
+def redis_answers(url: str = REDIS) -> bool:
     try:
-        wait_for(port)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
+        redis.Redis.from_url(url, socket_timeout=1).ping()
+    except (redis.RedisError, OSError):
+        return False
+    return True

@@ -11,7 +11,6 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-import redis
 from django.db import connection, connections
 from django.test import AsyncRequestFactory
 from playwright.sync_api import Browser, expect
@@ -22,21 +21,13 @@ from scoring.models import deal_rows
 from scoring.views.live import HELD_HEADER, held_version
 from tests import factories
 from tests.browser.test_browser_live import PHONE, POLLS, entry_url
+from tests.serving import REDIS, redis_answers
 
-REDIS = "redis://127.0.0.1:6379/9"
 HOLD = 8  # seconds: far longer than the deal's way to the page
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def answers() -> bool:
-    try:
-        redis.Redis.from_url(REDIS, socket_timeout=1).ping()
-    except (redis.RedisError, OSError):
-        return False
-    return True
-
-
-@pytest.mark.skipif(not answers(), reason="Redis does not answer on 127.0.0.1:6379")
+@pytest.mark.skipif(not redis_answers(), reason="Redis does not answer on 127.0.0.1:6379")
 def test_a_deal_from_another_phone_wakes_the_held_answer_and_the_page_asks_again_at_once(
     live_server, browser: Browser, settings
 ):

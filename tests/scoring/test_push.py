@@ -25,8 +25,8 @@ from scoring.changes import topic, version_of
 from scoring.models import deal_rows
 from scoring.views.live import HELD_HEADER
 from tests import factories
+from tests.serving import REDIS, redis_answers
 
-REDIS = "redis://127.0.0.1:6379/9"
 pytestmark = [pytest.mark.django_db(transaction=True)]
 PUSH = {
     "ROOT_URLCONF": "bummerl.push_urls",
@@ -35,15 +35,7 @@ PUSH = {
 }
 
 
-def answers() -> bool:
-    try:
-        redis.Redis.from_url(REDIS, socket_timeout=1).ping()
-    except (redis.RedisError, OSError):
-        return False
-    return True
-
-
-if not answers():
+if not redis_answers():
     pytest.skip("Redis does not answer on 127.0.0.1:6379", allow_module_level=True)
 
 
@@ -62,7 +54,9 @@ def run(main):
         finally:
             await loop.run_in_executor(None, connections.close_all)
 
-    return asyncio.run(wrapped())
+    # In a thread of its own: after the browser tests Playwright's loop runs in this one.
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, wrapped()).result()
 
 
 async def held_on(sheet_id: int, request: asyncio.Task) -> None:
