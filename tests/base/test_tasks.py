@@ -24,7 +24,9 @@ from tournaments import printing
 from tournaments.services.draws import draw_round
 
 ROOT = Path(__file__).resolve().parents[2]
-REDIS = "redis://127.0.0.1:6379/15"
+# A Redis database of each test run's own (CI runs SQLite and PostgreSQL side by side):
+# two workers on one queue would take each other's jobs.
+REDIS = f"redis://127.0.0.1:6379/{13 if os.environ.get('DATABASE_URL') else 15}"
 
 
 def sheets_url(t):
