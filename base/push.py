@@ -1,6 +1,6 @@
 """The push channel: a writer says that something changed (``announce``), and a request
 held open by the push server (``bummerl.asgi``) wakes at once instead of polling
-(``Hub.wait``). Over Redis publish/subscribe, when ``BUMMERL_PUSH_URL`` names a Redis
+(``hold``). Over Redis publish/subscribe, when ``BUMMERL_PUSH_URL`` names a Redis
 (``settings.PUSH_URL``); without it ``announce`` does nothing and every page polls.
 
 A topic is a short string such as ``"sheet:12"``, its channel ``prefix() + topic``. What changed is never sent: the
@@ -10,7 +10,7 @@ most, never a wrong page. A publish that fails is logged and the write stands.
 
 One ``Hub`` per event loop: one Redis connection subscribed to every topic by pattern,
 waking the waiters of the topic a message names. While it is not subscribed (Redis down,
-reconnecting) ``wait`` answers at once, and the page falls back to polling.
+reconnecting) ``hold`` answers at once, and the page falls back to polling.
 """
 
 import asyncio

@@ -6,7 +6,7 @@ import os
 
 from django.core.asgi import get_asgi_application
 
-# Always its own settings (only the version routes, only async middleware), even where
+# Always its own settings (only the version routes, no middleware), even where
 # the environment names the site's for its other commands.
 os.environ["DJANGO_SETTINGS_MODULE"] = "bummerl.push_settings"
 application = get_asgi_application()

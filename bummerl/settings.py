@@ -17,6 +17,7 @@ Environment variables (all optional on a laptop):
                         memory when unset)
   BUMMERL_PUSH_URL      redis://host:port/db: the push channel (base.push) for the push
                         server (bummerl.asgi); every page polls when unset
+  BUMMERL_PUSH_SECONDS  how long the push server holds a version request (25)
 The README's "Deployment" section describes each.
 """
 

@@ -11,8 +11,8 @@ sends a deal every 10 to 20 s (SPEC's ``deal_gap``; at random, open loop; one in
 twice, a retry), which uses that phone, and takes the page it gets back. Every room screen fetches its partial every
 10 s (``static/js/screen.js``). With SPEC's ``push`` (the push server's address) a
 phone's version request goes there and, when it was held (``Bummerl-Held``), the next one
-goes at once; the dealer then deals from a thread of its own, as its screen does while
-the request waits. ``single`` instead of SECONDS' run: one phone alone,
+goes at once; the dealer then deals from a thread of its own, as a phone takes taps while
+its request waits. ``single`` instead of SECONDS' run: one phone alone,
 its deals one after the other, then its polls one after the other.
 
 Prints ``ready`` once every phone has its page, then one JSON line: latencies of deals and polls, the keys answered, the errors, the
@@ -69,7 +69,7 @@ class Holder:
 
 
 class Phone:
-    def __init__(self, table: Table, dealer: bool, rng: random.Random, sent: dict, push):
+    def __init__(self, table: Table, dealer: bool, rng: random.Random, tapped: dict, push):
         self.table = table  # each phone its own connection and cookies
         self.dealer = dealer
         self.rng = rng
@@ -80,7 +80,7 @@ class Phone:
         self.waited = 0.0  # the waits between polls, summed (without the answers' time)
         self.polls = 0
         self.held = False  # the last version answer was held by the push server
-        self.sent = sent  # the table's: version -> when the deal that made it was tapped
+        self.tapped = tapped  # the table's: version -> when the deal that made it was tapped
         self.noticed: dict[str, float] = {}  # version -> when this phone learnt of it
         self.holder = Holder(push) if push else None
         self.lock = threading.Lock()  # one request at a time on the table's connection
@@ -183,7 +183,7 @@ def deal(phone: Phone, due: float, out: dict) -> None:
                 out["keys"].add(data["key"])
             phone.seen = version_of(phone.table.page) or phone.seen
             if phone.seen:
-                phone.sent.setdefault(phone.seen, tapped)
+                phone.tapped.setdefault(phone.seen, tapped)
         due = time.monotonic()
 
 
@@ -276,10 +276,10 @@ def run(base: str, seconds: float, spec: dict) -> dict:
     phones = []
     push = spec.get("push")
     for token, count in spec["tables"]:
-        sent: dict[str, float] = {}
+        tapped: dict[str, float] = {}
         for i in range(count):
             table = Table(base, token, rng.randrange(1 << 30))
-            phones.append(Phone(table, i == 0, rng, sent, push))
+            phones.append(Phone(table, i == 0, rng, tapped, push))
     screens = spec.get("screens", [])
     # a screen's own connection (a Table opened on a sheet: only its connection is used)
     viewers = [Table(base, spec["tables"][0][0], i) for i in range(len(screens))]
@@ -301,11 +301,11 @@ def run(base: str, seconds: float, spec: dict) -> dict:
     dealers = sum(1 for p in phones if p.dealer)
     # From the tap on the dealer's phone to each other phone of its table knowing the deal.
     reach = [
-        noticed - p.sent[version]
+        noticed - p.tapped[version]
         for p in phones
         if not p.dealer
         for version, noticed in p.noticed.items()
-        if version in p.sent
+        if version in p.tapped
     ]
     return {
         "seconds": elapsed,

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
+from clubs import audit
 from clubs.audit import Action
 from tournaments.models import (
     HOLDING_REGISTRATION,
@@ -23,7 +24,6 @@ from tournaments.services.cards import sell_cards
 from tournaments.services.reading import locked
 from tournaments.services.registrations import (
     STANDING_STATUSES,
-    SYSTEM,
     awaits_confirmation,
     check_not_drawn,
     check_status,
@@ -217,5 +217,5 @@ def expire_due(now: datetime.datetime | None = None) -> int:
             t = locked(night)
             changed += lapse_due(t, now)
             if checkin_closed(t, now) and not round_drawn(t):
-                changed += _release_absent(t, STANDING_STATUSES, SYSTEM)
+                changed += _release_absent(t, STANDING_STATUSES, audit.SYSTEM)
     return changed

@@ -61,9 +61,6 @@ STANDING_STATUSES = (S.REGISTERED, S.WAITING, S.OFFERED)
 """A registration that stands and is not checked in: it may still be cancelled,
 refused, confirmed, marked paid or released."""
 
-SYSTEM = audit.SYSTEM
-"""The actor of the timed work (offers lapsing, the close of check-in)."""
-
 
 def clean_contact(text: str) -> str:
     """A phone number or e-mail address as typed, without control and format characters

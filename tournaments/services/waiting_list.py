@@ -12,13 +12,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from base.errors import RuleError, gettext_noop
+from clubs import audit
 from clubs.audit import Action
 from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.services.counts import free_cards
 from tournaments.services.reading import locked
 from tournaments.services.registrations import (
     STANDING_STATUSES,
-    SYSTEM,
     check_not_drawn,
     check_status,
     checkin_closed,
@@ -108,12 +108,12 @@ def lapse_due(t: Tournament, now: datetime.datetime) -> int:
             Action.OFFER_LAPSED,
             {"status": S.OFFERED, "until": until},
             {"cards": r.cards},
-            SYSTEM,
+            audit.SYSTEM,
         )
         tell_player(r, "cancelled")
         changed += 1
     if changed:
-        changed += len(serve_waiting_list(t, now, SYSTEM))
+        changed += len(serve_waiting_list(t, now, audit.SYSTEM))
     return changed
 
 
