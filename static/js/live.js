@@ -29,15 +29,34 @@
 //    answer is 401 with the sign-in address (``Bummerl-Sign-In``): the deal stays kept,
 //    so does every deal typed after it, the page asks to sign in, and once signed in
 //    (the sheet page again, or a poll that comes through) they are sent in order.
+//    An answer of the site to a form (a refusal, "Gespeichert … Rückgängig", the end of
+//    a game) is never replaced by a live update: an update that arrives after such an
+//    answer, or brings the version the page already shows, changes nothing; while the
+//    page shows a refusal, a change from another phone is only announced (a tap on the
+//    notice shows it), so the refusal stays until its user acts on it.
+//    502, 503 and 504 (what a proxy answers while the site restarts) and a request that
+//    takes longer than SEND_MS are a lost connection, as a request that never arrived:
+//    the deal waits on the phone and is sent again with the same one-time key.
 // 3. The service worker (/sw.js) is registered: the sheet page opens in a dead spot.
-// 4. After two polls that did not come through (or while the phone knows it is
-//    offline) a badge says "Keine Verbindung"; the next poll that comes through clears it.
+//    On the first visit, which the worker does not yet control, it is asked to keep
+//    a copy of this page at once.
+// 4. After two requests that did not come through (polls or sent forms), or as soon as
+//    the phone knows it is offline, a badge says "Keine Verbindung"; the next poll that
+//    comes through clears it. A held version request does not delay this: going
+//    offline, coming back online or a failed send ends it and asks again at once.
 (function () {
   "use strict";
   var POLL_MS = 2000; // while the table is busy
   var POLL_MAX_MS = 10000; // a phone left lying while the sheet stands still
   var QUIET_MS = 30000; // how long after a change or a tap the table counts as busy
   var RECORD = /\/record\/$/;
+  var SEND_MS = 15000; // a sent deal not answered by then waits on the phone
+  var HOLD_MS = 45000; // a held version answer comes within the push server's hold (25 s)
+
+  // Answers of a server behind a proxy that did not reach it: the connection is lost.
+  function unreachable(status) {
+    return status === 502 || status === 503 || status === 504;
+  }
 
   function sheet() {
     return document.getElementById("sheet");
@@ -87,6 +106,14 @@
   function pollFailed() {
     failures++;
     if (failures >= 2) badge(true);
+  }
+
+  // A sent form that did not come through: it counts as a failed poll, and a version
+  // request held meanwhile is ended: the next one goes on the busy schedule.
+  function sendFailed() {
+    pollFailed();
+    stir();
+    if (asking) asking.abort(false);
   }
 
   function pollCame() {
@@ -159,10 +186,15 @@
     return null;
   }
 
-  // Swap a fresh ``#sheet`` in, keeping the forms the user has begun.
+  function parsed(html) {
+    return new DOMParser().parseFromString(html, "text/html").getElementById("sheet");
+  }
+
+  // Swap a fresh ``#sheet`` in (its HTML, or the element parsed from it), keeping the
+  // forms the user has begun.
   function swap(html, keepBegun) {
     var old = sheet();
-    var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("sheet");
+    var fresh = typeof html === "string" ? parsed(html) : html;
     if (!old || !fresh) return false;
     fresh = document.importNode(fresh, true);
     var focus = document.activeElement;
@@ -184,14 +216,18 @@
   }
 
   function versionOf(html) {
-    var doc = new DOMParser().parseFromString(html, "text/html");
-    var s = doc.getElementById("sheet");
+    var s = parsed(html);
     return s && s.dataset.version;
   }
+
+  // Answers to a form shown in ``#sheet`` so far (htmx's swaps and the waiting deals'):
+  // a live update begun before the last of them is out of date.
+  var answers = 0;
 
   // -- 1. polling -----------------------------------------------------------------------
 
   var busy = false;
+  var asking = null; // the version request under way: abort() ends it
   var lastStir = Date.now(); // the sheet changed or the phone was used
   var wait = POLL_MS; // until the next poll
   var timer = null;
@@ -215,12 +251,22 @@
     if (!tick()) schedule(false);
   }
 
-  // Used now (a tap, a key; ``now``: back to the tab, back online): polls go back to
-  // every 2 s, and one goes at once when the next was further off (or ``now``).
+  // Used now (a tap, a key; ``now``: back to the tab, back online, a send failed): polls
+  // go back to every 2 s, and one goes at once when the next was further off (or
+  // ``now``, which also ends a version request held meanwhile and asks anew).
   function lookNow(now) {
     var slow = wait > POLL_MS;
     stir();
+    if (now === true && asking) {
+      asking.abort(true); // its ``done`` asks again at once
+      return;
+    }
     if (slow || now === true) poll();
+  }
+
+  function wentOffline() {
+    badge(true);
+    if (asking) asking.abort(false);
   }
 
   function lookAtOnce() {
@@ -248,9 +294,13 @@
     busy = true;
     var quiet = false;
     var held = false;
+    var ended = false; // by this page (offline, a send failed, …): not a failed poll
+    var again = false; // ended to ask again at once (back online, back to the tab)
     var done = function () {
       busy = false;
-      if (held) {
+      asking = null;
+      clearTimeout(limit);
+      if (held || again) {
         clearTimeout(timer);
         timer = setTimeout(poll, 0);
       } else schedule(quiet);
@@ -259,10 +309,25 @@
       flush().then(done, done);
       return true;
     }
+    var seen = answers; // a form's answer after this makes what the poll finds old
+    var request = new AbortController();
+    asking = {
+      abort: function (atOnce) {
+        ended = true;
+        again = atOnce && navigator.onLine !== false;
+        request.abort();
+      },
+    };
+    // A held answer comes within the push server's hold: one that does not has lost
+    // its connection without a word.
+    var limit = setTimeout(function () {
+      request.abort();
+    }, HOLD_MS);
     fetch(s.dataset.live + "version/?seen=" + encodeURIComponent(s.dataset.version || ""), {
       cache: "no-store",
       credentials: "same-origin",
       headers: scriptHeaders(),
+      signal: request.signal,
     })
       .then(
         function (response) {
@@ -280,22 +345,20 @@
           return response.text();
         },
         function () {
-          pollFailed();
+          if (!ended) pollFailed();
           return null;
         }
       )
       .then(function (version) {
         var now = sheet();
-        if (!version || !now) return;
+        if (!version || !now || answers !== seen) return;
         if (version === now.dataset.version) {
           quiet = true;
           return;
         }
         stir();
-        if (now.querySelector('[data-refusal="stale"]')) {
-          say(board().dataset.changed, true);
-          return;
-        }
+        if (refusing(now)) return;
+        asking = null; // the page's own request: not ended by a look
         return fetch(pageUrl(), {
           cache: "no-store",
           credentials: "same-origin",
@@ -303,12 +366,30 @@
         }).then(function (response) {
           if (!response.ok || response.status !== 200) return;
           return response.text().then(function (html) {
-            if (!document.querySelector(".htmx-request")) swap(html, true);
+            update(html, seen);
           });
         });
       })
       .then(done, done);
     return true;
+  }
+
+  // While a refusal shows, a change from another phone is announced, not swapped in:
+  // the refusal stays until its user acts on it (true: it did so).
+  function refusing(now) {
+    if (!now.querySelector("[data-refusal]")) return false;
+    say(board().dataset.changed, true);
+    return true;
+  }
+
+  // A live update's ``#sheet``, fetched after the form answers counted ``seen``: swapped
+  // in only when it is news to the page as it is now.
+  function update(html, seen) {
+    var now = sheet();
+    var fresh = parsed(html);
+    if (!now || !fresh || answers !== seen || document.querySelector(".htmx-request")) return;
+    if (fresh.dataset.version === now.dataset.version || refusing(now)) return;
+    swap(fresh, true);
   }
 
   // -- 2. deals kept while the connection is down ---------------------------------------
@@ -347,6 +428,7 @@
       return;
     }
     if (reload) {
+      b.dataset.showing = "changed";
       var button = document.createElement("button");
       button.className = "link";
       button.textContent = text;
@@ -434,13 +516,25 @@
     var s = sheet();
     body.append("after", item.after !== null ? item.after : lastVersion || (s && s.dataset.version) || "");
     body.append("csrfmiddlewaretoken", csrf());
+    var request = new AbortController();
+    var limit = setTimeout(function () {
+      request.abort();
+    }, SEND_MS);
+    var lost = function () {
+      // Still no connection: everything stays kept, in order.
+      pollFailed();
+      show();
+    };
     return fetch(item.action, {
       method: "POST",
       body: body,
       credentials: "same-origin",
       headers: scriptHeaders({ "X-CSRFToken": csrf() }),
+      signal: request.signal,
     }).then(
       function (response) {
+        clearTimeout(limit);
+        if (unreachable(response.status)) return lost();
         return response.text().then(function (html) {
           var signIn = response.headers.get("Bummerl-Sign-In");
           if (signIn) {
@@ -468,6 +562,7 @@
             paused = true;
             lastVersion = null;
             keep(rest);
+            answers++;
             swap(html, false);
             return;
           }
@@ -485,12 +580,13 @@
           keep(rest);
           if (rest.length) return flush();
           lastVersion = null;
+          answers++;
           swap(html, true);
         });
       },
       function () {
-        // Still no connection: everything stays kept, in order.
-        show();
+        clearTimeout(limit);
+        lost();
       }
     );
   }
@@ -532,19 +628,43 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     var body = document.body;
-    // A sent record form whose request never reached the site: keep it.
-    body.addEventListener("htmx:sendError", function (event) {
+    // A sent record form whose request never reached the site, or whose answer did not
+    // come (in SEND_MS, or from the site itself): keep it.
+    function lostSend(event) {
       var form = event.detail.elt;
-      if (!recordForm(form)) return;
-      enqueue(form, pairs(event.detail.requestConfig.formData));
+      if (recordForm(form)) enqueue(form, pairs(event.detail.requestConfig.formData));
+      sendFailed();
+    }
+    body.addEventListener("htmx:configRequest", function (event) {
+      if (recordForm(event.detail.elt)) event.detail.timeout = SEND_MS;
     });
-    // A deal sent while signed out: the site saved nothing and says where to sign in.
+    body.addEventListener("htmx:sendError", lostSend);
+    body.addEventListener("htmx:timeout", lostSend);
     body.addEventListener("htmx:responseError", function (event) {
-      var url = event.detail.xhr.getResponseHeader("Bummerl-Sign-In");
+      var xhr = event.detail.xhr;
+      var url = xhr.getResponseHeader("Bummerl-Sign-In");
       var form = event.detail.elt;
+      if (!url && unreachable(xhr.status)) {
+        lostSend(event);
+        return;
+      }
+      // A deal sent while signed out: the site saved nothing and says where to sign in.
       if (!url || !recordForm(form)) return;
       enqueue(form, pairs(event.detail.requestConfig.formData));
       askSignIn(url);
+    });
+    // A form's answer in the sheet: live updates begun before it are out of date, and
+    // a notice of a change it now shows goes.
+    body.addEventListener("htmx:beforeSwap", function (event) {
+      var s = sheet();
+      if (!s || !event.detail.shouldSwap || !s.contains(event.detail.target)) return;
+      answers++;
+      var b = board();
+      if (b && b.dataset.showing === "changed") {
+        b.dataset.showing = "";
+        say("");
+        show();
+      }
     });
     body.addEventListener("htmx:afterRequest", function (event) {
       if (event.detail.successful && event.detail.requestConfig.verb === "post") {
@@ -562,6 +682,7 @@
     if (sheet() && sheet().dataset.live) {
       schedule(false);
       window.addEventListener("online", lookAtOnce);
+      window.addEventListener("offline", wentOffline);
       document.addEventListener("visibilitychange", lookAtOnce); // back to this tab: look now
       // A tap or a key: the phone is in use, the table busy.
       var used = 0;
@@ -579,7 +700,14 @@
     }
     var b = board();
     if (b && b.dataset.worker && "serviceWorker" in navigator) {
+      var first = !navigator.serviceWorker.controller && sheet() && sheet().dataset.live;
       navigator.serviceWorker.register(b.dataset.worker, { scope: "/" }).catch(function () {});
+      if (first) {
+        // Not served through the worker: it keeps a copy of this sheet page once ready.
+        navigator.serviceWorker.ready.then(function (registration) {
+          if (registration.active) registration.active.postMessage({ keep: location.pathname });
+        });
+      }
     }
   });
 })();

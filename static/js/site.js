@@ -47,9 +47,13 @@
     document.addEventListener("bummerl:sign-in", function (event) {
       signIn(event.detail.url);
     });
-    document.body.addEventListener("htmx:sendError", function () {
+    // No answer, no answer in time, or a proxy's 502, 503 or 504 (the site restarts):
+    // the connection is lost, as far as the user can tell (a deal waits: live.js).
+    function lost() {
       show(banner.dataset.offline);
-    });
+    }
+    document.body.addEventListener("htmx:sendError", lost);
+    document.body.addEventListener("htmx:timeout", lost);
     document.body.addEventListener("htmx:responseError", function (event) {
       var xhr = event.detail.xhr;
       var url = xhr.getResponseHeader("Bummerl-Sign-In");
@@ -58,7 +62,8 @@
         return;
       }
       var status = xhr.status;
-      show(status === 403 || status === 404 ? banner.dataset.gone : banner.dataset.failed);
+      if (status === 502 || status === 503 || status === 504) lost();
+      else show(status === 403 || status === 404 ? banner.dataset.gone : banner.dataset.failed);
     });
     document.body.addEventListener("htmx:afterRequest", function (event) {
       if (event.detail.successful) banner.hidden = true;

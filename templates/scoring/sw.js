@@ -1,6 +1,8 @@
 {% autoescape off %}// Bummerl's service worker: the styles and scripts from the cache, pages from the
-// network first; a sheet page that does not come through comes from the copy kept when
-// it last did, marked as a kept copy (live.js then gives its forms fresh one-time keys).
+// network first; a sheet page that does not come through (no answer, or a proxy's 502,
+// 503 or 504 while the site restarts) comes from the copy kept when it last did, marked
+// as a kept copy (live.js then gives its forms fresh one-time keys). The page that
+// installed the worker, which it did not control yet, asks for its copy by a message.
 "use strict";
 var CACHE = "{{ cache }}";
 var ASSETS = {{ assets }};
@@ -42,6 +44,29 @@ function keptCopy(response) {
   });
 }
 
+// Keep ``response`` as the copy of the sheet page at ``key``, when it is one.
+function keep(key, response) {
+  if (!response.ok || response.redirected) return Promise.resolve();
+  var copy = response.clone();
+  return caches.open(CACHE).then(function (cache) {
+    return cache.put(key, copy);
+  });
+}
+
+function unreachable(response) {
+  return response.status === 502 || response.status === 503 || response.status === 504;
+}
+
+self.addEventListener("message", function (event) {
+  var url = new URL(String((event.data && event.data.keep) || ""), self.location.origin);
+  if (url.origin !== self.location.origin || !SHEET_PAGE.test(url.pathname)) return;
+  event.waitUntil(
+    fetch(url.pathname, { credentials: "same-origin" }).then(function (response) {
+      return keep(url.origin + url.pathname, response);
+    }).catch(function () {})
+  );
+});
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   if (request.method !== "GET") return;
@@ -49,20 +74,19 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate" && SHEET_PAGE.test(url.pathname)) {
     var key = url.origin + url.pathname;
+    var kept = function (answer) {
+      return caches.match(key, { ignoreVary: true }).then(function (copy) {
+        if (copy) return keptCopy(copy);
+        return answer || Response.error();
+      });
+    };
     event.respondWith(
       fetch(request).then(function (response) {
-        if (response.ok && !response.redirected) {
-          var copy = response.clone();
-          caches.open(CACHE).then(function (cache) {
-            cache.put(key, copy);
-          });
-        }
+        if (unreachable(response)) return kept(response);
+        keep(key, response);
         return response;
       }).catch(function () {
-        return caches.match(key, { ignoreVary: true }).then(function (kept) {
-          if (kept) return keptCopy(kept);
-          return Response.error();
-        });
+        return kept(null);
       })
     );
     return;
