@@ -542,6 +542,7 @@
             askSignIn(signIn);
             return;
           }
+          pollCame(); // the site answers: the connection stands
           if (!response.ok) {
             paused = true;
             var offline = document.getElementById("offline");
