@@ -20,8 +20,6 @@ from tests.browser.test_browser_live import (
     dead_spot,
     entry_url,
     expect_totals,
-    phone_context,  # noqa: F401 (a fixture)
-    sheet,  # noqa: F401 (a fixture)
     tap,
     won,
 )
@@ -217,9 +215,7 @@ def test_a_held_version_request_does_not_delay_the_badge(
     expect_totals(page, 0, 4, 0, timeout=3000)
 
 
-def test_a_failed_send_counts_towards_the_badge(
-    live_server, phone_context: BrowserContext, sheet
-):
+def test_a_failed_send_counts_towards_the_badge(live_server, phone_context: BrowserContext, sheet):
     page = phone_context.new_page()
     page.goto(entry_url(live_server, sheet))
     page.wait_for_timeout(500)

@@ -12,7 +12,7 @@ import re
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from scoring import services
 from scoring.models import Deal
@@ -20,7 +20,7 @@ from tests import factories
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PHONE = {"width": 360, "height": 640}
+
 POLLS = re.compile(r"/version/(\?|$)")  # live.js asks version/?seen=…
 
 
@@ -36,18 +36,6 @@ def expect_totals(page: Page, *totals: int, timeout: float = 5000) -> None:
     expect(page.locator("table.score .totals td")).to_have_text(
         [str(t) for t in totals], timeout=timeout
     )
-
-
-@pytest.fixture
-def sheet():
-    return factories.sheet(factories.club())
-
-
-@pytest.fixture
-def phone_context(browser: Browser):
-    context = browser.new_context(viewport=PHONE, locale="de-AT")
-    yield context
-    context.close()
 
 
 def recorded(sheet) -> list[tuple[str, int]]:

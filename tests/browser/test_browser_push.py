@@ -20,7 +20,8 @@ from scoring.changes import version_of
 from scoring.models import deal_rows
 from scoring.views.live import HELD_HEADER, held_version
 from tests import factories
-from tests.browser.test_browser_live import PHONE, POLLS, entry_url
+from tests.browser.conftest import PHONE
+from tests.browser.test_browser_live import POLLS, entry_url
 from tests.serving import REDIS, redis_answers
 
 HOLD = 8  # seconds: far longer than the deal's way to the page
