@@ -7,11 +7,10 @@ PORT ?= 8000
 PYTEST_ARGS ?=
 
 .PHONY: run serve test bench load install migrate seed messages lint backup restore upgrade
-WORKERS ?= 3
-# Seconds a gunicorn worker may take for one request. The largest printout, round 1's
-# 512 match sheets of a 1024-card night, takes about 20 s of CPU on a small laptop
-# (`make bench`); gunicorn's default of 30 s would kill it on a busy or slower machine.
-TIMEOUT ?= 120
+# gunicorn's workers and their timeout are set in bummerl/gunicorn.conf.py (3, 120 s);
+# WORKERS=… or TIMEOUT=… given to make serve win over them.
+WORKERS ?=
+TIMEOUT ?=
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -62,7 +61,8 @@ serve: install
 	@if [ -n "$$BUMMERL_PUSH_URL" ]; then \
 		$(BIN)/uvicorn bummerl.asgi:application --host $(HOST) --port $(PUSH_PORT) --no-access-log & \
 		push=$$!; trap 'kill $$push 2>/dev/null' EXIT INT TERM; fi; \
-	$(BIN)/gunicorn bummerl.wsgi -c bummerl/gunicorn.conf.py -w $(WORKERS) -b $(HOST):$(PORT) --timeout $(TIMEOUT)
+	$(BIN)/gunicorn bummerl.wsgi -c bummerl/gunicorn.conf.py -b $(HOST):$(PORT) \
+		$(if $(WORKERS),-w $(WORKERS)) $(if $(TIMEOUT),--timeout $(TIMEOUT))
 
 # One consistent snapshot of the database in one owner-only file (default
 # backups/bummerl-<time>.json.gz); `make restore FILE=…` checks the file in a scratch

@@ -1,7 +1,16 @@
-"""gunicorn's settings for ``make serve``: its log lines in the site's one format, the
-private links' tokens redacted and the live pages' polls left out (``bummerl.logs``)."""
+"""gunicorn's settings, the one place for them (``make serve``, deploy/bummerl.service and
+the tests' ``tests.serving`` start gunicorn with ``-c bummerl/gunicorn.conf.py``): its log
+lines in the site's one format, the private links' tokens redacted and the live pages'
+polls left out (``bummerl.logs``)."""
 
 logger_class = "bummerl.logs.GunicornLogger"
 accesslog = "-"
 errorlog = "-"
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
+
+# Three worker processes (``-w`` or WORKERS=… of ``make serve`` for another number).
+workers = 3
+# Seconds a worker may take for one request. The largest printout, round 1's 512 match
+# sheets of a 1024-card night, takes about 20 s of CPU on a small laptop (`make bench`);
+# gunicorn's default of 30 s would kill it on a busy or slower machine.
+timeout = 120
