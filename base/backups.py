@@ -26,7 +26,8 @@ Guarantees:
   database first (SQLite: a temporary file; PostgreSQL: a database it creates and drops).
   Only when that load passed every constraint is the live data replaced, in one
   transaction that first writes the data as it was to a file of its own and rolls back
-  on any failure.
+  on any failure. While the site's writers go on, that transaction gives way to them
+  rather than wait in a circle with one of them, and is begun again (``_lock_tables``).
 """
 
 import copy
@@ -34,6 +35,7 @@ import gzip
 import io
 import json
 import os
+import random
 import secrets
 import shutil
 import tempfile
@@ -42,6 +44,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, time
 from pathlib import Path
+from time import sleep
 
 from django.apps import apps
 from django.conf import settings
@@ -51,7 +54,7 @@ from django.core import serializers
 from django.core.management.color import no_style
 from django.core.serializers.json import DjangoJSONEncoder
 from django.core.serializers.python import Deserializer
-from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, models, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
 from django.db.utils import load_backend
@@ -410,14 +413,45 @@ def scratch_database(using: str = DEFAULT_DB_ALIAS) -> Iterator[str]:
                 cursor.execute(f"DROP DATABASE IF EXISTS {live.ops.quote_name(config['NAME'])}")
 
 
+RESTORE_TRIES = 10
+"""How often a restore's step is begun before it is refused: a try gives way when the
+writers' locks keep it from taking all of its own (``_lock_tables``)."""
+
+# PostgreSQL's codes of a transaction that gave way to another: deadlock detected,
+# serialization failure, lock not available, and the statement's time that ran out.
+_GAVE_WAY = frozenset({"40P01", "40001", "55P03", "57014"})
+
+
+class _GaveWay(Exception):
+    """A try of the restore's step that gave way to the writers (rolled back)."""
+
+
 def _lock_tables(using: str) -> None:
     """Keep every writer out of the tables a restore replaces until the transaction
-    ends (PostgreSQL; SQLite's BEGIN IMMEDIATE holds the whole file's write lock)."""
+    ends (PostgreSQL; SQLite's BEGIN IMMEDIATE holds the whole file's write lock).
+
+    The tables are locked one after the other, each as soon as the writers in it are
+    done; a writer that meanwhile holds one table and asks for another the restore has
+    already would wait in a circle with it. So the locking may take at most half of
+    PostgreSQL's ``deadlock_timeout``: the restore gives way (``_GaveWay``, its try
+    rolled back) before any writer waiting for it is even checked for a deadlock, and
+    the writer goes on. Writers wait for the restore only while it locks and loads."""
     connection = connections[using]
-    if connection.vendor == "postgresql":
-        names = ", ".join(connection.ops.quote_name(t) for t in _cleared_tables())
-        with connection.cursor() as cursor:
+    if connection.vendor != "postgresql":
+        return
+    names = ", ".join(connection.ops.quote_name(t) for t in _cleared_tables())
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('deadlock_timeout')::interval / 2")
+        (wait,) = cursor.fetchone()
+        milliseconds = max(1, int(wait.total_seconds() * 1000))
+        cursor.execute(f"SET LOCAL statement_timeout = {milliseconds}")
+        try:
             cursor.execute(f"LOCK TABLE {names} IN EXCLUSIVE MODE")
+        except DatabaseError as error:
+            if getattr(error.__cause__, "sqlstate", None) in _GAVE_WAY:
+                raise _GaveWay from error
+            raise
+        cursor.execute("SET LOCAL statement_timeout TO DEFAULT")
 
 
 def restore_backup(
@@ -429,8 +463,9 @@ def restore_backup(
     any failure there raises Refused and nothing was changed. Then one transaction locks
     out writers, writes the data as it is to ``before`` (default: a new
     ``bummerl-before-restore-<time>.json.gz`` in ``backup_dir()``), empties the tables
-    and loads the file; a failure rolls all of it back. The database must be migrated.
-    Returns (objects loaded, path of the before-file)."""
+    and loads the file; a failure rolls all of it back. A try that gives way to the
+    site's writers (``_lock_tables``) is begun again, up to ``RESTORE_TRIES`` times.
+    The database must be migrated. Returns (objects loaded, path of the before-file)."""
     document = read_file(path)
     connection = connections[using]
     if connection.in_atomic_block:
@@ -449,16 +484,26 @@ def restore_backup(
                 "nothing was changed"
             ) from None
     before = Path(before) if before else default_path("bummerl-before-restore")
-    try:
-        with _sqlite_begin(connection, "IMMEDIATE"), transaction.atomic(using=using):
-            _lock_tables(using)
-            write_file(before, header(using), iter_objects(using))
-            count = replace_rows(using, objects)
-    except Refused:
-        raise
-    except Exception as error:
-        raise Refused(
-            f"{path}: restore failed and was rolled back, nothing was changed "
-            f"({type(error).__name__}: {_one_line(error)})"
-        ) from None
-    return count, before
+    tried = 0
+    while True:
+        tried += 1
+        try:
+            with _sqlite_begin(connection, "IMMEDIATE"), transaction.atomic(using=using):
+                _lock_tables(using)
+                write_file(before, header(using), iter_objects(using))
+                count = replace_rows(using, objects)
+            return count, before
+        except _GaveWay:
+            if tried == RESTORE_TRIES:
+                raise Refused(
+                    f"{path}: the site's writers kept the tables {RESTORE_TRIES} times, "
+                    "nothing was changed: try again"
+                ) from None
+            sleep(random.uniform(0.05, 0.2) * tried)  # the writers finish meanwhile
+        except Refused:
+            raise
+        except Exception as error:
+            raise Refused(
+                f"{path}: restore failed and was rolled back, nothing was changed "
+                f"({type(error).__name__}: {_one_line(error)})"
+            ) from None
