@@ -12,8 +12,8 @@ and times keep their microseconds (Django's JSON encoder cuts them to millisecon
 file loads on SQLite and on PostgreSQL alike, whichever of them wrote it.
 
 What is not in a backup: content types and permissions (``migrate`` makes them), sessions,
-the sign-in guard's records (django-axes), the task queue's jobs (django-q2: printouts
-being made, made again on request) and the admin's change history.
+the sign-in guard's records (django-axes), the task queue's jobs and the printouts' jobs
+(django-q2, ``base.models.PrintJob``: made again on request) and the admin's change history.
 
 Guarantees:
 
@@ -64,7 +64,7 @@ FORMAT = "bummerl-backup"
 VERSION = 1
 
 # Left out of a backup: made by migrate (content types, permissions), or no club data.
-EXCLUDED_APPS = frozenset({"contenttypes", "sessions", "axes", "django_q"})
+EXCLUDED_APPS = frozenset({"contenttypes", "sessions", "axes", "django_q", "base"})
 EXCLUDED_MODELS = frozenset({"auth.permission", "admin.logentry"})
 # Emptied by a restore although not in the file: sessions and the admin's history name
 # users by id, and a restored user may get another id (users are stored by name).
@@ -413,38 +413,30 @@ def scratch_database(using: str = DEFAULT_DB_ALIAS) -> Iterator[str]:
                 cursor.execute(f"DROP DATABASE IF EXISTS {live.ops.quote_name(config['NAME'])}")
 
 
-RESTORE_TRIES = 10
-"""How often a restore's step is begun before it is refused: a try gives way when the
-writers' locks keep it from taking all of its own (``_lock_tables``)."""
-
-# PostgreSQL's codes of a transaction that gave way to another: deadlock detected,
-# serialization failure, lock not available, and the statement's time that ran out.
+RESTORE_TRIES = 10  # tries of the restore's step that may give way to the writers
+# PostgreSQL's codes of giving way: deadlock, serialization, lock not available, timeout.
 _GAVE_WAY = frozenset({"40P01", "40001", "55P03", "57014"})
 
 
-class _GaveWay(Exception):
-    """A try of the restore's step that gave way to the writers (rolled back)."""
+class _GaveWay(Exception):  # a try of the restore's step gave way to the writers
+    ...
 
 
 def _lock_tables(using: str) -> None:
     """Keep every writer out of the tables a restore replaces until the transaction
     ends (PostgreSQL; SQLite's BEGIN IMMEDIATE holds the whole file's write lock).
 
-    The tables are locked one after the other, each as soon as the writers in it are
-    done; a writer that meanwhile holds one table and asks for another the restore has
-    already would wait in a circle with it. So the locking may take at most half of
-    PostgreSQL's ``deadlock_timeout``: the restore gives way (``_GaveWay``, its try
-    rolled back) before any writer waiting for it is even checked for a deadlock, and
-    the writer goes on. Writers wait for the restore only while it locks and loads."""
+    The tables are locked one after the other: a writer holding one and asking for one
+    locked already would wait in a circle with the restore. So the locking may take half
+    of PostgreSQL's ``deadlock_timeout``; then the restore gives way (``_GaveWay``, its
+    try rolled back) before a writer waiting for it is ever checked for a deadlock."""
     connection = connections[using]
     if connection.vendor != "postgresql":
         return
     names = ", ".join(connection.ops.quote_name(t) for t in _cleared_tables())
     with connection.cursor() as cursor:
-        cursor.execute("SELECT current_setting('deadlock_timeout')::interval / 2")
-        (wait,) = cursor.fetchone()
-        milliseconds = max(1, int(wait.total_seconds() * 1000))
-        cursor.execute(f"SET LOCAL statement_timeout = {milliseconds}")
+        cursor.execute("SELECT extract(epoch FROM current_setting('deadlock_timeout')::interval)")
+        cursor.execute(f"SET LOCAL statement_timeout = {max(1, int(cursor.fetchone()[0] * 500))}")
         try:
             cursor.execute(f"LOCK TABLE {names} IN EXCLUSIVE MODE")
         except DatabaseError as error:
@@ -496,8 +488,7 @@ def restore_backup(
         except _GaveWay:
             if tried == RESTORE_TRIES:
                 raise Refused(
-                    f"{path}: the site's writers kept the tables {RESTORE_TRIES} times, "
-                    "nothing was changed: try again"
+                    f"{path}: writers kept the tables busy; nothing was changed"
                 ) from None
             sleep(random.uniform(0.05, 0.2) * tried)  # the writers finish meanwhile
         except Refused:
