@@ -12,8 +12,8 @@ and times keep their microseconds (Django's JSON encoder cuts them to millisecon
 file loads on SQLite and on PostgreSQL alike, whichever of them wrote it.
 
 What is not in a backup: content types and permissions (``migrate`` makes them), sessions,
-the sign-in guard's records (django-axes), the task queue's jobs (django-q2: printouts
-being made, made again on request) and the admin's change history.
+the sign-in guard's records (django-axes), the task queue's jobs and the printouts' jobs
+(django-q2, ``base.models.PrintJob``: made again on request) and the admin's change history.
 
 Guarantees:
 
@@ -26,7 +26,8 @@ Guarantees:
   database first (SQLite: a temporary file; PostgreSQL: a database it creates and drops).
   Only when that load passed every constraint is the live data replaced, in one
   transaction that first writes the data as it was to a file of its own and rolls back
-  on any failure.
+  on any failure. While the site's writers go on, that transaction gives way to them
+  rather than wait in a circle with one of them, and is begun again (``_lock_tables``).
 """
 
 import copy
@@ -34,6 +35,7 @@ import gzip
 import io
 import json
 import os
+import random
 import secrets
 import shutil
 import tempfile
@@ -42,6 +44,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, time
 from pathlib import Path
+from time import sleep
 
 from django.apps import apps
 from django.conf import settings
@@ -51,7 +54,7 @@ from django.core import serializers
 from django.core.management.color import no_style
 from django.core.serializers.json import DjangoJSONEncoder
 from django.core.serializers.python import Deserializer
-from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, models, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
 from django.db.utils import load_backend
@@ -61,7 +64,7 @@ FORMAT = "bummerl-backup"
 VERSION = 1
 
 # Left out of a backup: made by migrate (content types, permissions), or no club data.
-EXCLUDED_APPS = frozenset({"contenttypes", "sessions", "axes", "django_q"})
+EXCLUDED_APPS = frozenset({"contenttypes", "sessions", "axes", "django_q", "base"})
 EXCLUDED_MODELS = frozenset({"auth.permission", "admin.logentry"})
 # Emptied by a restore although not in the file: sessions and the admin's history name
 # users by id, and a restored user may get another id (users are stored by name).
@@ -410,14 +413,37 @@ def scratch_database(using: str = DEFAULT_DB_ALIAS) -> Iterator[str]:
                 cursor.execute(f"DROP DATABASE IF EXISTS {live.ops.quote_name(config['NAME'])}")
 
 
+RESTORE_TRIES = 10  # tries of the restore's step that may give way to the writers
+# PostgreSQL's codes of giving way: deadlock, serialization, lock not available, timeout.
+_GAVE_WAY = frozenset({"40P01", "40001", "55P03", "57014"})
+
+
+class _GaveWay(Exception):  # a try of the restore's step gave way to the writers
+    ...
+
+
 def _lock_tables(using: str) -> None:
     """Keep every writer out of the tables a restore replaces until the transaction
-    ends (PostgreSQL; SQLite's BEGIN IMMEDIATE holds the whole file's write lock)."""
+    ends (PostgreSQL; SQLite's BEGIN IMMEDIATE holds the whole file's write lock).
+
+    The tables are locked one after the other: a writer holding one and asking for one
+    locked already would wait in a circle with the restore. So the locking may take half
+    of PostgreSQL's ``deadlock_timeout``; then the restore gives way (``_GaveWay``, its
+    try rolled back) before a writer waiting for it is ever checked for a deadlock."""
     connection = connections[using]
-    if connection.vendor == "postgresql":
-        names = ", ".join(connection.ops.quote_name(t) for t in _cleared_tables())
-        with connection.cursor() as cursor:
+    if connection.vendor != "postgresql":
+        return
+    names = ", ".join(connection.ops.quote_name(t) for t in _cleared_tables())
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT extract(epoch FROM current_setting('deadlock_timeout')::interval)")
+        cursor.execute(f"SET LOCAL statement_timeout = {max(1, int(cursor.fetchone()[0] * 500))}")
+        try:
             cursor.execute(f"LOCK TABLE {names} IN EXCLUSIVE MODE")
+        except DatabaseError as error:
+            if getattr(error.__cause__, "sqlstate", None) in _GAVE_WAY:
+                raise _GaveWay from error
+            raise
+        cursor.execute("SET LOCAL statement_timeout TO DEFAULT")
 
 
 def restore_backup(
@@ -429,8 +455,9 @@ def restore_backup(
     any failure there raises Refused and nothing was changed. Then one transaction locks
     out writers, writes the data as it is to ``before`` (default: a new
     ``bummerl-before-restore-<time>.json.gz`` in ``backup_dir()``), empties the tables
-    and loads the file; a failure rolls all of it back. The database must be migrated.
-    Returns (objects loaded, path of the before-file)."""
+    and loads the file; a failure rolls all of it back. A try that gives way to the
+    site's writers (``_lock_tables``) is begun again, up to ``RESTORE_TRIES`` times.
+    The database must be migrated. Returns (objects loaded, path of the before-file)."""
     document = read_file(path)
     connection = connections[using]
     if connection.in_atomic_block:
@@ -449,16 +476,25 @@ def restore_backup(
                 "nothing was changed"
             ) from None
     before = Path(before) if before else default_path("bummerl-before-restore")
-    try:
-        with _sqlite_begin(connection, "IMMEDIATE"), transaction.atomic(using=using):
-            _lock_tables(using)
-            write_file(before, header(using), iter_objects(using))
-            count = replace_rows(using, objects)
-    except Refused:
-        raise
-    except Exception as error:
-        raise Refused(
-            f"{path}: restore failed and was rolled back, nothing was changed "
-            f"({type(error).__name__}: {_one_line(error)})"
-        ) from None
-    return count, before
+    tried = 0
+    while True:
+        tried += 1
+        try:
+            with _sqlite_begin(connection, "IMMEDIATE"), transaction.atomic(using=using):
+                _lock_tables(using)
+                write_file(before, header(using), iter_objects(using))
+                count = replace_rows(using, objects)
+            return count, before
+        except _GaveWay:
+            if tried == RESTORE_TRIES:
+                raise Refused(
+                    f"{path}: writers kept the tables busy; nothing was changed"
+                ) from None
+            sleep(random.uniform(0.05, 0.2) * tried)  # the writers finish meanwhile
+        except Refused:
+            raise
+        except Exception as error:
+            raise Refused(
+                f"{path}: restore failed and was rolled back, nothing was changed "
+                f"({type(error).__name__}: {_one_line(error)})"
+            ) from None

@@ -19,26 +19,34 @@ A printout that takes more than a second (the match sheets of a large round, the
 of a large night) is made by the task worker (``queued_pdf_response``, ``base.tasks``):
 the page answers at once with "PDF wird erstellt …", its progress (waiting, reading the
 night, making the PDF) and a refresh every two seconds, and the same address hands out
-the file once it is made. It is kept per state (the caller's ``state``, e.g. the
-night's latest change) and language, so two organisers asking for the same printout
-start one job; a job that failed says so and is started again by the next request.
+the file once it is made. Its job is a database row (``base.models.PrintJob``), one per
+state (the caller's ``state``, e.g. the night's latest change) and language, so two
+organisers asking for the same printout at the same moment start one job. A start that
+fails, or whose worker died, is begun again a bounded number of times; then the page
+says it failed, with a button to begin it again.
 """
 
 import functools
 import hashlib
 import io
 import json
+import logging
 import threading
 import time
+import uuid
+from contextlib import contextmanager, suppress
+from datetime import timedelta
 from itertools import repeat
 
 import segno
 from django.conf import settings
 from django.core.cache import caches
-from django.http import HttpResponse
+from django.db import IntegrityError, connections
+from django.db.models import F
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from weasyprint import HTML
@@ -47,6 +55,9 @@ from weasyprint.text.fonts import FontConfiguration
 from base import tasks
 from base.clientip import limit_address
 from base.links import absolute_url, phones_warning
+from base.models import PrintJob
+
+log = logging.getLogger(__name__)
 
 _fonts = threading.local()
 
@@ -157,11 +168,26 @@ def pdf_response(request, template: str, context: dict, filename: str) -> HttpRe
 
 # Printouts made by the task worker ----------------------------------------------------
 
-STEPS = ("waiting", "reading", "making")
+Step = PrintJob.Step
+STEPS = (Step.WAITING, Step.READING, Step.MAKING)
 """A queued printout's steps, in order; ``done`` and ``failed`` end it."""
 
-JOB_HOURS = 1
-"""A job's status is kept this long: a job whose worker died is started afresh after."""
+TRIES = 3
+"""Starts of one printout that may end without a PDF (a failure, or a worker that died)
+before the page says it failed; each is begun again by itself until then."""
+
+STALE_SECONDS = 30
+"""A start that showed no sign of life for this long (its worker died) is begun again by
+the next request; a running start beats every ``BEAT_SECONDS``."""
+
+BEAT_SECONDS = 5
+
+WAITING_SECONDS = 60
+"""A start still waiting this long is queued once more (the queue may have lost it), and
+the page asks whether the worker runs."""
+
+KEPT = timedelta(days=1)
+"""A job's row is kept as long as its PDF (the printouts' cache keeps it a day)."""
 
 
 def queued_pdf_response(request, job: str, args: tuple, filename: str, state: str) -> HttpResponse:
@@ -169,80 +195,182 @@ def queued_pdf_response(request, job: str, args: tuple, filename: str, state: st
     that returns ``(template, context)``; ``base``: the site's address, for QR codes) as
     an inline PDF named ``filename`` once the task worker made it; until then a page that
     says so, with the job's step, and asks again every 2 seconds. ``state`` names what
-    the printout shows (a new ``state`` makes a new job). The visitor's limit on new
-    printouts (``render_lane``) counts a job when it starts: 429 past it."""
-    warning = phones_warning(request)
+    the printout shows (a new ``state`` makes a new job).
+
+    One job per printout (``base.models.PrintJob``, unique by the printout's key). A
+    start that fails, or whose worker stops beating for ``STALE_SECONDS``, is begun again
+    up to ``TRIES`` starts; then the page says it failed, with a button that POSTs here
+    with a one-time key to begin it again. The visitor's limit on new printouts
+    (``render_lane``) counts a job when it is asked for: 429 past it."""
+    warning = phones_warning(request) or ""
     base = absolute_url(request, "/").rstrip("/")
     language = translation.get_language()
     identity = json.dumps([job, list(args), state, language, base, warning], sort_keys=True)
-    key = "job:" + hashlib.sha256(identity.encode()).hexdigest()
-    cache = caches["printouts"]
-    status = cache.get(key + ":status")
-    if status is None or status["step"] == "failed":
+    key = hashlib.sha256(identity.encode()).hexdigest()
+    row = PrintJob.objects.filter(key=key).first()
+    if request.method == "POST":
+        if row is not None and not _asked_again(request, row):
+            return _too_many()
+        return HttpResponseRedirect(request.get_full_path(), status=303)
+    if row is None:
         if not _may_render(render_lane(request)):
             return _too_many()
-        failed = status
-        status = {"step": "waiting", "since": time.time()}
-        cache.set(key + ":status", status, timeout=JOB_HOURS * 3600)
-        tasks.enqueue(
-            "base.printing.make_printout",
-            job,
-            list(args),
-            language,
-            base,
-            warning,
-            key,
-            name=f"{filename} {state}",
+        now = timezone.now()
+        PrintJob.objects.filter(asked_at__lt=now - KEPT).delete()
+        row, created = PrintJob.objects.get_or_create(
+            key=key,
+            defaults={
+                "job": job,
+                "args": list(args),
+                "language": language,
+                "base": base,
+                "warning": warning,
+                "name": f"{filename} {state}"[:200],
+                "asked_at": now,
+                "beat": now,
+            },
         )
-        status = cache.get(key + ":status") or status
-        status = {**status, "again": bool(failed)}
-    if status["step"] == "done":
-        pdf = cache.get(key)
-        if pdf is not None:
-            response = HttpResponse(pdf, content_type="application/pdf")
-            response["Content-Disposition"] = f'inline; filename="{filename}"'
-            return response
-        cache.delete(key + ":status")  # the file was evicted: make it again
-        return queued_pdf_response(request, job, args, filename, state)
-    waited = int(time.time() - status["since"])
+        if created:
+            _enqueue(row)
+            row.refresh_from_db()
+    elif row.step == Step.DONE and _kept_pdf(key) is None:
+        row = _begin_again(row, tries=0)  # the file was evicted: made again
+    elif row.step != Step.FAILED:
+        row = _revived(row)
+    pdf = _kept_pdf(key) if row.step == Step.DONE else None
+    if pdf is not None:
+        response = HttpResponse(pdf, content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="{filename}"'
+        return response
+    waited = int((timezone.now() - row.asked_at).total_seconds())
+    number = STEPS.index(Step(row.step)) + 1 if row.step in STEPS else 0
     return render(
         request,
         "printing/progress.html",
         {
             "filename": filename,
-            "step": status["step"],
-            "number": STEPS.index(status["step"]) + 1 if status["step"] in STEPS else 0,
+            "step": row.step,
+            "number": number,
             "steps": len(STEPS),
-            "waited": waited,
-            "stuck": status["step"] == "waiting" and waited >= 60,
-            "failed": status["step"] == "failed",
+            "waited": max(0, waited),
+            "again": row.tries,
+            "stuck": row.step == Step.WAITING and waited >= WAITING_SECONDS,
+            "failed": row.step == Step.FAILED,
+            "retry_key": uuid.uuid4(),
         },
         status=202,
     )
 
 
-def make_printout(job: str, args: list, language: str, base: str, warning, key: str) -> None:
-    """The task of ``queued_pdf_response``: ``job(*args, base=base)`` read in
-    ``language``, rendered and made into a PDF, kept under ``key``; its status (the
-    step) is kept beside it as it goes, ``failed`` when anything raises (re-raised for
-    the worker's log)."""
-    cache = caches["printouts"]
-    status = cache.get(key + ":status") or {"since": time.time()}
+def _kept_pdf(key: str) -> bytes | None:
+    return caches["printouts"].get("pdf-job:" + key)
 
-    def step(name: str) -> None:
-        cache.set(key + ":status", {**status, "step": name}, timeout=JOB_HOURS * 3600)
 
+def _revived(row: PrintJob) -> PrintJob:
+    """``row``, begun again when its start died: running without a beat for
+    ``STALE_SECONDS`` (a try counted), or waiting for ``WAITING_SECONDS``."""
+    quiet = (timezone.now() - row.beat).total_seconds()
+    if row.step == Step.WAITING and quiet >= WAITING_SECONDS:
+        return _begin_again(row)  # queued again; a try only counts once it started
+    if row.step in (Step.READING, Step.MAKING) and quiet >= STALE_SECONDS:
+        log.warning("printout %s: start %s stopped beating: begun again", row.pk, row.run)
+        if row.tries + 1 >= TRIES:
+            PrintJob.objects.filter(pk=row.pk, run=row.run).update(
+                step=Step.FAILED, tries=F("tries") + 1, error="the worker stopped"
+            )
+            row.refresh_from_db()
+            return row
+        return _begin_again(row, tries=F("tries") + 1)
+    return row
+
+
+def _begin_again(row: PrintJob, **changes) -> PrintJob:
+    """Queue a new start of ``row`` unless another request did since it was read (a
+    conditional UPDATE on its start's number: one new start whatever the timing)."""
+    now = timezone.now()
+    begun = PrintJob.objects.filter(pk=row.pk, run=row.run).update(
+        step=Step.WAITING, run=row.run + 1, beat=now, **changes
+    )
+    row.refresh_from_db()
+    if begun:
+        _enqueue(row)
+    return row
+
+
+def _asked_again(request, row: PrintJob) -> bool:
+    """The retry form's POST: a failed job begun again with ``TRIES`` new starts, once
+    per one-time key (the same key sent twice begins it once). False when the visitor's
+    limit on new printouts is reached."""
     try:
-        with translation.override(language):
-            step("reading")
-            template, context = import_string(job)(*args, base=base)
-            html = render_to_string(template, {**context, "phones_unreachable": warning})
-            step("making")
-            cache.set(key, _pdf_of(html))
-        step("done")
-    except Exception:
-        step("failed")
-        raise
+        retry_key = uuid.UUID(request.POST.get("key", ""))
+    except ValueError:
+        return True  # no form of ours: nothing to do
+    if row.step != Step.FAILED or PrintJob.objects.filter(retry_key=retry_key).exists():
+        return True
+    if not _may_render(render_lane(request)):
+        return False
+    with suppress(IntegrityError):  # the same key sent twice at once: the first began it
+        _begin_again(row, tries=0, retry_key=retry_key, asked_at=timezone.now(), error="")
+    return True
+
+
+def _enqueue(row: PrintJob) -> None:
+    tasks.enqueue("base.printing.make_printout", row.pk, row.run, name=row.name)
+
+
+def make_printout(job_id: int, run: int) -> None:
+    """The task of ``queued_pdf_response``: start ``run`` of the ``PrintJob`` ``job_id``
+    (nothing when another start has it, or a newer start was queued): its job read in its
+    language, rendered and made into a PDF, kept in the printouts' cache; the step is
+    kept on the row as it goes, with a beat every ``BEAT_SECONDS``. A start that raises
+    is begun again (``TRIES`` in all), then the job is ``failed``; the error is logged."""
+    mine = PrintJob.objects.filter(pk=job_id, run=run)
+    if not mine.filter(step=Step.WAITING).update(step=Step.READING, beat=timezone.now()):
+        return
+    row = PrintJob.objects.get(pk=job_id)
+    try:
+        with _beating(mine), translation.override(row.language):
+            template, context = import_string(row.job)(*row.args, base=row.base)
+            context = {**context, "phones_unreachable": row.warning or None}
+            html = render_to_string(template, context)
+            mine.update(step=Step.MAKING, beat=timezone.now())
+            caches["printouts"].set("pdf-job:" + row.key, _pdf_of(html))
+        mine.update(step=Step.DONE, beat=timezone.now())
+    except Exception as error:
+        log.exception("printout %s: start %s failed", job_id, run)
+        why = f"{type(error).__name__}: {error}"[:300]
+        if row.tries + 1 >= TRIES:
+            mine.update(step=Step.FAILED, tries=F("tries") + 1, error=why, beat=timezone.now())
+        elif mine.update(
+            step=Step.WAITING, run=run + 1, tries=F("tries") + 1, error=why, beat=timezone.now()
+        ):
+            row.refresh_from_db()
+            _enqueue(row)
+
+
+@contextmanager
+def _beating(rows):
+    """A sign of life on ``rows`` every ``BEAT_SECONDS`` while the block runs, from a
+    thread of its own (its own connection); none when tasks run in the request."""
+    if settings.TASKS_SYNC:
+        yield
+        return
+    stop = threading.Event()
+
+    def beat() -> None:
+        try:
+            while not stop.wait(BEAT_SECONDS):
+                rows.update(beat=timezone.now())
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=beat, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 def _too_many() -> HttpResponse:

@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "axes",
     "django_tables2",
     "template_partials",
+    "base",
     "clubs",
     "scoring",
     "tournaments",

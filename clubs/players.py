@@ -95,7 +95,7 @@ def rename_player(player: Player, new_name: str, actor) -> Player:
     """
     name = _checked(new_name)
     with transaction.atomic():
-        locked = Player.objects.select_for_update().get(pk=player.pk)
+        locked = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
         other = known_player(locked.club, name)
         if other is not None and other.pk != locked.pk:
             raise RuleError(
@@ -234,7 +234,7 @@ def merge_players(keep: Player, gone: Player, actor) -> dict[str, int]:
         # Lock both rows in id order (no deadlock with a merge the other way round).
         locked = {
             p.pk: p
-            for p in Player.objects.select_for_update()
+            for p in Player.objects.select_for_update(no_key=True)
             .filter(pk__in=[keep.pk, gone.pk])
             .order_by("pk")
         }

@@ -217,7 +217,7 @@ class ResetLinkCheck:
         with whose link. False (nothing saved, ``refused`` says why) when it may not."""
         with transaction.atomic():
             if self.club is not None:
-                Club.objects.select_for_update().filter(pk=self.club.pk).first()
+                Club.objects.select_for_update(no_key=True).filter(pk=self.club.pk).first()
                 if not self._allowed(self.club, form.user):
                     return False
             form.save()

@@ -103,7 +103,7 @@ def _same_club(earlier: Club, name: str, owner) -> Club:
 def lock_members(club: Club) -> None:
     # Two owners demoting each other at the same moment must not leave the club without
     # an owner: every change of roles takes the club's row lock first.
-    Club.objects.select_for_update().filter(pk=club.pk).first()
+    Club.objects.select_for_update(no_key=True).filter(pk=club.pk).first()
 
 
 def _last_owner(membership: Membership) -> bool:
@@ -261,7 +261,7 @@ def set_email(membership: Membership, email: str, by) -> bool:
             raise RuleError("email", resets.ISSUE[code], **params)
     with transaction.atomic():
         lock_members(membership.club)
-        account = get_user_model().objects.select_for_update().get(pk=user.pk)
+        account = get_user_model().objects.select_for_update(no_key=True).get(pk=user.pk)
         before = account.email
         if before == email:
             return False
@@ -291,7 +291,7 @@ def rename_club(club: Club, name: str, by) -> Club:
     if len(name) > 100:
         raise RuleError("name", gettext_noop("A club's name has at most 100 characters."))
     with transaction.atomic():
-        locked = Club.objects.select_for_update().get(pk=club.pk)
+        locked = Club.objects.select_for_update(no_key=True).get(pk=club.pk)
         if locked.name == name:
             return locked
         before = locked.name
@@ -321,7 +321,7 @@ def set_public_face(club: Club, by, *, public_page: bool, colour: str) -> Club:
         ) from None
     colour = colour.lower()
     with transaction.atomic():
-        locked = Club.objects.select_for_update().get(pk=club.pk)
+        locked = Club.objects.select_for_update(no_key=True).get(pk=club.pk)
         before = {"public_page": locked.public_page, "colour": locked.colour}
         after = {"public_page": public_page, "colour": colour}
         if before == after:

@@ -71,7 +71,7 @@ def unlink(link: Link, *, actor: audit.Actor) -> Link:
     """Undo ``link`` (its row kept, with ``ended_at``); undone already: nothing changes."""
     with transaction.atomic():
         locked_body(link.body)
-        link = Link.objects.select_for_update().get(pk=link.pk)
+        link = Link.objects.select_for_update(no_key=True).get(pk=link.pk)
         if link.ended_at is not None:
             return link
         link.ended_at = timezone.now()

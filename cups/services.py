@@ -37,7 +37,7 @@ def user_of(actor: audit.Actor) -> User | None:
 
 
 def locked_body(body: Body) -> Body:
-    return Body.objects.select_for_update().get(pk=body.pk)
+    return Body.objects.select_for_update(no_key=True).get(pk=body.pk)
 
 
 def _name(name: str) -> str:
@@ -267,7 +267,7 @@ def save_cup(
         if cup is None:
             cup = Cup(body=body)
         else:
-            cup = Cup.objects.select_for_update().get(pk=cup.pk, body=body)
+            cup = Cup.objects.select_for_update(no_key=True).get(pk=cup.pk, body=body)
             before = _cup_dict(cup)
         cup.name, cup.slug = name, slug
         cup.first_day, cup.last_day = settings.first_day, settings.last_day
@@ -337,7 +337,7 @@ def remove_night(night: Night, *, actor: audit.Actor) -> Night:
     already: nothing changes."""
     with transaction.atomic():
         locked_body(night.cup.body)
-        night = Night.objects.select_for_update().get(pk=night.pk)
+        night = Night.objects.select_for_update(no_key=True).get(pk=night.pk)
         if night.removed_at is not None:
             return night
         night.removed_at = timezone.now()

@@ -28,6 +28,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
 
+from base import locks
 from base.errors import RuleError
 from base.tasks import enqueue
 from clubs.models import Club
@@ -208,20 +209,34 @@ def _game_row(club_id: int, seq: int, done: elo.Step[int]) -> RatedGame:
 # -- the writer -----------------------------------------------------------------------
 
 
-def rerate_club(club_id: int, variant: str | None = None, since: datetime | None = None) -> int:
+def rerate_club(
+    club_id: int,
+    variant: str | None = None,
+    since: datetime | None = None,
+    *,
+    scratch: bool = False,
+) -> int:
     """Bring the club's ratings (of ``variant``, or of every variant) in line with its
     games as they are now: the stored history is kept up to the first game that
     differs, the rest is rated again. ``since``: only games from then on can have
     changed (the stored ones before it are taken as they are). Returns how many games
-    were rated again. Runs under the club's row lock: two re-ratings of one club one
-    after the other."""
+    were rated again; ``scratch``: the stored history is forgotten first and every game
+    rated again.
+
+    Two re-ratings of one club run one after the other: each holds the club's ratings
+    lock (``base.locks.serialised``), a lock of its own that no writer takes, so a
+    re-rating never waits for a deal's sheet while a deal waits for it (it takes no
+    writer's row lock: it only reads the games, and writes rows no writer locks)."""
     done = 0
     for each in [variant] if variant else VARIANTS:
         with transaction.atomic():
-            club = Club.objects.select_for_update().filter(pk=club_id).first()
-            if club is None:
+            locks.serialised("ratings", club_id)
+            if not Club.objects.filter(pk=club_id).exists():
                 return done
-            done += _rerate(club_id, each, since)
+            if scratch:
+                RatedGame.objects.filter(club_id=club_id, variant=each).delete()
+                Rating.objects.filter(club_id=club_id, variant=each).delete()
+            done += _rerate(club_id, each, None if scratch else since)
     return done
 
 

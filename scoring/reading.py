@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.db import connection
 from django.db.models import Q
 
+from base.locks import row_lock
 from base.sqlrows import Columns, fetch, table
 from clubs.models import Player
 from scoring import foldcache
@@ -195,7 +196,7 @@ def _locked_sql(vendor: str) -> str:
     """The sheet with the aggregates of ``Stats`` (``keyed``: rows of a one-time key),
     under its row lock where the database has row locks."""
     aggregates = ", ".join(f"({query})" for query in _STATS.values())
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    lock = row_lock()  # base.locks: FOR NO KEY UPDATE, in the writers' one order
     return (
         f'SELECT {_LOCKED.sql}, {aggregates}, (SELECT COUNT(*) {_DEALS} AND "key" = %s) '
         f'FROM {table(Sheet)} s WHERE s."id" = %s{lock}'

@@ -64,7 +64,7 @@ def update_rule_set(rule_set: RuleSet, data: dict, *, actor: Actor) -> RuleSet:
     check_contract_count(len(data.get("catalog") or ()))
     rules = core.RuleSet.from_dict(data)
     with transaction.atomic():
-        locked = RuleSet.objects.select_for_update().get(pk=rule_set.pk)
+        locked = RuleSet.objects.select_for_update(no_key=True).get(pk=rule_set.pk)
         before = {"name": locked.name, **locked.data}
         locked.name = rules.name or locked.name
         locked.data = rules.to_dict()

@@ -58,7 +58,7 @@ def _locked_with_stats(sheet: Sheet, actor: Actor, key) -> tuple[Sheet, Stats]:
 def locked_sheet(sheet_id: int) -> Sheet:
     # The row lock serialises writers of one sheet on PostgreSQL; SQLite's
     # IMMEDIATE transactions already hold the database's write lock from BEGIN.
-    return Sheet.objects.select_for_update().get(pk=sheet_id)
+    return Sheet.objects.select_for_update(no_key=True).get(pk=sheet_id)
 
 
 def record_entry(

@@ -44,7 +44,7 @@ def save_season(
     if last_day < first_day:
         raise RuleError("last_day", gettext_noop("The last day comes before the first day."))
     with transaction.atomic():
-        Club.objects.select_for_update().filter(pk=club.pk).first()
+        Club.objects.select_for_update(no_key=True).filter(pk=club.pk).first()
         earlier = Season.objects.filter(key=key).first()
         if earlier is not None:
             same = (earlier.club_id, earlier.name, earlier.first_day, earlier.last_day) == (
@@ -72,7 +72,7 @@ def save_season(
         if season is None:
             season = Season(club=club)
         else:
-            season = Season.objects.select_for_update().get(pk=season.pk, club=club)
+            season = Season.objects.select_for_update(no_key=True).get(pk=season.pk, club=club)
             before = _season_dict(season)
         season.name, season.first_day, season.last_day, season.key = name, first_day, last_day, key
         season.save()
@@ -112,7 +112,7 @@ def save_settings(
     """Store the club's ranking settings (RULES.md 7); a ``key`` sent again with the
     same values returns them, with others it is refused (``key``)."""
     with transaction.atomic():
-        Club.objects.select_for_update().filter(pk=club.pk).first()
+        Club.objects.select_for_update(no_key=True).filter(pk=club.pk).first()
         current, _created = RankingSettings.objects.get_or_create(club=club)
         wanted = RankingSettings(
             club=club,

@@ -8,9 +8,11 @@ template context for ``base.printing``; the desk shows the cash report from the 
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
 
 from base.links import absolute_url
 from base.printing import pdf_response, qr_png, queued_pdf_response
@@ -43,11 +45,18 @@ def night_state(t: Tournament) -> str:
     return f"{t.pk}:{next(iter(latest), (0,))[0]}"
 
 
+printout_view = require_http_methods(["GET", "HEAD", "POST"])
+"""The methods of a printout's view: POST is the button that begins a failed printout
+again (``base.printing.queued_pdf_response``)."""
+
+
 def night_pdf(request, t: Tournament, job: str, args: tuple, filename: str, *, heavy: bool):
     """The printout ``job`` of ``t`` (a function of this module: ``job(t.pk, *args,
     base=…)`` -> (template, context)) as an inline PDF named ``filename``: made in the
     request, or when ``heavy`` by the task worker (``queued_pdf_response``, kept per
     ``night_state``). ``base``: the site's address, for the QR codes' links."""
+    if request.method == "POST" and not heavy:  # made in the request: nothing to begin again
+        return HttpResponseRedirect(request.get_full_path(), status=303)
     if heavy:
         path = f"{__name__}.{job}"
         return queued_pdf_response(request, path, (t.pk, *args), filename, night_state(t))

@@ -5,19 +5,25 @@ made it; with the database as broker and with Redis, through a real worker proce
 
 import io
 import os
+import re
 import subprocess
 import sys
+import threading
 import time
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.db import connection
 from django.urls import reverse
+from django.utils import timezone
 from django_q.models import OrmQ
 from pypdf import PdfReader
 
+from base import printing as base_printing
 from base import tasks
+from base.models import PrintJob
 from tests import factories
 from tests.markup import squeezed
 from tournaments import printing
@@ -190,3 +196,103 @@ def test_every_printout_of_a_large_night_goes_to_the_worker(client, settings):
     assert OrmQ.objects.count() == len(urls)
     # The prize list stays quick: made in the request.
     assert client.get(f"{base}/print/prizes.pdf")["Content-Type"] == "application/pdf"
+
+
+# -- one job per printout, failures said, dead workers noticed ---------------------------
+
+
+def test_two_organisers_asking_at_once_start_one_job(transactional_db, settings):
+    settings.TASKS_SYNC = False
+    club = factories.club()
+    t = factories.big_round(club)
+    phones = [factories.signed_in(factories.user(club, role="organiser")) for _ in range(2)]
+    jobs = []
+    for _ in range(20):
+        PrintJob.objects.all().delete()
+        OrmQ.objects.all().delete()
+        together, answers = threading.Barrier(2), []
+
+        def ask(phone, together=together, answers=answers):
+            try:
+                together.wait()
+                answers.append(phone.get(sheets_url(t)).status_code)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=ask, args=(phone,)) for phone in phones]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert answers == [202, 202]
+        jobs.append((PrintJob.objects.count(), OrmQ.objects.count()))
+    assert jobs == [(1, 1)] * 20
+
+
+def test_a_job_that_always_fails_is_said_with_a_retry_button_and_not_run_on_refresh(
+    client, monkeypatch, db
+):
+    runs = []
+
+    def broken(*args, base):
+        runs.append(args)
+        raise RuntimeError("no paper")
+
+    monkeypatch.setattr(printing, "match_sheets_job", broken)
+    club = factories.club()
+    t = factories.big_round(club)
+    client.force_login(factories.user(club, role="organiser"))
+    first = client.get(sheets_url(t))
+    assert len(runs) == base_printing.TRIES == 3  # begun again by itself, then given up
+    html = squeezed(first.content.decode())
+    assert first.status_code == 202
+    assert "Die PDF konnte nicht erstellt werden" in html
+    assert f"Erstellen von partieblaetter-{t.pk}-1.pdf ist 3-mal fehlgeschlagen" in html
+    assert 'http-equiv="refresh"' not in html
+    assert '<button type="submit" id="print-retry">Nochmals versuchen</button>' in html
+    for _ in range(5):
+        assert client.get(sheets_url(t)).context["failed"] is True
+    assert len(runs) == 3  # a refresh runs nothing
+    row = PrintJob.objects.get()
+    assert (row.step, row.tries, row.error) == ("failed", 3, "RuntimeError: no paper")
+    # The button: a POST with the page's one-time key begins it again, once.
+    retry_key = re.search(r'name="key" value="([^"]+)"', first.content.decode()).group(1)
+    again = client.post(sheets_url(t), {"key": retry_key})
+    assert (again.status_code, again["Location"]) == (303, sheets_url(t))
+    assert len(runs) == 6
+    assert client.post(sheets_url(t), {"key": retry_key}).status_code == 303
+    assert len(runs) == 6  # the same key again begins nothing
+
+
+def test_the_page_says_a_failed_printout_in_english_too(client, monkeypatch, db):
+    monkeypatch.setattr(printing, "match_sheets_job", lambda *a, base: 1 / 0)
+    club = factories.club()
+    t = factories.big_round(club)
+    factories.signed_in(factories.user(club, role="organiser"), client=client, language="en")
+    html = squeezed(client.get(sheets_url(t)).content.decode())
+    assert f"Making partieblaetter-{t.pk}-1.pdf failed, 3 times" in html
+    assert ">Try again</button>" in html
+
+
+def test_a_start_whose_worker_stopped_beating_is_begun_again(client, settings, db):
+    settings.TASKS_SYNC = False
+    club = factories.club()
+    t = factories.big_round(club)
+    client.force_login(factories.user(club, role="organiser"))
+    client.get(sheets_url(t))
+    row = PrintJob.objects.get()
+    quiet = timezone.now() - timedelta(seconds=base_printing.STALE_SECONDS - 2)
+    PrintJob.objects.filter(pk=row.pk).update(step="making", beat=quiet)
+    assert client.get(sheets_url(t)).context["number"] == 3  # still beating lately
+    assert OrmQ.objects.count() == 1
+    dead = timezone.now() - timedelta(seconds=base_printing.STALE_SECONDS + 1)
+    PrintJob.objects.filter(pk=row.pk).update(step="making", beat=dead)
+    page = client.get(sheets_url(t))
+    row.refresh_from_db()
+    assert (row.step, row.run, row.tries) == ("waiting", 2, 1)
+    assert page.context["number"] == 1 and OrmQ.objects.count() == 2
+    client.get(sheets_url(t))
+    assert OrmQ.objects.count() == 2  # begun again once
+    # A start of the dead one's, should it come back, does nothing.
+    base_printing.make_printout(row.pk, 1)
+    assert PrintJob.objects.get().step == "waiting"

@@ -255,7 +255,9 @@ def set_paid(card: Card, actor: Actor | None = None, *, paid: bool) -> None:
     """Mark a card paid or not; nothing happens (and nothing is logged) when it is so
     already."""
     with transaction.atomic():
-        locked = Card.objects.select_for_update().select_related("tournament").get(pk=card.pk)
+        locked = (
+            Card.objects.select_for_update(no_key=True).select_related("tournament").get(pk=card.pk)
+        )
         if locked.paid == paid:
             return
         Card.objects.filter(pk=card.pk).update(paid=paid)
@@ -278,7 +280,7 @@ def pay_cards(tournament: Tournament, card_ids, actor: Actor | None = None) -> l
     changed = []
     with transaction.atomic():
         cards = (
-            Card.objects.select_for_update()
+            Card.objects.select_for_update(no_key=True)
             .filter(tournament=tournament, pk__in=list(card_ids), paid=False)
             .order_by("number")
         )

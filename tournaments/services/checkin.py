@@ -151,7 +151,9 @@ def release_not_checked_in(tournament: Tournament, actor: Actor) -> int:
 
 
 def _release_absent(t: Tournament, statuses, actor: Actor) -> int:
-    rows = Registration.objects.select_for_update().filter(tournament=t, status__in=statuses)
+    rows = Registration.objects.select_for_update(no_key=True).filter(
+        tournament=t, status__in=statuses
+    )
     released = 0
     for r in rows.order_by("pk"):
         r.tournament = t

@@ -321,7 +321,7 @@ def load_state(tournament: Tournament) -> TournamentState:
 def locked(tournament: Tournament) -> Tournament:
     """The tournament row, locked until the transaction ends: every writer takes it first,
     so writes on one tournament are served one after the other."""
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+    return Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
 
 
 def withdrawn_in(pairing: Pairing) -> list[Card]:

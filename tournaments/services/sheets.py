@@ -95,7 +95,12 @@ def lock_sheets_first(pairings) -> None:
     deadlock). SQLite's IMMEDIATE transactions serialise all writers anyway."""
     ids = sorted(pairings.exclude(sheet=None).values_list("sheet_id", flat=True))
     if ids:
-        list(Sheet.objects.select_for_update().filter(pk__in=ids).order_by("pk").values("pk"))
+        list(
+            Sheet.objects.select_for_update(no_key=True)
+            .filter(pk__in=ids)
+            .order_by("pk")
+            .values("pk")
+        )
 
 
 def lock_sheet(sheet_id: int | None, kind: str, template: str, **params) -> None:

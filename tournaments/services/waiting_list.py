@@ -38,7 +38,7 @@ def locked_registration(registration: Registration) -> tuple[Tournament, Registr
     the night's offers past their time have lapsed."""
     t = locked(registration.tournament)
     lapse_due(t, timezone.now())
-    r = Registration.objects.select_for_update().get(pk=registration.pk)
+    r = Registration.objects.select_for_update(no_key=True).get(pk=registration.pk)
     r.tournament = t
     return t, r
 
@@ -94,7 +94,7 @@ def lapse_due(t: Tournament, now: datetime.datetime) -> int:
     """Cancel the night's offers whose ``offered_until`` has passed ("offer lapsed", told
     "cancelled") and serve the waiting list again (the caller holds the night's lock).
     Returns how many registrations changed (lapsed, offered or moved up)."""
-    due = Registration.objects.select_for_update().filter(
+    due = Registration.objects.select_for_update(no_key=True).filter(
         tournament=t, status=S.OFFERED, offered_until__lte=now
     )
     changed = 0

@@ -24,6 +24,7 @@ from tournaments import printing, venue_lists
 from tournaments.forms import SellForm, TablesForm, TournamentForm
 from tournaments.models import Card, Kind, ResultCheck, Tournament
 from tournaments.money import euro
+from tournaments.printing import printout_view
 from tournaments.rows import rows
 from tournaments.services.cards import (
     cancel_sale,
@@ -295,7 +296,7 @@ def tables(request, slug, tournament_id):
 
 
 @login_required
-@require_safe
+@printout_view
 def print_cash(request, slug, tournament_id):
     """The cash report as PDF: takings, unpaid cards by player, prizes (organisers)."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
@@ -313,7 +314,7 @@ def seats(request, slug, tournament_id):
 
 
 @login_required
-@require_safe
+@printout_view
 def print_seats(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id)
     heavy = t.cards >= printing.HEAVY_CARDS
@@ -333,7 +334,7 @@ def personal_links(request, slug, tournament_id):
 
 
 @login_required
-@require_safe
+@printout_view
 def print_personal_links(request, slug, tournament_id):
     """The personal links as PDF: A4, small cards to cut (organisers only)."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)

@@ -9,11 +9,12 @@ from base.printing import pdf_response
 from clubs.models import Role
 from tournaments import printing
 from tournaments.models import Format, Kind, Pairing, Round
+from tournaments.printing import printout_view
 from tournaments.views.common import tournament_for
 
 
 @login_required
-@require_safe
+@printout_view
 def print_bracket(request, slug, tournament_id):
     t, access = tournament_for(request, slug, tournament_id)
     if t.format != Format.CARDS:  # Leben and points events print their standings
@@ -41,7 +42,7 @@ def _drawn_round(t, number):
 
 
 @login_required
-@require_safe
+@printout_view
 def print_draw(request, slug, tournament_id, number):
     t, access = tournament_for(request, slug, tournament_id)
     round_ = _drawn_round(t, number)
@@ -51,7 +52,7 @@ def print_draw(request, slug, tournament_id, number):
 
 
 @login_required
-@require_safe
+@printout_view
 def print_match_sheets(request, slug, tournament_id, number):
     # The sheets carry the match links: organisers only, like a table's private link.
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)

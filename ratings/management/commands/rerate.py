@@ -7,7 +7,6 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clubs.models import Club
-from ratings.models import RatedGame, Rating
 from ratings.services import rerate_club
 
 
@@ -27,8 +26,5 @@ class Command(BaseCommand):
             if not clubs.exists():
                 raise CommandError(f"no club {slug!r}")
         for club in clubs:
-            if options["all"]:
-                RatedGame.objects.filter(club=club).delete()
-                Rating.objects.filter(club=club).delete()
-            count = rerate_club(club.pk)
+            count = rerate_club(club.pk, scratch=options["all"])
             self.stdout.write(f"{club.slug}: {count} games rated")
