@@ -7,11 +7,18 @@
   gunicorn alone;
 - with the push server stopped, the proxy sends a sheet's version path to the site."""
 
-import urllib.request
+import http.client
+import socket
+import threading
+from contextlib import contextmanager
+from urllib.parse import urlsplit
 
 import pytest
 from django.urls import reverse
 
+from scoring.changes import version_of
+from scoring.models import deal_rows
+from scoring.views.live import HELD_HEADER
 from tests import factories
 from tests.serving import deployed, why_not_deployed
 
@@ -28,12 +35,15 @@ PROXIES = [
 
 
 def get(url: str) -> tuple[int, str, dict]:
-    """GET ``url``: the status, the body and the headers (an error status too)."""
+    """GET ``url`` (a redirect not followed): the status, the body and the headers."""
+    address = urlsplit(url)
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=PATIENCE)
     try:
-        with urllib.request.urlopen(url, timeout=PATIENCE) as response:
-            return response.status, response.read().decode(), dict(response.headers)
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode(), dict(error.headers)
+        connection.request("GET", f"{address.path}?{address.query}")
+        response = connection.getresponse()
+        return response.status, response.read().decode(), dict(response.headers)
+    finally:
+        connection.close()
 
 
 @pytest.fixture
@@ -49,3 +59,88 @@ def test_the_deployed_site_shows_a_sheet(sheet, proxy):
         status, body, _ = get(site.url + reverse("entry:page", kwargs={"token": sheet.entry_token}))
     assert status == 200
     assert "Clara" in body
+
+
+SLOW = 10  # clients of each kind
+
+
+def slow_client(url: str, path: str, kind: str, stop: threading.Event, started: list) -> None:
+    """One client sending a request one byte a second until ``stop``: its headers
+    (``kind`` "headers") or, after whole headers, a form body of 100 bytes ("body").
+    When the server closes the connection it opens another, as an attacker would."""
+    address = urlsplit(url)
+    head = f"GET {path} HTTP/1.1\r\nHost: {address.hostname}\r\nX-Slow: {'a' * 200}\r\n\r\n"
+    if kind == "body":
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: {address.hostname}\r\n"
+            "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n"
+        )
+    while not stop.is_set():
+        try:
+            with socket.create_connection((address.hostname, address.port), timeout=5) as s:
+                if kind == "body":
+                    s.sendall(head.encode())
+                    slow = b"k" * 100
+                else:
+                    slow = head.encode()
+                started.append(kind)
+                for byte in slow:
+                    s.sendall(bytes([byte]))
+                    if stop.wait(1.0):
+                        return
+        except OSError:
+            stop.wait(0.2)
+
+
+@contextmanager
+def slow_clients(url: str, headers_path: str, body_path: str):
+    """``SLOW`` clients sending headers and ``SLOW`` sending bodies one byte a second, for
+    the ``with`` block (entered once every one has connected and sent 3 bytes)."""
+    stop, started = threading.Event(), []
+    threads = [
+        threading.Thread(target=slow_client, args=(url, path, kind, stop, started), daemon=True)
+        for kind, path in (("headers", headers_path), ("body", body_path))
+        for _ in range(SLOW)
+    ]
+    for thread in threads:
+        thread.start()
+    stop.wait(3.0)
+    try:
+        assert len(started) >= 2 * SLOW
+        yield
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=5)
+
+
+@pytest.mark.parametrize("proxy", PROXIES)
+def test_slow_clients_hold_no_worker_a_phones_page_still_answers(sheet, proxy):
+    page = reverse("entry:page", kwargs={"token": sheet.entry_token})
+    record = reverse("entry:record", kwargs={"token": sheet.entry_token})
+    with deployed(proxy=proxy, redis_url=REDIS) as site, slow_clients(site.url, page, record):
+        answers = [get(site.url + page) for _ in range(3)]
+    for status, body, _ in answers:
+        assert status == 200
+        assert "Clara" in body and f'data-version="{version_of(deal_rows(sheet.pk))}"' in body
+
+
+@pytest.mark.parametrize("proxy", PROXIES[:2])
+def test_with_the_push_server_stopped_the_proxy_sends_the_version_paths_to_the_site(sheet, proxy):
+    """Both version paths, the private link's and the table's (here asked signed out),
+    answer from gunicorn at once, as gunicorn itself answers them."""
+    version = version_of(deal_rows(sheet.pk))
+    entry = reverse("entry:version", kwargs={"token": sheet.entry_token})
+    table = reverse("sheet:version", kwargs={"pk": sheet.pk})
+    with deployed(proxy=proxy, redis_url=REDIS) as site:
+        site.push.stop()
+        answers = [get(f"{site.url}{entry}?seen={version}") for _ in range(3)]
+        signed_out = get(f"{site.url}{table}?seen={version}")
+        direct = get(f"{site.site.url}{table}?seen={version}")
+        site.push.start()
+    for status, body, headers in answers:
+        assert status == 200
+        assert body == version
+        assert HELD_HEADER not in headers  # a poll's answer: the site's, not a held one
+    assert signed_out[0] == direct[0] == 302
+    assert signed_out[2]["Location"] == direct[2]["Location"]
