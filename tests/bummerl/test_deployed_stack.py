@@ -8,9 +8,6 @@
 - with the push server stopped, the proxy sends a sheet's version path to the site."""
 
 import http.client
-import socket
-import threading
-from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 import pytest
@@ -20,7 +17,7 @@ from scoring.changes import version_of
 from scoring.models import deal_rows
 from scoring.views.live import HELD_HEADER
 from tests import factories
-from tests.serving import deployed, why_not_deployed
+from tests.serving import deployed, slow_clients, why_not_deployed
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 REDIS = "redis://127.0.0.1:6379/12"
@@ -59,59 +56,6 @@ def test_the_deployed_site_shows_a_sheet(sheet, proxy):
         status, body, _ = get(site.url + reverse("entry:page", kwargs={"token": sheet.entry_token}))
     assert status == 200
     assert "Clara" in body
-
-
-SLOW = 10  # clients of each kind
-
-
-def slow_client(url: str, path: str, kind: str, stop: threading.Event, started: list) -> None:
-    """One client sending a request one byte a second until ``stop``: its headers
-    (``kind`` "headers") or, after whole headers, a form body of 100 bytes ("body").
-    When the server closes the connection it opens another, as an attacker would."""
-    address = urlsplit(url)
-    head = f"GET {path} HTTP/1.1\r\nHost: {address.hostname}\r\nX-Slow: {'a' * 200}\r\n\r\n"
-    if kind == "body":
-        head = (
-            f"POST {path} HTTP/1.1\r\nHost: {address.hostname}\r\n"
-            "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n"
-        )
-    while not stop.is_set():
-        try:
-            with socket.create_connection((address.hostname, address.port), timeout=5) as s:
-                if kind == "body":
-                    s.sendall(head.encode())
-                    slow = b"k" * 100
-                else:
-                    slow = head.encode()
-                started.append(kind)
-                for byte in slow:
-                    s.sendall(bytes([byte]))
-                    if stop.wait(1.0):
-                        return
-        except OSError:
-            stop.wait(0.2)
-
-
-@contextmanager
-def slow_clients(url: str, headers_path: str, body_path: str):
-    """``SLOW`` clients sending headers and ``SLOW`` sending bodies one byte a second, for
-    the ``with`` block (entered once every one has connected and sent 3 bytes)."""
-    stop, started = threading.Event(), []
-    threads = [
-        threading.Thread(target=slow_client, args=(url, path, kind, stop, started), daemon=True)
-        for kind, path in (("headers", headers_path), ("body", body_path))
-        for _ in range(SLOW)
-    ]
-    for thread in threads:
-        thread.start()
-    stop.wait(3.0)
-    try:
-        assert len(started) >= 2 * SLOW
-        yield
-    finally:
-        stop.set()
-        for thread in threads:
-            thread.join(timeout=5)
 
 
 @pytest.mark.parametrize("proxy", PROXIES)
