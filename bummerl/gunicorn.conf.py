@@ -8,8 +8,15 @@ accesslog = "-"
 errorlog = "-"
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
 
-# Three worker processes (``-w`` or WORKERS=… of ``make serve`` for another number).
+# Three worker processes (``-w`` or WORKERS=… of ``make serve`` for another number), 16
+# threads each. A connection takes a thread only once its first bytes arrive (a kept-alive
+# or silent one waits in the worker's poll loop, closed after ``keepalive`` seconds); from
+# then on the thread reads the request to its end, however slowly it comes. So 48 clients
+# sending a byte a second fill gunicorn alone; behind the shipped proxy (deploy/), which
+# passes a request on only once it has it whole, none. A club's server runs behind it.
 workers = 3
+worker_class = "gthread"
+threads = 16
 # Seconds a worker may take for one request. The largest printout, round 1's 512 match
 # sheets of a 1024-card night, takes about 20 s of CPU on a small laptop (`make bench`);
 # gunicorn's default of 30 s would kill it on a busy or slower machine.

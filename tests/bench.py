@@ -17,9 +17,12 @@ Prints, on a fresh SQLite database in a temporary folder (or on DATABASE_URL):
   of 64 phones (open loop) and the most deals per second, against gunicorn.
 - a federation's server (``tests.federation_bench``): 50 nights at once on PostgreSQL
   with Redis, the server's CPU per phone per minute and the cores 5,000 phones need.
+- slow clients (``tests.bench_slow``): 10 sending headers and 10 sending bodies one byte
+  a second beside phones recording deals, behind Caddy and against gunicorn alone: the
+  phones' deal p95 with and without them.
 
 ``BENCH_LIGHTHOUSE=0``, ``BENCH_LOAD=0``, ``BENCH_TOURNAMENT=0``, ``BENCH_SEASON=0``,
-``BENCH_FORMATS=0`` and ``BENCH_FEDERATION=0`` leave those parts out.
+``BENCH_FORMATS=0``, ``BENCH_FEDERATION=0`` and ``BENCH_SLOW=0`` leave those parts out.
 PostgreSQL: ``BENCH_PG_URL`` names a database the bench may drop and create (default
 ``postgres://postgres@127.0.0.1:5432/bummerl_bench``); unreachable, those lines say so.
 """
@@ -135,6 +138,8 @@ def main() -> None:
         load_figures()
     if os.environ.get("BENCH_FEDERATION", "1") == "1":
         federation_figures()
+    if os.environ.get("BENCH_SLOW", "1") == "1":
+        slow_figures()
 
 
 SHEET_ASSETS = {
@@ -251,6 +256,13 @@ def federation_figures() -> None:
         timeout=1800,
     )
     print(done.stdout.strip() or f"federation run failed: {done.stderr.strip()[-300:]}")
+
+
+def slow_figures() -> None:
+    """Slow clients beside phones recording deals, behind Caddy and against gunicorn alone
+    (``tests.bench_slow``), in a process of its own whose lines print as they come."""
+    env = {k: v for k, v in os.environ.items() if k not in ("SQLITE_PATH", "DATABASE_URL")}
+    subprocess.run([sys.executable, "-m", "tests.bench_slow"], cwd=ROOT, env=env, timeout=600)
 
 
 def per_database(module: str, what: str) -> None:

@@ -21,12 +21,13 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import redis
 
@@ -371,3 +372,61 @@ def deployed(
         for server in reversed(started):
             server.stop()
     shutil.rmtree(work, ignore_errors=True)  # kept, with the servers' logs, after a failure
+
+
+# -- slow clients ------------------------------------------------------------------------
+
+SLOW = 10
+"""Slow clients of each kind (headers, bodies) that ``slow_clients`` runs."""
+
+
+def slow_client(url: str, path: str, kind: str, stop: threading.Event, started: list) -> None:
+    """One client sending a request one byte a second until ``stop``: its headers
+    (``kind`` "headers") or, after whole headers, a form body of 100 bytes ("body").
+    When the server closes the connection it opens another, as an attacker would."""
+    address = urlsplit(url)
+    head = f"GET {path} HTTP/1.1\r\nHost: {address.hostname}\r\nX-Slow: {'a' * 200}\r\n\r\n"
+    if kind == "body":
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: {address.hostname}\r\n"
+            "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n"
+        )
+    while not stop.is_set():
+        try:
+            with socket.create_connection((address.hostname, address.port), timeout=5) as s:
+                if kind == "body":
+                    s.sendall(head.encode())
+                    slow = b"k" * 100
+                else:
+                    slow = head.encode()
+                started.append(kind)
+                for byte in slow:
+                    s.sendall(bytes([byte]))
+                    if stop.wait(1.0):
+                        return
+        except OSError:
+            stop.wait(0.2)
+
+
+@contextmanager
+def slow_clients(url: str, headers_path: str, body_path: str):
+    """``SLOW`` clients sending headers and ``SLOW`` sending bodies one byte a second, for
+    the ``with`` block (entered once every one has connected and sent its first bytes;
+    RuntimeError when some could not connect within 3 s)."""
+    stop, started = threading.Event(), []
+    threads = [
+        threading.Thread(target=slow_client, args=(url, path, kind, stop, started), daemon=True)
+        for kind, path in (("headers", headers_path), ("body", body_path))
+        for _ in range(SLOW)
+    ]
+    for thread in threads:
+        thread.start()
+    stop.wait(3.0)
+    try:
+        if len(started) < 2 * SLOW:
+            raise RuntimeError(f"{len(started)} of {2 * SLOW} slow clients connected")
+        yield
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=5)
