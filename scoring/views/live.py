@@ -20,7 +20,9 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler, ASGIRequest
 from django.core.handlers.base import BaseHandler
+from django.core.signals import setting_changed
 from django.db import close_old_connections
+from django.dispatch import receiver
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -77,6 +79,13 @@ def _site() -> BaseHandler:
     handler = BaseHandler()
     handler.load_middleware(is_async=False)
     return handler
+
+
+@receiver(setting_changed)
+def _middleware_read_again(**kwargs) -> None:
+    """Middleware reads its settings once, when made: a test that changes them gets the
+    site's handling made anew, as the test client's is."""
+    _site.cache_clear()
 
 
 def _site_answer(request) -> tuple[HttpResponse, list[str], datetime | None]:
