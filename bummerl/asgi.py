@@ -1,15 +1,14 @@
 """The push server (README "Deployment"): ``uvicorn bummerl.asgi:application``, beside
-gunicorn, answers the sheets' version requests as the site does and holds each one
-until its sheet changes (``scoring.views.live.held_version``, ``base.push``). It serves
-nothing else."""
+gunicorn, answers as the site does, with the site's settings, routes and middleware, and
+holds a sheet's version request until the sheet changes
+(``scoring.views.live.held_version``, ``base.push``). The proxy sends it only the
+version paths (``deploy/Caddyfile``)."""
 
 import os
 
 import django
 
-# Always its own settings (only the version routes), even where the environment names
-# the site's for its other commands.
-os.environ["DJANGO_SETTINGS_MODULE"] = "bummerl.push_settings"
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bummerl.settings")
 django.setup(set_prefix=False)
 
 from scoring.views.live import PushServer  # noqa: E402

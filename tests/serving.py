@@ -59,12 +59,28 @@ def running(command: list[str], env: dict, port: int):
         server.wait(timeout=20)
 
 
+def push_flags() -> list[str]:
+    """uvicorn's flags in the shipped unit (``deploy/bummerl-push.service``), less its
+    ``--host`` and ``--port``: the limits the push server is sized for."""
+    unit = (ROOT / "deploy" / "bummerl-push.service").read_text()
+    start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
+    words = start.split("bummerl.asgi:application", 1)[1].split()
+    flags = []
+    while words:
+        word = words.pop(0)
+        if word in ("--host", "--port"):
+            words.pop(0)
+        else:
+            flags.append(word)
+    return flags
+
+
 def push_serving(work: Path):
-    """Run the push server (``bummerl.asgi`` under uvicorn, as ``make serve``) on a free
-    port for the ``with`` block; yields its base URL. ``BUMMERL_PUSH_URL`` comes from the
-    environment, as the site's."""
+    """Run the push server (``bummerl.asgi`` under uvicorn, with the shipped unit's
+    flags) on a free port for the ``with`` block; yields its base URL.
+    ``BUMMERL_PUSH_URL`` comes from the environment, as the site's."""
     port = free_port()
-    command = [sys.executable, "-m", "uvicorn", "bummerl.asgi:application", "--no-access-log"]
+    command = [sys.executable, "-m", "uvicorn", "bummerl.asgi:application", *push_flags()]
     return running(
         command + ["--host", "127.0.0.1", "--port", str(port)], production_env(work), port
     )
