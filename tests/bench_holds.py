@@ -107,21 +107,24 @@ async def phones(port: int, paths: list[str], seconds: float) -> list[float]:
 
 def burst(port: int, path: str, count: int, seconds: float) -> dict:
     """``count`` connections asking ``path`` at once and again as live.js does, for
-    ``seconds``: how they were answered."""
-    seen = {"held": 0, "plain": 0, "refused": 0, "failed": 0}
+    ``seconds``: how they were answered, and how many still waited at the end."""
+    seen = {"held": 0, "plain": 0, "refused": 0, "failed": 0, "waiting at the end": 0}
 
-    async def one(end: float):
+    async def one():
         try:
             c = await connect(port)
         except OSError:
             seen["failed"] += 1
             return
         try:
-            while time.monotonic() < end:
+            while True:
+                seen["waiting at the end"] += 1
                 status, headers, _b = await ask(c, path)
+                seen["waiting at the end"] -= 1
                 if status != 200:
                     seen["refused"] += 1
-                    return
+                    await asyncio.sleep(2)
+                    continue
                 held = headers.get("bummerl-held") == "1"
                 seen["held" if held else "plain"] += 1
                 if not held:
@@ -132,8 +135,11 @@ def burst(port: int, path: str, count: int, seconds: float) -> dict:
             c[1].close()
 
     async def main():
-        end = time.monotonic() + seconds
-        await asyncio.gather(*(one(end) for _ in range(count)))
+        tasks = [asyncio.create_task(one()) for _ in range(count)]
+        await asyncio.sleep(seconds)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     asyncio.run(main())
     return seen
@@ -230,7 +236,7 @@ def main() -> None:
             stdout=subprocess.PIPE,
             text=True,
         )
-        time.sleep(2)  # the burst opened and asking
+        time.sleep(0.5)  # the burst under way (its process started)
         cpu = cpu_seconds(pid)
         during = asyncio.run(phones(port, paths, SECONDS))
         cpu = cpu_seconds(pid) - cpu

@@ -120,12 +120,17 @@ class Door:
     (the path), per session (its cookie) and per client address (``limit_address``),
     each capped (``settings.PUSH_HOLDS_PER_LINK``, ``…_PER_SESSION``, ``…_PER_ADDRESS``);
     and two lanes to the database: ``READERS`` reads at once for requests within their
-    caps, one for those over a cap, so that a burst over the caps takes one pool thread
-    at most and never queues ahead of a request within them."""
+    caps, one at a time and ``OVER_PER_SECOND`` at most for those over a cap, so that a
+    burst over the caps takes one pool thread at most, a tenth of a core or so, and never
+    queues ahead of a request within them."""
 
     READERS = 4
     """Fewer than the loop's pool has threads (``min(32, cores + 4)``): a read waits here,
     in its lane, never in the pool's queue behind another lane's."""
+
+    OVER_PER_SECOND = 10
+    """Reads a second at most for requests over a cap: a burst of them waits its turn,
+    held by the wait (a waiting request costs no CPU), and comes back no faster."""
 
     def __init__(self) -> None:
         self.holds: Counter[tuple[str, str]] = Counter()
@@ -189,6 +194,8 @@ async def held_version(request) -> HttpResponse:
         since = push.moment()
         async with lane:
             response, topics, ends = await _read(request)
+            if not within:
+                await asyncio.sleep(1 / Door.OVER_PER_SECOND)
         if not within or not topics:
             return response
         seconds = float(settings.PUSH_SECONDS)
@@ -220,6 +227,13 @@ class PushServer(ASGIHandler):
 
     def load_middleware(self, is_async: bool = False) -> None:
         pass
+
+    async def __call__(self, scope, receive, send) -> None:
+        """As Django's, without a thread of the request's own for its synchronous code
+        (``ThreadSensitiveContext``): it has none here, but the read, in the pool."""
+        if scope["type"] != "http":
+            raise ValueError(f"the push server serves HTTP, not {scope['type']}")
+        await self.handle(scope, receive, send)
 
     async def get_response_async(self, request) -> HttpResponse:
         return await held_version(request)
