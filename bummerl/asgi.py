@@ -4,6 +4,7 @@ holds a sheet's version request until the sheet changes
 (``scoring.views.live.held_version``, ``base.push``). The proxy sends it only the
 version paths (``deploy/Caddyfile``)."""
 
+import gc
 import os
 
 import django
@@ -29,3 +30,4 @@ signals.request_finished.disconnect(close_caches)
 signals.request_finished.disconnect(reset_urlconf)
 
 application = PushServer()
+gc.freeze()  # what the start made lives as long as the server: no collection walks it

@@ -13,8 +13,11 @@ import hashlib
 import io
 import json
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from functools import cache, partial
+from types import SimpleNamespace
+from typing import TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -23,7 +26,7 @@ from django.core.handlers.base import BaseHandler
 from django.core.signals import setting_changed
 from django.db import close_old_connections
 from django.dispatch import receiver
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse, parse_cookie
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.utils import timezone
@@ -115,8 +118,11 @@ def _site_answer(request) -> tuple[HttpResponse, list[str], datetime | None]:
 _read = sync_to_async(_site_answer, thread_sensitive=False)
 
 
+T = TypeVar("T")
+
+
 class Door:
-    """What one event loop lets in (``held_version``): the holds in progress per link
+    """What one event loop lets in (``PushServer``, ``held_version``): the holds in progress per link
     (the path), per session (its cookie) and per client address (``limit_address``),
     each capped (``settings.PUSH_HOLDS_PER_LINK``, ``…_PER_SESSION``, ``…_PER_ADDRESS``);
     and two lanes to the database: ``READERS`` reads at once for requests within their
@@ -138,13 +144,25 @@ class Door:
         self.over = asyncio.Semaphore(1)
 
     @staticmethod
-    def keys(request) -> list[tuple[str, str]]:
-        """The request's link, session and address, each as (kind, value)."""
-        keys = [("link", request.path)]
-        session = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    def keys(scope: dict) -> list[tuple[str, str]]:
+        """A request's link (its path), session (its cookie) and address (``limit_address``,
+        which reads the connection's address and ``X-Forwarded-For`` only), each as
+        (kind, value): from its ASGI scope, before Django makes a request of it."""
+        headers: dict[bytes, list[str]] = {}
+        for name, value in scope.get("headers", ()):
+            headers.setdefault(name.lower(), []).append(value.decode("latin-1"))
+        keys = [("link", scope["path"])]
+        cookies = parse_cookie("; ".join(headers.get(b"cookie", ())))
+        session = cookies.get(settings.SESSION_COOKIE_NAME)
         if session:
             keys.append(("session", session))
-        address = limit_address(request)
+        peer = SimpleNamespace(
+            META={
+                "REMOTE_ADDR": (scope.get("client") or [None])[0],
+                "HTTP_X_FORWARDED_FOR": ",".join(headers.get(b"x-forwarded-for", ())),
+            }
+        )
+        address = limit_address(peer)
         if address:
             keys.append(("address", address))
         return keys
@@ -168,6 +186,24 @@ class Door:
             if self.holds[key] <= 0:
                 del self.holds[key]
 
+    async def let_in(self, scope: dict, serve: Callable[[], Awaitable[T]]) -> T:
+        """``serve()`` the request of ``scope``: counted as a hold while it runs when it
+        is within its caps; else (marked ``OVER_CAP``, not to be held) after its turn in
+        the lane over the caps, before Django so much as reads it."""
+        keys = self.keys(scope)
+        if self.enter(keys):
+            try:
+                return await serve()
+            finally:
+                self.leave(keys)
+        async with self.over:
+            scope[OVER_CAP] = True
+            return await serve()
+
+
+OVER_CAP = "bummerl.over_cap"
+"""The ASGI scope's mark of a request let in over a cap (``Door.let_in``)."""
+
 
 _doors: dict[asyncio.AbstractEventLoop, Door] = {}
 
@@ -186,32 +222,27 @@ async def held_version(request) -> HttpResponse:
     ``Bummerl-Held: 1``. Answered at once, as a plain poll: without the channel (no
     Redis), and when the link, the session or the address has its cap of holds in
     progress (``Door``)."""
-    keys = Door.keys(request)
-    gate = door()
-    within = gate.enter(keys)
-    lane = gate.within if within else gate.over
-    try:
-        since = push.moment()
-        async with lane:
-            response, topics, ends = await _read(request)
-            if not within:
-                await asyncio.sleep(1 / Door.OVER_PER_SECOND)
-        if not within or not topics:
-            return response
-        seconds = float(settings.PUSH_SECONDS)
-        if ends is not None:
-            seconds = min(seconds, (ends - timezone.now()).total_seconds())
-        woke = await push.hold(topics, since, seconds=max(seconds, 0.0))
-        if woke is None:
-            return response
-        if woke or seconds < settings.PUSH_SECONDS:  # changed, or the session's end
-            async with lane:
-                response, _topics, _ends = await _read(_again(request))
-        response[HELD_HEADER] = "1"
+    if request.scope.get(OVER_CAP):  # in the lane over the caps already (Door.let_in)
+        response = (await _read(request))[0]
+        await asyncio.sleep(1 / Door.OVER_PER_SECOND)  # only a read waits: one gone is no turn
         return response
-    finally:
-        if within:
-            gate.leave(keys)
+    lane = door().within
+    since = push.moment()
+    async with lane:
+        response, topics, ends = await _read(request)
+    if not topics:
+        return response
+    seconds = float(settings.PUSH_SECONDS)
+    if ends is not None:
+        seconds = min(seconds, (ends - timezone.now()).total_seconds())
+    woke = await push.hold(topics, since, seconds=max(seconds, 0.0))
+    if woke is None:
+        return response
+    if woke or seconds < settings.PUSH_SECONDS:  # changed, or the session's end
+        async with lane:
+            response, _topics, _ends = await _read(_again(request))
+    response[HELD_HEADER] = "1"
+    return response
 
 
 def _again(request) -> ASGIRequest:
@@ -233,7 +264,7 @@ class PushServer(ASGIHandler):
         (``ThreadSensitiveContext``): it has none here, but the read, in the pool."""
         if scope["type"] != "http":
             raise ValueError(f"the push server serves HTTP, not {scope['type']}")
-        await self.handle(scope, receive, send)
+        await door().let_in(scope, partial(self.handle, scope, receive, send))
 
     async def get_response_async(self, request) -> HttpResponse:
         return await held_version(request)

@@ -10,6 +10,7 @@ import asyncio
 import dataclasses
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 import pytest
 import redis
@@ -23,7 +24,7 @@ from base import push
 from scoring import services, upkeep
 from scoring.changes import topic, version_of
 from scoring.models import deal_rows
-from scoring.views.live import HELD_HEADER, PushServer
+from scoring.views.live import HELD_HEADER, PushServer, door
 from tests import factories
 from tests.serving import REDIS, redis_answers
 
@@ -32,7 +33,11 @@ PUSH = {"PUSH_URL": REDIS}
 
 
 class PushClientHandler(AsyncClientHandler, PushServer):
-    """The async test client's handler, answering as the push server does."""
+    """The async test client's handler, answering as the push server does (its door
+    too, ``PushServer.__call__``)."""
+
+    async def __call__(self, scope):
+        return await door().let_in(scope, partial(super().__call__, scope))
 
 
 class PushClient(AsyncClient):
