@@ -17,9 +17,11 @@ Prints, on a fresh SQLite database in a temporary folder (or on DATABASE_URL):
   of 64 phones (open loop) and the most deals per second, against gunicorn.
 - a federation's server (``tests.federation_bench``): 50 nights at once on PostgreSQL
   with Redis, the server's CPU per phone per minute and the cores 5,000 phones need.
+- the push server under a burst (``tests.bench_holds``): 2,000 holds on one link while
+  other phones poll, their p95 against without.
 
 ``BENCH_LIGHTHOUSE=0``, ``BENCH_LOAD=0``, ``BENCH_TOURNAMENT=0``, ``BENCH_SEASON=0``,
-``BENCH_FORMATS=0`` and ``BENCH_FEDERATION=0`` leave those parts out.
+``BENCH_FORMATS=0``, ``BENCH_FEDERATION=0`` and ``BENCH_HOLDS=0`` leave those parts out.
 PostgreSQL: ``BENCH_PG_URL`` names a database the bench may drop and create (default
 ``postgres://postgres@127.0.0.1:5432/bummerl_bench``); unreachable, those lines say so.
 """
@@ -135,6 +137,8 @@ def main() -> None:
         load_figures()
     if os.environ.get("BENCH_FEDERATION", "1") == "1":
         federation_figures()
+    if os.environ.get("BENCH_HOLDS", "1") == "1":
+        holds_figures()
 
 
 SHEET_ASSETS = {
@@ -251,6 +255,19 @@ def federation_figures() -> None:
         timeout=1800,
     )
     print(done.stdout.strip() or f"federation run failed: {done.stderr.strip()[-300:]}")
+
+
+def holds_figures() -> None:
+    """The push server under a burst of holds (``tests.bench_holds``), in a process of
+    its own, its lines printed as they come; it says why when Redis does not answer."""
+    subprocess.run(
+        [sys.executable, "-m", "tests.bench_holds"],
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k not in ("SQLITE_PATH", "DATABASE_URL")},
+        stderr=subprocess.DEVNULL,
+        check=False,
+        timeout=600,
+    )
 
 
 def per_database(module: str, what: str) -> None:

@@ -27,6 +27,7 @@ from django.core.signals import setting_changed
 from django.db import close_old_connections
 from django.dispatch import receiver
 from django.http import HttpResponse, JsonResponse, parse_cookie
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.utils import timezone
@@ -91,7 +92,7 @@ def _middleware_read_again(**kwargs) -> None:
     _site.cache_clear()
 
 
-def _site_answer(request) -> tuple[HttpResponse, list[str], datetime | None]:
+def _site_answer(request) -> tuple[HttpResponseBase, list[str], datetime | None]:
     """In a pool thread: the site's answer to ``request`` (``version``'s, or the site's
     refusal: 400, 401 to sign in, 404, ...); the topics it may be held on, none when it
     may not (the sheet's, and the account's when signed in, ``base.push.account_topic``);
@@ -213,7 +214,7 @@ def door() -> Door:
     return push.of_loop(_doors, Door)
 
 
-async def held_version(request) -> HttpResponse:
+async def held_version(request) -> HttpResponseBase:
     """The push server's answer to every request (``bummerl.asgi``): the site's own
     (``version``'s, its refusal, any page's, with the site's headers: its middleware runs
     in the read's one thread hop); a version request is held when the sheet still stands at ``?seen=`` until a writer
@@ -266,7 +267,7 @@ class PushServer(ASGIHandler):
             raise ValueError(f"the push server serves HTTP, not {scope['type']}")
         await door().let_in(scope, partial(self.handle, scope, receive, send))
 
-    async def get_response_async(self, request) -> HttpResponse:
+    async def get_response_async(self, request) -> HttpResponseBase:
         return await held_version(request)
 
 
