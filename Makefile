@@ -59,7 +59,8 @@ serve: install
 	$(BIN)/python manage.py seed --no-demo
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	@if [ -n "$$BUMMERL_PUSH_URL" ]; then \
-		$(BIN)/uvicorn bummerl.asgi:application --host $(HOST) --port $(PUSH_PORT) --no-access-log & \
+		$(BIN)/uvicorn bummerl.asgi:application --host $(HOST) --port $(PUSH_PORT) --no-access-log \
+			--limit-concurrency 6000 --backlog 4096 --timeout-graceful-shutdown 5 & \
 		push=$$!; trap 'kill $$push 2>/dev/null' EXIT INT TERM; fi; \
 	$(BIN)/gunicorn bummerl.wsgi -c bummerl/gunicorn.conf.py -b $(HOST):$(PORT) \
 		$(if $(WORKERS),-w $(WORKERS)) $(if $(TIMEOUT),--timeout $(TIMEOUT))

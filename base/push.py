@@ -3,7 +3,7 @@ held open by the push server (``bummerl.asgi``) wakes at once instead of polling
 (``hold``). Over Redis publish/subscribe, when ``BUMMERL_PUSH_URL`` names a Redis
 (``settings.PUSH_URL``); without it ``announce`` does nothing and every page polls.
 
-A topic is a short string such as ``"sheet:12"``, its channel ``prefix() + topic``. What changed is never sent: the
+A topic is a short string such as ``"sheet:12"`` or ``"account:3"``, its channel ``prefix() + topic``. What changed is never sent: the
 woken request reads it from the database again, so a message lost (Redis restarted
 between the write and the publish) costs one hold of ``settings.PUSH_SECONDS`` at
 most, never a wrong page. A publish that fails is logged and the write stands.
@@ -16,7 +16,9 @@ reconnecting) ``hold`` answers at once, and the page falls back to polling.
 import asyncio
 import logging
 import re
+from collections.abc import Callable
 from functools import partial
+from typing import TypeVar
 
 import redis
 import redis.asyncio
@@ -119,44 +121,53 @@ class Hub:
             return False
         return True
 
-    async def hold(self, topic: str, since: float, seconds: float) -> bool | None:
+    async def hold(self, topics: list[str], since: float, seconds: float) -> bool | None:
         """See the module's ``hold``."""
         if not await self.ready(timeout=1.0):
             return None
         subscribed = self.subscribed_at
         if subscribed is None or subscribed > since:
             return True  # it may have missed a message while the caller read
-        if self.announced.get(topic, float("-inf")) >= since:
+        if any(self.announced.get(t, float("-inf")) >= since for t in topics):
             return True  # announced while the caller read
         event = asyncio.Event()  # listening from here, with no await since the check
-        self.waiters.setdefault(topic, set()).add(event)
+        for t in topics:
+            self.waiters.setdefault(t, set()).add(event)
         try:
             await asyncio.wait_for(event.wait(), seconds)
             return True
         except TimeoutError:
             return False
         finally:
-            waiting = self.waiters[topic]
-            waiting.discard(event)
-            if not waiting:
-                del self.waiters[topic]
+            for t in topics:
+                waiting = self.waiters[t]
+                waiting.discard(event)
+                if not waiting:
+                    del self.waiters[t]
 
 
 RECENT_SECONDS = 60.0
 """How long a hub remembers an announcement: longer than any read of a held request."""
 
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
+T = TypeVar("T")
+
+
+def of_loop(made: dict[asyncio.AbstractEventLoop, T], make: Callable[[], T]) -> T:
+    """The running event loop's entry of ``made``, made by ``make()`` on first use
+    (entries of closed loops are dropped then)."""
+    loop = asyncio.get_running_loop()
+    found = made.get(loop)
+    if found is None:
+        for old in [o for o in made if o.is_closed()]:
+            del made[old]
+        found = made[loop] = make()
+    return found
 
 
 def hub() -> Hub:
     """This event loop's hub (made on first use)."""
-    loop = asyncio.get_running_loop()
-    found = _hubs.get(loop)
-    if found is None:
-        for old in [o for o in _hubs if o.is_closed()]:
-            del _hubs[old]
-        found = _hubs[loop] = Hub(settings.PUSH_URL)
-    return found
+    return of_loop(_hubs, lambda: Hub(settings.PUSH_URL))
 
 
 def moment() -> float:
@@ -164,8 +175,8 @@ def moment() -> float:
     return asyncio.get_running_loop().time()
 
 
-async def hold(topic: str, since: float, *, seconds: float) -> bool | None:
-    """Hold until ``topic`` is announced or ``seconds`` pass. ``since`` is the
+async def hold(topics: list[str], since: float, *, seconds: float) -> bool | None:
+    """Hold until one of ``topics`` is announced or ``seconds`` pass. ``since`` is the
     ``moment()`` before the caller read the state it holds on: a change announced since
     then (or a subscription younger than it, which may have missed one) answers True at
     once. True: announced (read again); False: the time passed with no announcement
@@ -173,4 +184,22 @@ async def hold(topic: str, since: float, *, seconds: float) -> bool | None:
     not answer (the caller answers as a plain poll)."""
     if not enabled():
         return None
-    return await hub().hold(topic, since, seconds)
+    return await hub().hold(topics, since, seconds)
+
+
+def account_topic(user_id: int) -> str:
+    """The topic of an account's sessions: announced when one ends (a sign-out) or the
+    account changes (its password, locked or unlocked: any save of the user), so that
+    a request held for it reads again, and is sent to sign in when it must."""
+    return f"account:{user_id}"
+
+
+def signed_out(sender, request, user, **kwargs) -> None:
+    """Receiver of ``user_logged_out`` (connected in ``bummerl.apps``)."""
+    if user is not None:
+        announce(account_topic(user.pk))
+
+
+def account_saved(sender, instance, **kwargs) -> None:
+    """Receiver of the user model's ``post_save`` (connected in ``bummerl.apps``)."""
+    announce(account_topic(instance.pk))

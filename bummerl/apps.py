@@ -5,7 +5,8 @@ from base.converters import IdConverter
 
 
 class BummerlConfig(AppConfig):
-    """The project's own app (its commands, the path converter ``id``)."""
+    """The project's own app (its commands, the path converter ``id``, the push
+    channel's announcements of accounts: ``base.push.account_topic``)."""
 
     name = "bummerl"
 
@@ -13,3 +14,14 @@ class BummerlConfig(AppConfig):
         """Register the converter ``id`` (``base.converters``) before any URL
         pattern is read."""
         register_converter(IdConverter, "id")
+        from django.contrib.auth import get_user_model
+        from django.contrib.auth.signals import user_logged_out
+        from django.db.models.signals import post_save
+
+        from base import push
+
+        # A sign-out, or a change of the account, wakes the requests held for it.
+        user_logged_out.connect(push.signed_out, dispatch_uid="push-signed-out")
+        post_save.connect(
+            push.account_saved, sender=get_user_model(), dispatch_uid="push-account-saved"
+        )

@@ -18,6 +18,7 @@ Environment variables (all optional on a laptop):
   BUMMERL_PUSH_URL      redis://host:port/db: the push channel (base.push) for the push
                         server (bummerl.asgi); every page polls when unset
   BUMMERL_PUSH_SECONDS  how long the push server holds a version request (25)
+  BUMMERL_PUSH_HOLDS_PER_LINK, …_PER_SESSION, …_PER_ADDRESS   its holds at once (20, 20, 1000)
 The README's "Deployment" section describes each.
 """
 
@@ -264,6 +265,12 @@ PUSH_URL = env_str("BUMMERL_PUSH_URL", "")
 if PUSH_URL and not PUSH_URL.startswith(("redis://", "rediss://", "unix://")):
     raise ImproperlyConfigured(f"BUMMERL_PUSH_URL={PUSH_URL!r} is not a redis:// address")
 PUSH_SECONDS = env_int("BUMMERL_PUSH_SECONDS", 25)
+# Holds in progress at once per link (a table's or an account's), per session and per
+# client address (an IPv6 /64 as one; a club's phones may share one address on its
+# Wi-Fi); a request over a cap is answered at once, as a plain poll.
+PUSH_HOLDS_PER_LINK = env_int("BUMMERL_PUSH_HOLDS_PER_LINK", 20)
+PUSH_HOLDS_PER_SESSION = env_int("BUMMERL_PUSH_HOLDS_PER_SESSION", 20)
+PUSH_HOLDS_PER_ADDRESS = env_int("BUMMERL_PUSH_HOLDS_PER_ADDRESS", 1000)
 # The task queue (base.tasks, django-q2): printouts that take more than a second are
 # made by its worker (`manage.py qcluster`, started beside the site by `make run`). Its
 # broker is the database by default; BUMMERL_TASK_BROKER=redis://host:port/db picks Redis.

@@ -20,9 +20,12 @@ Prints, on a fresh SQLite database in a temporary folder (or on DATABASE_URL):
 - slow clients (``tests.bench_slow``): 10 sending headers and 10 sending bodies one byte
   a second beside phones recording deals, behind Caddy and against gunicorn alone: the
   phones' deal p95 with and without them.
+- the push server under a burst (``tests.bench_holds``): 2,000 holds on one link while
+  other phones poll, their p95 against without.
 
 ``BENCH_LIGHTHOUSE=0``, ``BENCH_LOAD=0``, ``BENCH_TOURNAMENT=0``, ``BENCH_SEASON=0``,
-``BENCH_FORMATS=0``, ``BENCH_FEDERATION=0`` and ``BENCH_SLOW=0`` leave those parts out.
+``BENCH_FORMATS=0``, ``BENCH_FEDERATION=0``, ``BENCH_SLOW=0`` and ``BENCH_HOLDS=0`` leave
+those parts out.
 PostgreSQL: ``BENCH_PG_URL`` names a database the bench may drop and create (default
 ``postgres://postgres@127.0.0.1:5432/bummerl_bench``); unreachable, those lines say so.
 """
@@ -140,6 +143,8 @@ def main() -> None:
         federation_figures()
     if os.environ.get("BENCH_SLOW", "1") == "1":
         slow_figures()
+    if os.environ.get("BENCH_HOLDS", "1") == "1":
+        holds_figures()
 
 
 SHEET_ASSETS = {
@@ -263,6 +268,19 @@ def slow_figures() -> None:
     (``tests.bench_slow``), in a process of its own whose lines print as they come."""
     env = {k: v for k, v in os.environ.items() if k not in ("SQLITE_PATH", "DATABASE_URL")}
     subprocess.run([sys.executable, "-m", "tests.bench_slow"], cwd=ROOT, env=env, timeout=600)
+
+
+def holds_figures() -> None:
+    """The push server under a burst of holds (``tests.bench_holds``), in a process of
+    its own, its lines printed as they come; it says why when Redis does not answer."""
+    subprocess.run(
+        [sys.executable, "-m", "tests.bench_holds"],
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k not in ("SQLITE_PATH", "DATABASE_URL")},
+        stderr=subprocess.DEVNULL,
+        check=False,
+        timeout=600,
+    )
 
 
 def per_database(module: str, what: str) -> None:

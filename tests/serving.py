@@ -121,18 +121,10 @@ def running(command: list[str], env: dict, port: int):
 
 
 def uvicorn_push(port: int) -> list[str]:
-    """The push server's command (``bummerl.asgi`` under uvicorn, as ``make serve``)."""
-    return [
-        sys.executable,
-        "-m",
-        "uvicorn",
-        "bummerl.asgi:application",
-        "--no-access-log",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-    ]
+    """The push server's command (``bummerl.asgi`` under uvicorn with the shipped unit's
+    flags, ``push_flags``, as ``make serve``)."""
+    command = [sys.executable, "-m", "uvicorn", "bummerl.asgi:application", *push_flags()]
+    return command + ["--host", "127.0.0.1", "--port", str(port)]
 
 
 def gunicorn_site(port: int) -> list[str]:
@@ -140,6 +132,22 @@ def gunicorn_site(port: int) -> list[str]:
     and ``deploy/bummerl.service`` start it."""
     command = [sys.executable, "-m", "gunicorn", "bummerl.wsgi", "-c", GUNICORN_CONFIG]
     return command + ["-b", f"127.0.0.1:{port}"]
+
+
+def push_flags() -> list[str]:
+    """uvicorn's flags in the shipped unit (``deploy/bummerl-push.service``), less its
+    ``--host`` and ``--port``: the limits the push server is sized for."""
+    unit = (ROOT / "deploy" / "bummerl-push.service").read_text()
+    start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
+    words = start.split("bummerl.asgi:application", 1)[1].split()
+    flags = []
+    while words:
+        word = words.pop(0)
+        if word in ("--host", "--port"):
+            words.pop(0)
+        else:
+            flags.append(word)
+    return flags
 
 
 def push_serving(work: Path):

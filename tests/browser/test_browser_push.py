@@ -57,14 +57,13 @@ def test_a_deal_from_another_phone_wakes_the_held_answer_and_the_page_asks_again
             route.abort()
             return
         address = urlsplit(request.url)
-        token = address.path.split("/")[2]
         seen = parse_qs(address.query).get("seen", [""])[0]
         ask = {"start": time.monotonic(), "seen": seen}
         asked.append(ask)
         if len(asked) == 1:  # the other phone's deal, a second into the first hold
             threading.Timer(1.0, other_phone).start()
         factory = AsyncRequestFactory()
-        answer = run(held_version(factory.get(address.path, {"seen": seen}), token=token))
+        answer = run(held_version(factory.get(address.path, {"seen": seen})))
         ask.update(end=time.monotonic(), held=answer.get(HELD_HEADER))
         route.fulfill(status=answer.status_code, headers=dict(answer.items()), body=answer.content)
 

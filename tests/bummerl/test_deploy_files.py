@@ -72,3 +72,24 @@ def test_the_push_unit_serves_the_push_server_and_the_proxy_sends_it_the_version
     assert all(re.match(pattern, path) for path in version_paths)
     others = ["/e/k7m4-p9x2-r3q8-w5ab/", "/tables/12/record/", "/e/a/b/version/", "/version/"]
     assert not any(re.match(pattern, path) for path in others)
+
+
+def test_the_push_unit_is_sized_and_listens_behind_the_proxy_only():
+    """The push server takes 6,000 requests at once (then 503 at once), has a file for
+    each and as many again to spare, and listens on 127.0.0.1 only: uvicorn bounds no
+    request whose headers come slowly, so only the proxy, which passes on whole requests,
+    may reach it. The bench runs it with these flags (tests.serving.push_flags)."""
+    from tests.serving import push_flags
+
+    service = unit("bummerl-push.service")["Service"]
+    command = shlex.split(service["ExecStart"])
+    concurrency = int(command[command.index("--limit-concurrency") + 1])
+    assert concurrency == 6000
+    assert int(service["LimitNOFILE"]) >= 2 * concurrency
+    assert int(command[command.index("--backlog") + 1]) <= 4096  # net.core.somaxconn
+    assert command[command.index("--host") + 1] == "127.0.0.1"
+    assert command[command.index("--forwarded-allow-ips") + 1] == "127.0.0.1"
+    host, port = command.index("--host"), command.index("--port")
+    assert push_flags() == [
+        w for i, w in enumerate(command[2:], 2) if i not in (host, host + 1, port, port + 1)
+    ]

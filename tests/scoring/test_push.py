@@ -10,29 +10,43 @@ import asyncio
 import dataclasses
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 import pytest
 import redis
 from asgiref.sync import sync_to_async
 from django.db import connections, transaction
 from django.test import AsyncClient, override_settings
+from django.test.client import AsyncClientHandler
 from django.urls import reverse
 
 from base import push
-from bummerl import push_settings
 from scoring import services, upkeep
 from scoring.changes import topic, version_of
 from scoring.models import deal_rows
-from scoring.views.live import HELD_HEADER
+from scoring.views.live import HELD_HEADER, PushServer, door
 from tests import factories
 from tests.serving import REDIS, redis_answers
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
-PUSH = {
-    "ROOT_URLCONF": "bummerl.push_urls",
-    "MIDDLEWARE": push_settings.MIDDLEWARE,
-    "PUSH_URL": REDIS,
-}
+PUSH = {"PUSH_URL": REDIS}
+
+
+class PushClientHandler(AsyncClientHandler, PushServer):
+    """The async test client's handler, answering as the push server does (its door
+    too, ``PushServer.__call__``)."""
+
+    async def __call__(self, scope):
+        return await door().let_in(scope, partial(super().__call__, scope))
+
+
+class PushClient(AsyncClient):
+    """Django's async test client sending its requests to the push server
+    (``bummerl.asgi``'s ``PushServer``), in the test's event loop."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.handler = PushClientHandler(enforce_csrf_checks=False)
 
 
 if not redis_answers():
@@ -88,7 +102,7 @@ def test_an_answer_seen_already_waits_for_the_deal_another_phone_records(sheet):
     before = version_now(sheet)
 
     async def main():
-        request = asyncio.create_task(AsyncClient().get(url(sheet, before)))
+        request = asyncio.create_task(PushClient().get(url(sheet, before)))
         await held_on(sheet.pk, request)
         await sync_to_async(factories.fill, thread_sensitive=False)(sheet, count=3)
         return await asyncio.wait_for(request, 10)  # woken, long before 60 s
@@ -124,7 +138,7 @@ def test_every_writer_of_the_sheet_wakes_the_held_answer(sheet, writer):
             upkeep.renew_link(sheet, actor)
 
     async def main():
-        request = asyncio.create_task(AsyncClient().get(url(sheet, before)))
+        request = asyncio.create_task(PushClient().get(url(sheet, before)))
         await held_on(sheet.pk, request)
         await sync_to_async(write, thread_sensitive=False)()
         return await asyncio.wait_for(request, 10)
@@ -140,7 +154,7 @@ def test_every_writer_of_the_sheet_wakes_the_held_answer(sheet, writer):
 @override_settings(**PUSH, PUSH_SECONDS=1)
 def test_an_unchanged_sheet_is_answered_after_the_hold_with_its_version(sheet):
     before = version_now(sheet)
-    response = run(lambda: AsyncClient().get(url(sheet, before)))
+    response = run(lambda: PushClient().get(url(sheet, before)))
     assert response.status_code == 200
     assert response.content.decode() == before
     assert response[HELD_HEADER] == "1"
@@ -151,7 +165,7 @@ def test_an_unchanged_sheet_is_answered_after_the_hold_with_its_version(sheet):
 def test_an_older_version_or_none_is_answered_at_once_as_a_poll(sheet):
     now = version_now(sheet)
     for seen in (None, "1-0", ""):
-        response = run(lambda seen=seen: asyncio.wait_for(AsyncClient().get(url(sheet, seen)), 10))
+        response = run(lambda seen=seen: asyncio.wait_for(PushClient().get(url(sheet, seen)), 10))
         assert response.content.decode() == now
         assert HELD_HEADER not in response
 
@@ -160,7 +174,7 @@ def test_an_older_version_or_none_is_answered_at_once_as_a_poll(sheet):
 def test_without_the_channel_or_its_redis_the_answer_is_a_plain_poll(sheet, channel):
     now = version_now(sheet)
     with override_settings(**{**PUSH, "PUSH_URL": channel}, PUSH_SECONDS=60):
-        response = run(lambda: asyncio.wait_for(AsyncClient().get(url(sheet, now)), 10))
+        response = run(lambda: asyncio.wait_for(PushClient().get(url(sheet, now)), 10))
     assert response.status_code == 200
     assert response.content.decode() == now
     assert HELD_HEADER not in response
@@ -169,27 +183,22 @@ def test_without_the_channel_or_its_redis_the_answer_is_a_plain_poll(sheet, chan
 @override_settings(**PUSH)
 def test_the_push_server_refuses_what_the_site_refuses(sheet):
     """A wrong link 404; an account's sheet signed out: 401 with the site's own sign-in
-    address; any other path: a plain 404 (the push server serves nothing else)."""
+    address (the site's own answers, ``test_push_parity`` asks many more)."""
     base = reverse("sheet:version", kwargs={"pk": sheet.pk})
 
     async def main():
-        client = AsyncClient()
+        client = PushClient()
         return [
             await client.get("/e/no-such-link/version/?seen=1-0"),
             await client.get(
                 base, headers={"HX-Request": "true", "HX-Current-URL": f"http://testserver{base}"}
             ),
-            await client.get("/"),
-            await client.get(f"/e/{sheet.entry_token}/"),
         ]
 
-    wrong, signed_out, home, page = run(main)
+    wrong, signed_out = run(main)
     assert wrong.status_code == 404
     assert signed_out.status_code == 401
-    with override_settings(ROOT_URLCONF="bummerl.urls"):
-        assert signed_out["Bummerl-Sign-In"] == reverse("login") + "?next=" + base
-    assert home.status_code == page.status_code == 404
-    assert home.content == b"Not found"
+    assert signed_out["Bummerl-Sign-In"] == reverse("login") + "?next=" + base
 
 
 @override_settings(**PUSH, PUSH_SECONDS=60)
@@ -200,7 +209,7 @@ def test_an_account_s_held_answer_wakes_too(sheet):
     path = reverse("sheet:version", kwargs={"pk": sheet.pk}) + f"?seen={before}"
 
     async def main():
-        c = AsyncClient()
+        c = PushClient()
         c.cookies = client.cookies
         request = asyncio.create_task(c.get(path))
         await held_on(sheet.pk, request)
@@ -237,20 +246,6 @@ def test_a_change_is_announced_once_its_transaction_commits_and_never_on_rollbac
     listener.close()
 
 
-def test_the_push_server_s_version_paths_are_the_site_s(sheet):
-    """The proxy sends these paths to the push server (deploy/Caddyfile)."""
-    site = [
-        reverse("entry:version", kwargs={"token": sheet.entry_token}),
-        reverse("sheet:version", kwargs={"pk": sheet.pk}),
-    ]
-    with override_settings(ROOT_URLCONF="bummerl.push_urls"):
-        pushed = [
-            reverse("entry:version", kwargs={"token": sheet.entry_token}),
-            reverse("sheet:version", kwargs={"pk": sheet.pk}),
-        ]
-    assert pushed == site == [f"/e/{sheet.entry_token}/version/", f"/tables/{sheet.pk}/version/"]
-
-
 @override_settings(PUSH_URL=REDIS)
 def test_a_hold_knows_what_was_announced_while_its_caller_read():
     """``since`` is taken before the read: an announcement after it answers at once, and
@@ -261,14 +256,14 @@ def test_a_hold_knows_what_was_announced_while_its_caller_read():
         h = push.hub()
         assert h.subscribed_at is not None
         # A read begun before the subscription:
-        first = await asyncio.wait_for(h.hold("sheet:-1", h.subscribed_at - 0.001, 60), 5)
+        first = await asyncio.wait_for(h.hold(["sheet:-1"], h.subscribed_at - 0.001, 60), 5)
         before = push.moment()
         await sync_to_async(push._publish, thread_sensitive=False)("sheet:-1")
         while h.announced.get("sheet:-1", float("-inf")) < before:
             await asyncio.sleep(0.01)
-        missed = await asyncio.wait_for(h.hold("sheet:-1", before, 60), 5)
-        quiet = await h.hold("sheet:-1", push.moment(), 0.2)
-        other = await h.hold("sheet:-2", before, 0.2)  # another sheet's change wakes none
+        missed = await asyncio.wait_for(h.hold(["sheet:-1"], before, 60), 5)
+        quiet = await h.hold(["sheet:-1"], push.moment(), 0.2)
+        other = await h.hold(["sheet:-2"], before, 0.2)  # another sheet's change wakes none
         return first, missed, quiet, other
 
     assert run(main) == (True, True, False, False)
