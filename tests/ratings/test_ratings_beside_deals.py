@@ -35,7 +35,7 @@ def test_deals_and_re_ratings_side_by_side_end_without_an_error(transactional_db
                     sheets[n], factories.next_entry(sheets[n]), uuid.uuid4(), services.Actor()
                 )
                 recorded[n] += 1
-        except BaseException as error:  # noqa: BLE001: every error is the test's finding
+        except BaseException as error:  # noqa: BLE001 (every error is the test's finding)
             errors.append(error)
         finally:
             connection.close()
