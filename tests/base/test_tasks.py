@@ -26,6 +26,7 @@ from base import tasks
 from base.models import PrintJob
 from tests import factories
 from tests.markup import squeezed
+from tests.serving import database_env
 from tournaments import printing
 from tournaments.services.draws import draw_round
 
@@ -92,17 +93,10 @@ def test_a_new_state_of_the_night_makes_a_new_job(client, settings):
 
 
 def worker_env(broker: str) -> dict:
-    db = connection.settings_dict
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings", "DJANGO_DEBUG": "1"}
     env["BUMMERL_TASK_BROKER"] = broker
-    if connection.vendor == "sqlite":
-        env.pop("DATABASE_URL", None)
-        env["SQLITE_PATH"] = str(db["NAME"])
-    else:
-        env["DATABASE_URL"] = (
-            f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-        )
-    return env
+    env.pop("DATABASE_URL", None)
+    return env | database_env()
 
 
 @contextmanager
