@@ -12,7 +12,8 @@ access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
 # threads each. A connection takes a thread only once its first bytes arrive (a kept-alive
 # or silent one waits in the worker's poll loop, closed after ``keepalive`` seconds); from
 # then on the thread reads the request to its end, however slowly it comes. So 48 clients
-# sending a byte a second fill gunicorn alone; behind the shipped proxy (deploy/), which
+# sending a byte a second fill gunicorn alone, and 16 may fill one worker (a worker may
+# accept them all), whose next requests then wait; behind the shipped proxy (deploy/), which
 # passes a request on only once it has it whole, none. A club's server runs behind it.
 workers = 3
 worker_class = "gthread"

@@ -417,22 +417,22 @@ def slow_client(url: str, path: str, kind: str, stop: threading.Event, started: 
 
 
 @contextmanager
-def slow_clients(url: str, headers_path: str, body_path: str):
-    """``SLOW`` clients sending headers and ``SLOW`` sending bodies one byte a second, for
-    the ``with`` block (entered once every one has connected and sent its first bytes;
-    RuntimeError when some could not connect within 3 s)."""
+def slow_clients(url: str, headers_path: str, body_path: str, count: int = SLOW):
+    """``count`` clients sending headers and ``count`` sending bodies one byte a second,
+    for the ``with`` block (entered once every one has connected and sent its first
+    bytes; RuntimeError when some could not connect within 3 s)."""
     stop, started = threading.Event(), []
     threads = [
         threading.Thread(target=slow_client, args=(url, path, kind, stop, started), daemon=True)
         for kind, path in (("headers", headers_path), ("body", body_path))
-        for _ in range(SLOW)
+        for _ in range(count)
     ]
     for thread in threads:
         thread.start()
     stop.wait(3.0)
     try:
-        if len(started) < 2 * SLOW:
-            raise RuntimeError(f"{len(started)} of {2 * SLOW} slow clients connected")
+        if len(started) < 2 * count:
+            raise RuntimeError(f"{len(started)} of {2 * count} slow clients connected")
         yield
     finally:
         stop.set()
