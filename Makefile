@@ -6,7 +6,8 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run serve test bench load install migrate seed messages lint backup restore upgrade
+.PHONY: run serve test bench load install migrate seed messages lint backup restore upgrade \
+	setup-code
 # gunicorn's workers and their timeout are set in bummerl/gunicorn.conf.py (3, 120 s);
 # WORKERS=… or TIMEOUT=… given to make serve win over them.
 WORKERS ?=
@@ -72,21 +73,17 @@ BACKUP ?=
 backup: install .secret_key
 	$(KEY_ENV) $(BIN)/python manage.py backup $(if $(CLUB),--club "$(CLUB)") $(BACKUP)
 
-# A club's server after `git pull` of a new release (CHANGELOG.md): a backup first, then
-# the new packages, the migrations, the static files, and a restart of the site's
-# systemd units when they are installed (README "Upgrading").
+# A club's server after `git pull` of a new release (CHANGELOG.md), from any earlier
+# release, in one command (bummerl/upgrade.py, README "Upgrading"): a backup made by the
+# release that wrote the data, the packages, the migrations and the steps the release
+# needs, the presets and the worker's schedule, the static files and the restart of the
+# site's units. Settings from the environment and ENV_FILE (default /etc/bummerl.env).
 upgrade:
-	@echo "Bummerl before: $$($(BIN)/python -c 'import bummerl; print(bummerl.__version__)' 2>/dev/null || echo none)"
-	$(KEY_ENV) $(BIN)/python manage.py backup
-	$(MAKE) install
-	$(KEY_ENV) $(BIN)/python manage.py migrate --noinput
-	$(KEY_ENV) $(BIN)/python manage.py seed --no-demo
-	$(KEY_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
-	@if command -v systemctl >/dev/null 2>&1 && systemctl cat bummerl.service >/dev/null 2>&1; then \
-		systemctl restart bummerl.service; \
-		if systemctl cat bummerl-worker.service >/dev/null 2>&1; then systemctl restart bummerl-worker.service; fi; \
-	else echo "Restart the site and its task worker now (no systemd unit bummerl.service found)."; fi
-	@echo "Bummerl now: $$($(BIN)/python -c 'import bummerl; print(bummerl.__version__)')"
+	$(PYTHON) -m bummerl.upgrade --venv "$(VENV)" --python "$(PYTHON)"
+
+# The one-time code of a new server's first-run page (/setup/); NEW=1 makes a new one.
+setup-code: install .secret_key
+	@$(KEY_ENV) $(BIN)/python manage.py setup_code $(if $(NEW),--new)
 
 restore: install .secret_key
 	@test -n "$(FILE)" || (echo "usage: make restore FILE=backups/….json.gz" && exit 2)

@@ -13,7 +13,10 @@ file loads on SQLite and on PostgreSQL alike, whichever of them wrote it.
 
 What is not in a backup: content types and permissions (``migrate`` makes them), sessions,
 the sign-in guard's records (django-axes), the task queue's jobs and the printouts' jobs
-(django-q2, ``base.models.PrintJob``: made again on request) and the admin's change history.
+(django-q2, ``base.models.PrintJob``: made again on request), the limits' counts
+(``base.models.Count``), the admin's change history, nor the fields a model names in
+``BACKUP_LEAVES_OUT``: secrets not yet used (the next digital draw's seed, RULES.md
+5.12), which a restore makes anew by their defaults.
 
 Guarantees:
 
@@ -59,6 +62,8 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
 from django.db.utils import load_backend
 from django.utils import timezone
+
+from base.backup_rows import serialized
 
 FORMAT = "bummerl-backup"
 VERSION = 1
@@ -136,18 +141,13 @@ def _cleared_tables() -> list[str]:
 def iter_objects(
     using: str = DEFAULT_DB_ALIAS, chosen: dict[type[models.Model], models.QuerySet] | None = None
 ) -> Iterator[dict]:
-    """Every row of every backed-up model as a serialized dict (date-times as objects);
+    """Every row of every backed-up model as a serialized dict (``base.backup_rows``);
     ``chosen``: only these rows of each model (``base.club_backups.club_rows``), in its
     order. Consistent only inside ``snapshot`` or a transaction that keeps writers out."""
     for model in backed_up_models() if chosen is None else list(chosen):
         every = model._base_manager.using(using)
         rows = (every if chosen is None else chosen[model]).order_by(model._meta.pk.name)
-        yield from serializers.serialize(
-            "python",
-            rows.iterator(chunk_size=2000),
-            use_natural_foreign_keys=True,
-            use_natural_primary_keys=True,
-        )
+        yield from serialized(model, rows)
 
 
 def applied_migrations(using: str = DEFAULT_DB_ALIAS) -> list[str]:

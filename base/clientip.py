@@ -1,5 +1,5 @@
 """The address a request came from (``client_ip``), and as the limits count it
-(``limit_address``: the sign-in lockout of django-axes, the only limit of the site).
+(``limit_address``: the sign-in lockout of django-axes and the limits of ``base.limits``).
 
 Behind a TLS proxy every connection comes from the proxy, and the visitor's address is
 only in ``X-Forwarded-For``, a header anyone can send. It is believed only from a

@@ -9,6 +9,12 @@ and whose ``objects`` are:
   their groups) and the server-wide rule sets (presets), so that the file is a whole
   database of its own.
 
+An account keeps its password hash only when it belongs to this club alone: a member of
+it and of no other club, neither superuser nor staff (``own_accounts``). Any other (the
+server's administrator named as the actor of a history entry, a member of another club
+too) is in the file as its name only: an unusable password, no e-mail, no staff or
+superuser flag. The club's holder of the file can thus sign in as nobody else.
+
 Which models belong to a club is read from the model graph, not listed here: a model
 belongs to the club's model when it reaches it through a foreign key that is not null,
 or through a nullable one named after it (a history entry or rule set with no club is
@@ -22,9 +28,11 @@ scratch server. Putting one club back into a server shared with other clubs is n
 here (the rows of the other clubs and of the bodies would have to stay untouched).
 """
 
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.db import DEFAULT_DB_ALIAS, models
 
 from base.backups import (
@@ -133,6 +141,33 @@ def _referenced(
     return found
 
 
+def own_accounts(club, using: str = DEFAULT_DB_ALIAS) -> set[str]:
+    """The user names of the accounts that belong to ``club`` alone: a membership of it
+    and of no other club, neither superuser nor staff."""
+    user = get_user_model()
+    membership = type(club)._meta.get_field("memberships").related_model
+    elsewhere = membership._base_manager.using(using).exclude(club=club).values("user")
+    members = (
+        user._base_manager.using(using)
+        .filter(memberships__club=club, is_superuser=False, is_staff=False)
+        .exclude(pk__in=elsewhere)
+    )
+    return set(members.values_list(user.USERNAME_FIELD, flat=True))
+
+
+def names_only(objects: Iterable[dict], own: set[str]) -> Iterator[dict]:
+    """``objects`` with every account not in ``own`` (user names) reduced to its name:
+    an unusable password, no e-mail, no staff or superuser flag."""
+    user = get_user_model()
+    label, name = user._meta.label_lower, user.USERNAME_FIELD
+    for obj in objects:
+        fields = obj["fields"]
+        if obj["model"] == label and fields[name] not in own:
+            fields["password"] = make_password(None)
+            fields.update(email="", is_staff=False, is_superuser=False)
+        yield obj
+
+
 def take_club_backup(
     club, path: Path | None = None, using: str = DEFAULT_DB_ALIAS
 ) -> tuple[Path, int]:
@@ -142,5 +177,6 @@ def take_club_backup(
     path = Path(path) if path else default_path(f"club-{club.slug}")
     with snapshot(using):
         rows = club_rows(club, using)
-        count = write_file(path, header(using, club=club.slug), iter_objects(using, rows))
+        objects = names_only(iter_objects(using, rows), own_accounts(club, using))
+        count = write_file(path, header(using, club=club.slug), objects)
     return path, count

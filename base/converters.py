@@ -19,3 +19,17 @@ class IdConverter:
 
     def to_url(self, value) -> str:
         return str(value)
+
+
+class PublicConverter:
+    """A link's token that is public by design (a night's public link ``p/<public:token>/``):
+    the same characters as ``str``, but the server's log keeps it (``bummerl.logs``
+    hides every other parameter named like a token, key, code or secret)."""
+
+    regex = "[^/]+"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value) -> str:
+        return str(value)

@@ -1,4 +1,7 @@
-"""The Content-Security-Policy of every answer of the site (``ContentSecurityPolicyMiddleware``).
+"""The Content-Security-Policy of every answer of the site (``ContentSecurityPolicyMiddleware``),
+and its Permissions-Policy (``PermissionsPolicyMiddleware``: copying a link and the
+phone's share sheet for the site's own pages, no camera, microphone, location, payment,
+USB or other powerful feature for anyone).
 
 The site's pages run only its own scripts from its own static files: no inline script,
 no ``on…=`` attribute, no ``javascript:`` link, no ``style=`` attribute, no eval (htmx is
@@ -42,6 +45,19 @@ class ContentSecurityPolicyMiddleware:
         response = self.get_response(request)
         if HEADER not in response:
             response[HEADER] = settings.CONTENT_SECURITY_POLICY
+        return response
+
+
+class PermissionsPolicyMiddleware:
+    """Sets ``Permissions-Policy`` to ``settings.PERMISSIONS_POLICY`` on every answer,
+    static files and early refusals too (it stands where the CSP's middleware does)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        response.setdefault("Permissions-Policy", settings.PERMISSIONS_POLICY)
         return response
 
 

@@ -1,4 +1,5 @@
-"""The one model of ``base``: a printout the task worker makes (``base.printing``).
+"""The models of ``base``: a printout the task worker makes (``base.printing``), and the
+counts of the site's limits (``base.limits``).
 
 A ``PrintJob`` row is the printout's job, one per printout whatever the timing: its
 ``key`` (the hash of what the printout shows, in which language, for which address) is
@@ -37,3 +38,17 @@ class PrintJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name}: {self.step} (start {self.run})"
+
+
+class Count(models.Model):
+    """One limit's count for one key (``base.limits``): how many times it was counted in
+    the window that began at ``start`` and ends at ``ends``. Kept in the database, so it
+    is neither evicted nor forgotten and every server process and host counts the same."""
+
+    key = models.CharField(max_length=120, unique=True, help_text="limit and whom it counts")
+    start = models.DateTimeField(help_text="the window's beginning")
+    ends = models.DateTimeField(db_index=True, help_text="the window's end; purged after it")
+    count = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.count} until {self.ends:%Y-%m-%d %H:%M:%S}"

@@ -10,10 +10,11 @@ WeasyPrint's margin boxes cost it about as much per page as ten lines of text).
 No printout is made twice for the same content: ``pdf_response`` keeps each PDF in the
 ``printouts`` cache (files shared by the server's processes) under the hash of the HTML
 it is made from, so a sheet, a bracket or a ranking printed again in the same state (and
-language) costs the template, not WeasyPrint. A visitor without an account (a table's or
-match's private link, a public ranking) makes at most ``BUMMERL_PRINT_RENDERS`` new PDFs
-in ``BUMMERL_PRINT_WINDOW`` seconds per link (or per address), so that one link cannot
-keep the server's processes busy; past that the answer is 429 with a wait.
+language) costs the template, not WeasyPrint. A private link (a table's or a match's)
+and an anonymous visitor's address make at most ``BUMMERL_PRINT_RENDERS`` new PDFs in
+``BUMMERL_PRINT_WINDOW`` seconds, a signed-in account ``BUMMERL_PRINT_RENDERS_ACCOUNT``
+(``base.limits``), so that no one keeps the server's processes busy; past that the
+answer is 429 with a wait.
 
 A printout that takes more than a second (the match sheets of a large round, the bracket
 of a large night) is made by the task worker (``queued_pdf_response``, ``base.tasks``):
@@ -32,7 +33,6 @@ import io
 import json
 import logging
 import threading
-import time
 import uuid
 from contextlib import contextmanager, suppress
 from datetime import timedelta
@@ -52,7 +52,7 @@ from django.utils.translation import gettext as _
 from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 
-from base import tasks
+from base import limits, tasks
 from base.clientip import limit_address
 from base.links import absolute_url, phones_warning
 from base.models import PrintJob
@@ -113,42 +113,39 @@ def _pdf_of(html: str) -> bytes:
     return buffer.getvalue()
 
 
-def render_lane(request) -> str | None:
-    """Whose new PDFs ``pdf_response`` counts: a private link (its token, from the URL),
-    else an anonymous visitor's address as limits count it (``base.clientip.
-    limit_address``: IPv6 by its /64 network); None for a signed-in
-    member, whose prints are not limited (the club knows him, and a night's organiser
-    prints a dozen documents in a minute)."""
+def render_lanes(request) -> tuple[tuple[str, int], ...]:
+    """Whose new PDFs ``pdf_response`` counts, each lane with its allowance in
+    ``PRINT_WINDOW``: a private link (its token, from the URL) and a signed-in account
+    (``PRINT_RENDERS`` and ``PRINT_RENDERS_ACCOUNT``: a night's organiser prints a dozen
+    documents in a minute), else an anonymous visitor's address as limits count it
+    (``base.clientip.limit_address``: IPv6 by its /64 network)."""
+    lanes = []
     token = (request.resolver_match.kwargs.get("token") if request.resolver_match else None) or ""
     if token:
-        return "link:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+        digest = hashlib.sha256(token.encode()).hexdigest()[:32]
+        lanes.append((f"renders:link:{digest}", settings.PRINT_RENDERS))
     if request.user.is_authenticated:
-        return None
-    return f"address:{limit_address(request)}"
+        lanes.append((f"renders:account:{request.user.pk}", settings.PRINT_RENDERS_ACCOUNT))
+    if not lanes:
+        lanes.append((f"renders:address:{limit_address(request)}", settings.PRINT_RENDERS))
+    return tuple(lanes)
 
 
-def _may_render(lane: str | None) -> bool:
-    """Count one new PDF for ``lane``; False when it made ``PRINT_RENDERS`` already in
-    the ``PRINT_WINDOW`` seconds since its first one of the window. The count is kept
-    with the window's start; two processes counting at the same moment may both count
-    one (a limit, not a ledger)."""
-    if lane is None:
-        return True
-    cache, key, now = caches["printouts"], f"renders:{lane}", time.time()
-    start, made = cache.get(key) or (now, 0)
-    if now - start >= settings.PRINT_WINDOW:
-        start, made = now, 0
-    if made >= settings.PRINT_RENDERS:
-        return False
-    cache.set(key, (start, made + 1), timeout=max(1, int(start + settings.PRINT_WINDOW - now)))
-    return True
+def _may_render(request) -> bool:
+    """Count one new PDF in each of the request's lanes (``render_lanes``); False when
+    one of them made its allowance already in the ``PRINT_WINDOW`` seconds since its
+    first of the window (``base.limits``: counted in the database, shared by every
+    process and host)."""
+    return all(
+        limits.take(lane, allowed, settings.PRINT_WINDOW) for lane, allowed in render_lanes(request)
+    )
 
 
 def pdf_response(request, template: str, context: dict, filename: str) -> HttpResponse:
     """``template`` with ``context`` as an inline PDF named ``filename``: the kept PDF of
     the same HTML when there is one (see the module docstring), else made and kept.
     429 (plain text in the visitor's language, ``Retry-After``) when the visitor's lane
-    (``render_lane``) made too many new PDFs lately. The template also gets
+    (``render_lanes``) made too many new PDFs lately. The template also gets
     ``phones_unreachable`` (``base.links.phones_warning``): the warning a printout
     with QR codes prints on its first page, ``None`` when phones reach their address."""
     context = {**context, "phones_unreachable": phones_warning(request)}
@@ -157,7 +154,7 @@ def pdf_response(request, template: str, context: dict, filename: str) -> HttpRe
     cache = caches["printouts"]
     pdf = cache.get(key)
     if pdf is None:
-        if not _may_render(render_lane(request)):
+        if not _may_render(request):
             return _too_many()
         pdf = _pdf_of(html)
         cache.set(key, pdf)
@@ -201,7 +198,7 @@ def queued_pdf_response(request, job: str, args: tuple, filename: str, state: st
     start that fails, or whose worker stops beating for ``STALE_SECONDS``, is begun again
     up to ``TRIES`` starts; then the page says it failed, with a button that POSTs here
     with a one-time key to begin it again. The visitor's limit on new printouts
-    (``render_lane``) counts a job when it is asked for: 429 past it."""
+    (``render_lanes``) counts a job when it is asked for: 429 past it."""
     warning = phones_warning(request) or ""
     base = absolute_url(request, "/").rstrip("/")
     language = translation.get_language()
@@ -213,7 +210,7 @@ def queued_pdf_response(request, job: str, args: tuple, filename: str, state: st
             return _too_many()
         return HttpResponseRedirect(request.get_full_path(), status=303)
     if row is None:
-        if not _may_render(render_lane(request)):
+        if not _may_render(request):
             return _too_many()
         now = timezone.now()
         PrintJob.objects.filter(asked_at__lt=now - KEPT).delete()
@@ -307,7 +304,7 @@ def _asked_again(request, row: PrintJob) -> bool:
         return True  # no form of ours: nothing to do
     if row.step != Step.FAILED or PrintJob.objects.filter(retry_key=retry_key).exists():
         return True
-    if not _may_render(render_lane(request)):
+    if not _may_render(request):
         return False
     with suppress(IntegrityError):  # the same key sent twice at once: the first began it
         _begin_again(row, tries=0, retry_key=retry_key, asked_at=timezone.now(), error="")

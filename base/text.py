@@ -17,9 +17,13 @@ Umlauts are *not* folded: "Müller" and "Muller" may be two people. Case folding
 case is ignored, umlauts sort as their base vowel (ä as a), ß as ss. Both keys are
 stored beside the name, so identity, ordering and searching are plain column
 operations, the same on SQLite and PostgreSQL.
+``name_search`` finds a typed part of a name in a ``german_key``, folding the spellings
+without umlauts both ways: "Oe" finds "Öhlinger", "Göthe" finds "Goethe", "Mueller" and
+"Müller" find each other, "Strasser" finds "Straßer" (ß is ss in the key already).
 """
 
 import functools
+import re
 import unicodedata
 
 from django.conf import settings
@@ -71,6 +75,37 @@ def german_key(text: str) -> str:
     folded = text.strip().casefold().replace("ß", "ss")
     decomposed = unicodedata.normalize("NFKD", folded)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+_VOWEL_E = re.compile(r"([aou])e?")
+
+
+def name_search(query: str) -> re.Pattern[str]:
+    """The pattern that finds ``query`` in a name's ``german_key`` (``Player.name_key``),
+    by ``.search``: case and umlauts folded, and "ae", "oe", "ue" the same as "ä", "ö",
+    "ü" either way: each a, o or u of the query (its own ``german_key``, an "e" after it
+    dropped) matches the vowel with or without an "e" after it. ``"Oes"`` ->
+    ``oe?s``; the empty query finds every name. The pattern's text also serves a
+    database ``__regex`` lookup (SQLite and PostgreSQL alike)."""
+    parts, at = [], 0
+    key = german_key(query)
+    for m in _VOWEL_E.finditer(key):
+        parts += [re.escape(key[at : m.start()]), m[1] + "e?"]
+        at = m.end()
+    parts.append(re.escape(key[at:]))
+    return re.compile("".join(parts))
+
+
+def with_kind(kind: str, name: str) -> str:
+    """A thing's name after the word of its kind, that word once: ``("Saison", "2026")``
+    -> ``"Saison 2026"``, ``("Saison", "Saison 2026")`` -> ``"Saison 2026"``, ``("der
+    Saison", "saison 26")`` -> ``"der saison 26"`` (a name that begins with the kind's
+    last word, in any case, keeps its own spelling)."""
+    words = kind.split()
+    first = name.split(maxsplit=1)[0].rstrip(".,:;-") if name.split() else ""
+    if words and first.casefold() == words[-1].casefold():
+        return " ".join([*words[:-1], name])
+    return f"{kind} {name}"
 
 
 PRINT_FONTS = ("DejaVuSans.woff", "DejaVuSans-Bold.woff", "Symbola-emoji.woff")

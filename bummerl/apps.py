@@ -1,19 +1,20 @@
 from django.apps import AppConfig
 from django.urls import register_converter
 
-from base.converters import IdConverter
+from base.converters import IdConverter, PublicConverter
 
 
 class BummerlConfig(AppConfig):
-    """The project's own app (its commands, the path converter ``id``, the push
+    """The project's own app (its commands, the path converters ``id`` and ``public``, the push
     channel's announcements of accounts: ``base.push.account_topic``)."""
 
     name = "bummerl"
 
     def ready(self) -> None:
-        """Register the converter ``id`` (``base.converters``) before any URL
-        pattern is read."""
+        """Register the converters ``id`` and ``public`` (``base.converters``) before
+        any URL pattern is read."""
         register_converter(IdConverter, "id")
+        register_converter(PublicConverter, "public")
         from django.contrib.auth import get_user_model
         from django.contrib.auth.signals import user_logged_out
         from django.db.models.signals import post_save

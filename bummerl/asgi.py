@@ -17,7 +17,12 @@ from django.core.cache import close_caches  # noqa: E402
 from django.core.handlers.base import reset_urlconf  # noqa: E402
 from django.db import close_old_connections, reset_queries  # noqa: E402
 
+from bummerl.logs import redact_handlers  # noqa: E402
 from scoring.views.live import PushServer  # noqa: E402
+
+# uvicorn's own lines (its errors, and its access lines where they are on) keep no
+# private link's token, as the site's (bummerl.logs).
+redact_handlers("uvicorn", "uvicorn.error", "uvicorn.access")
 
 # A request's start and end tend the connections, queries and address table of the
 # thread that serves it; here no request touches them in the event loop's thread, only

@@ -22,3 +22,20 @@ threads = 16
 # sheets of a 1024-card night, takes about 20 s of CPU on a small laptop (`make bench`);
 # gunicorn's default of 30 s would kill it on a busy or slower machine.
 timeout = 120
+# No control socket (gunicorn 25's `gunicornc` interface): by default it lies in
+# `$HOME/.gunicorn/`, one for every gunicorn of the same user (a second site, a test run),
+# and a system user without a home makes each start log an ERROR. Nothing here uses it;
+# a restart is systemd's (deploy/bummerl.service).
+control_socket_disable = True
+
+
+def when_ready(server):
+    """Once gunicorn listens: while the server has no account, the first-run page's code
+    goes to the log (the end of `make serve`'s output, the unit's journal), from a process
+    of its own so that gunicorn's master stays free of Django (clubs.first_run)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    project = Path(__file__).resolve().parents[1]
+    subprocess.Popen([sys.executable, "manage.py", "setup_code", "--log"], cwd=project)

@@ -1,11 +1,13 @@
 """What the server writes to its log: one line per event, one format, no private link.
 
-- ``redact``: the private links of the site (a sheet's entry link ``/e/…``, an
-  invitation ``/j/…``, a match link ``/m/…``, a player's link ``/s/…``, a personal link
-  ``/p/me/…``, a password reset link ``/accounts/reset/…/…/``) lose their token in any
-  text written to the log; the public link of a night (``/p/…``) stays.
+- ``redact``: the private links of the site lose their token in any text written to
+  the log. Which links are private is read from the URLconf (``private_routes``): every
+  parameter named like a token, key, code or secret (``<str:token>``, ``<uidb64>``), so
+  a new route with one is hidden without a word here; a token public by design takes
+  the converter ``public`` (a night's public link ``p/<public:token>/``) and stays.
 - ``RedactPrivateLinks``: a logging filter that does so for every record (its message,
-  its arguments and its traceback text), on the one handler of ``settings.LOGGING``.
+  its arguments and its traceback text), on the one handler of ``settings.LOGGING``,
+  on gunicorn's handlers and on the push server's (uvicorn's, ``bummerl.asgi``).
 - ``QuietPolls``: a logging filter that drops runserver's request line for those polls.
 - ``OneLine``: a logging filter that turns a record into one warning line without its
   traceback; on ``django.security.DisallowedHost``, so that a request with a wrong Host
@@ -14,6 +16,7 @@
 - ``GunicornLogger``: gunicorn's logger with the same format (``Formatter``) for its
   access lines, tokens redacted, and without the 2-second polls of the live pages
   (``…/version/`` answered 200 or 304) at info.
+- ``private_path``: whether a request's path is a private link's (by the same routes).
 """
 
 import logging
@@ -37,22 +40,135 @@ class Formatter(logging.Formatter):
         super().__init__(fmt, datefmt, style, **kwargs)
 
 
-_PRIVATE = re.compile(r"(/(?:e|j|m|s|p/me)/)[^/\s?#\"'<>]+")
-_RESET = re.compile(r"(/accounts/reset/)[^/\s?#\"'<>]+/[^/\s?#\"'<>]+")
 HIDDEN = "…"
 """What a token is replaced with."""
+
+PRIVATE_NAME = re.compile(r"token|key|code|secret|uid", re.IGNORECASE)
+"""A path parameter so named is private, unless its converter is ``public``."""
+
+_SEGMENT = r"[^/\s?#\"'<>]+"
+"""One path segment inside a line of text: it ends where the path does."""
+
+
+def private_routes() -> list[tuple[str, list[str]]]:
+    """Every route of the URLconf up to its last private parameter, as
+    (``route``, its private parameters' names): ``("p/r/<str:token>/", ["token"])``.
+    A parameter is private when its name matches ``PRIVATE_NAME`` and its converter is
+    not ``public``."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    found: list[tuple[str, list[str]]] = []
+
+    def walk(patterns, prefix: str) -> None:
+        for entry in patterns:
+            route = prefix + str(entry.pattern)
+            private = [
+                name
+                for name, converter in getattr(entry.pattern, "converters", {}).items()
+                if PRIVATE_NAME.search(name) and type(converter).__name__ != "PublicConverter"
+            ]
+            if private:
+                found.append((route, private))
+            elif isinstance(entry, URLResolver):
+                walk(entry.url_patterns, route)
+            elif not isinstance(entry, URLPattern):  # pragma: no cover
+                raise TypeError(entry)
+
+    walk(get_resolver().url_patterns, "")
+    # a route's own subroutes start the same: keep the shortest, once
+    routes: dict[str, list[str]] = {}
+    for route, private in found:
+        routes.setdefault(_up_to_last_private(route, private), private)
+    return sorted(routes.items())
+
+
+_PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<name>[^>]+)>")
+
+
+def _up_to_last_private(route: str, private: list[str]) -> str:
+    last = max(m.end() for m in _PARAMETER.finditer(route) if m["name"] in private)
+    return route[:last]
+
+
+def _route_regex(route: str, private: list[str], number: int) -> str:
+    """The text regex of ``route``: its private parameters as groups ``h<number>_<i>``,
+    every other parameter a segment (or, for a regex route, as written)."""
+    parts, at = [], 0
+    for i, m in enumerate(_PARAMETER.finditer(route)):
+        parts.append(re.escape(route[at : m.start()]))
+        if m["name"] in private:
+            parts.append(f"(?P<h{number}_{i}>{_SEGMENT})")
+        elif m["converter"] == "path":
+            parts.append(r"[^\s?#\"'<>]+")
+        else:
+            parts.append(_SEGMENT)
+        at = m.end()
+    parts.append(re.escape(route[at:]))
+    return "/" + "".join(parts)
+
+
+_HIDER: re.Pattern[str] | None = None
+
+
+def _hider() -> re.Pattern[str] | None:
+    """One regex of every private route (``private_routes``), made once the URLconf can
+    be read (None before: gunicorn's master, which serves no request, logs no path)."""
+    global _HIDER
+    if _HIDER is None:
+        from django.apps import apps
+
+        if not apps.ready:
+            return None
+        routes = private_routes()
+        _HIDER = re.compile(
+            "|".join(_route_regex(route, names, n) for n, (route, names) in enumerate(routes))
+        )
+    return _HIDER
+
+
+def _hide(match: re.Match[str]) -> str:
+    text, start = match.group(0), match.start()
+    spans = sorted(match.span(g) for g, v in match.groupdict().items() if v is not None)
+    out, at = [], 0
+    for a, b in spans:
+        out += [text[at : a - start], HIDDEN]
+        at = b - start
+    return "".join(out) + text[at:]
 
 
 def redact(text: str) -> str:
     """``text`` with the token of every private link replaced by ``HIDDEN``:
-    "/m/Ab3x/sheet/" -> "/m/…/sheet/"."""
-    return _RESET.sub(r"\1" + HIDDEN + "/" + HIDDEN, _PRIVATE.sub(r"\1" + HIDDEN, text))
+    "/m/Ab3x/sheet/" -> "/m/…/sheet/"; the routes are the URLconf's
+    (``private_routes``)."""
+    hider = _hider()
+    return hider.sub(_hide, text) if hider else text
+
+
+def private_path(path: str) -> bool:
+    """Is ``path`` (a request's path, "/e/k7m4-…/sheet/") a private link's page, by the
+    same routes as ``redact``? Answers of such a page tell search engines not to index
+    them (``bummerl.middleware.NoIndexMiddleware``)."""
+    hider = _hider()
+    return bool(hider and hider.match(path))
+
+
+def _redacted(value):
+    return redact(value) if isinstance(value, str) else value
 
 
 class RedactPrivateLinks(logging.Filter):
-    """Redacts the private links of a record (``redact``); never drops one."""
+    """Redacts the private links of a record (``redact``); never drops one. A record's
+    text arguments are redacted one by one (a formatter that reads them, as uvicorn's
+    access line does, gets them clean); if the message still holds a token (an argument
+    that is not text), it becomes the redacted message without arguments."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(_redacted(a) for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: _redacted(v) for k, v in record.args.items()}
         message = record.getMessage()
         clean = redact(message)
         if clean != message:
@@ -62,6 +178,15 @@ class RedactPrivateLinks(logging.Filter):
         if record.exc_text:
             record.exc_text = redact(record.exc_text)
         return True
+
+
+def redact_handlers(*names: str) -> None:
+    """Put ``RedactPrivateLinks`` on every handler of the loggers ``names`` (a server's
+    own loggers, which do not reach the site's handler), once."""
+    for name in names:
+        for handler in logging.getLogger(name).handlers:
+            if not any(isinstance(f, RedactPrivateLinks) for f in handler.filters):
+                handler.addFilter(RedactPrivateLinks())
 
 
 class OneLine(logging.Filter):

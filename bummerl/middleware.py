@@ -3,6 +3,7 @@ switch, which stores it in the language cookie. The browser's Accept-Language is
 consulted: a club's phones should all show the same words at the table."""
 
 import codecs
+from urllib.parse import parse_qsl
 
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseBadRequest
@@ -10,6 +11,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from base.htmx import sign_in_answer
+from bummerl.logs import private_path
 
 
 class LanguageMiddleware:
@@ -44,6 +46,60 @@ class RefuseNulMiddleware:
         return self.get_response(request)
 
 
+class RefuseBrokenTextMiddleware:
+    """A form whose text is not valid UTF-8 (a broken client, or one that sends another
+    encoding without saying so) is refused with 400, in the visitor's language, before
+    any view reads it: Django would read each broken byte as U+FFFD and a view would
+    store that in place of what was meant.
+
+    A urlencoded body is read once more, strictly (``utf8_form``). A multipart body is
+    suspect only when a field Django read holds U+FFFD; it is refused when the body does
+    not hold that character itself in UTF-8 (then Django put it there for bytes that
+    are no UTF-8). Uploaded files' contents are bytes and not checked here."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.languages = {code for code, _name in settings.LANGUAGES}
+
+    def __call__(self, request):
+        if request.method == "POST" and not self.utf8(request):
+            code = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+            with translation.override(code if code in self.languages else settings.LANGUAGE_CODE):
+                body = _(
+                    "The form held characters that are not UTF-8: nothing was saved. Reload the "
+                    "page and send it again."
+                )
+            return HttpResponseBadRequest(body, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)
+
+    @staticmethod
+    def utf8(request) -> bool:
+        if request.content_type == "application/x-www-form-urlencoded":
+            return utf8_form(request.body)
+        if request.content_type == "multipart/form-data":
+            body = request.body  # kept: Django reads the form from it (RequestChecks bound it)
+            values = [v for _key, vs in request.POST.lists() for v in vs]
+            names = [f.name or "" for _key, fs in request.FILES.lists() for f in fs]
+            texts = [*request.POST.keys(), *values, *request.FILES.keys(), *names]
+            if any(REPLACEMENT in text for text in texts):
+                return REPLACEMENT.encode() in body
+        return True
+
+
+REPLACEMENT = "\ufffd"
+
+
+def utf8_form(body: bytes) -> bool:
+    """Whether a urlencoded ``body`` is UTF-8 throughout: its bytes, and the bytes its
+    %-escapes stand for."""
+    try:
+        text = body.decode("utf-8")
+        parse_qsl(text, keep_blank_values=True, encoding="utf-8", errors="strict")
+    except (UnicodeDecodeError, ValueError):
+        return False
+    return True
+
+
 class NoStoreMiddleware:
     """Pages show a sheet, a desk, a bracket as they are now: no browser keeps a copy to
     show again after Back, where an old form would carry an old one-time key and an old
@@ -57,6 +113,23 @@ class NoStoreMiddleware:
         response = self.get_response(request)
         if not response.has_header("Cache-Control"):
             response["Cache-Control"] = "no-store"
+        return response
+
+
+class NoIndexMiddleware:
+    """Every answer of a private link's page (a table's entry link, a match, a player's
+    own link, a registration, a personal link, an invitation: ``bummerl.logs.private_path``,
+    read from the URLconf) carries ``X-Robots-Tag: noindex``: a search engine that comes
+    upon such a link (a shared chat, a referrer) keeps it out of its index. Pages, PDFs,
+    JSON and refusals alike."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if private_path(request.path_info):
+            response["X-Robots-Tag"] = "noindex"
         return response
 
 

@@ -2,7 +2,7 @@
 
 Environment variables (all optional on a laptop):
   DJANGO_DEBUG          1/0, default 0: debug pages only when asked for by name
-  DJANGO_SECRET_KEY     required (at least 32 characters) unless DJANGO_DEBUG=1
+  DJANGO_SECRET_KEY     required (at least 50 random characters) unless DJANGO_DEBUG=1
   DJANGO_ALLOWED_HOSTS  comma-separated, default "*" in debug
   DATABASE_URL          e.g. postgres://user@host:5432/bummerl; SQLite (db.sqlite3) when unset
   DJANGO_SITE_URL       the site's address for links that leave the page (QR codes, mails)
@@ -19,7 +19,7 @@ Environment variables (all optional on a laptop):
                         server (bummerl.asgi); every page polls when unset
   BUMMERL_PUSH_SECONDS  how long the push server holds a version request (25)
   BUMMERL_PUSH_HOLDS_PER_LINK, …_PER_SESSION, …_PER_ADDRESS   its holds at once (20, 20, 1000)
-The README's "Deployment" section describes each.
+The README's "Deployment" section describes each; docs/server.md lists every one.
 """
 
 import ipaddress
@@ -27,6 +27,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from django.core.checks.security.base import (
+    SECRET_KEY_INSECURE_PREFIX,
+    SECRET_KEY_MIN_LENGTH,
+    SECRET_KEY_MIN_UNIQUE_CHARACTERS,
+)
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -40,9 +45,18 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 DEVELOPMENT_KEY = "insecure-development-key-only-for-a-developer"
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", "")
 DEBUG = env_bool("DJANGO_DEBUG", False)
-if not DEBUG and (len(SECRET_KEY) < 32 or SECRET_KEY == DEVELOPMENT_KEY):
+# The key must pass Django's own deployment check (`manage.py check --deploy`): at least
+# 50 characters, at least 5 different ones, not Django's "django-insecure-" placeholder.
+if not DEBUG and (
+    len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH
+    or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+    or SECRET_KEY.startswith(SECRET_KEY_INSECURE_PREFIX)
+    or SECRET_KEY == DEVELOPMENT_KEY
+):
     raise ImproperlyConfigured(
-        "DJANGO_SECRET_KEY must be set to at least 32 random characters of this server's own "
+        f"DJANGO_SECRET_KEY must be set to at least {SECRET_KEY_MIN_LENGTH} random characters "
+        f"of this server's own (not starting with {SECRET_KEY_INSECURE_PREFIX!r}); make one with "
+        """python3 -c "import secrets; print(secrets.token_urlsafe(50))" """
         "(DJANGO_DEBUG=1 starts a developer's site with a known key instead)"
     )
 SECRET_KEY = SECRET_KEY or DEVELOPMENT_KEY
@@ -92,14 +106,19 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # Every answer, static files and early refusals too, carries the site's CSP.
+    # Every answer, static files and early refusals too, carries the site's CSP and
+    # Permissions-Policy.
     "base.csp.ContentSecurityPolicyMiddleware",
+    "base.csp.PermissionsPolicyMiddleware",
     # /healthz answers here, before anything reads the Host header (bummerl.health).
     "bummerl.health.HealthMiddleware",
     "bummerl.middleware.RequestChecksMiddleware",
     "bummerl.middleware.RefuseNulMiddleware",
+    "bummerl.middleware.RefuseBrokenTextMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "bummerl.middleware.NoStoreMiddleware",
+    # A private link's answers are not indexed (X-Robots-Tag: noindex).
+    "bummerl.middleware.NoIndexMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "bummerl.middleware.LanguageMiddleware",
@@ -122,6 +141,12 @@ AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "registration/locked.html"
+# django-axes' words where its lock page is not shown (its German says "Sie").
+AXES_COOLOFF_MESSAGE = _("Too many wrong passwords: sign-in is locked for a while.")
+AXES_PERMALOCK_MESSAGE = _(
+    "Too many wrong passwords: sign-in is locked. Your club's owner unlocks it on the page "
+    "“Members”."
+)
 AXES_RESET_ON_SUCCESS = True
 # The lock counts a name together with the address it is guessed from. Behind a TLS proxy
 # that address is the proxy's; the visitor's is read from X-Forwarded-For, but only on a
@@ -152,7 +177,8 @@ EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 587)
 EMAIL_HOST_USER = env_str("DJANGO_EMAIL_USER", "")
 EMAIL_HOST_PASSWORD = env_str("DJANGO_EMAIL_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_TLS", True)
-DEFAULT_FROM_EMAIL = env_str("DJANGO_EMAIL_FROM", "bummerl@localhost")
+# The sender of every mail; unset, "Bummerl <bummerl@HOST>" on the site's host (base.mail).
+DEFAULT_FROM_EMAIL = env_str("DJANGO_EMAIL_FROM", "")
 
 # A table's private link stops working this many days after the table was opened.
 LINK_DAYS = env_int("BUMMERL_LINK_DAYS", 3)
@@ -250,7 +276,7 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 1000},
     },
     # Printouts made once per content (base.printing.pdf_response), in files that every
-    # server process reads, for a day; and the count of new printouts per private link.
+    # server process reads, for a day.
     "printouts": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
         "LOCATION": env_str("BUMMERL_PRINT_CACHE", str(BASE_DIR / "cache" / "printouts")),
@@ -295,13 +321,15 @@ SETUP_CODE_FILE = Path(
 # Tasks run at once in the process that enqueues them (the test run sets it).
 TASKS_SYNC = env_bool("BUMMERL_TASKS_SYNC", False)
 
-# A visitor without an account (a private link, a public ranking) makes at most this
-# many new printouts in this many seconds; one already made for the same content is free.
+# A private link or an anonymous visitor's address makes at most PRINT_RENDERS new
+# printouts in PRINT_WINDOW seconds, a signed-in account PRINT_RENDERS_ACCOUNT; one
+# already made for the same content is free (base.printing, counted by base.limits).
 PRINT_RENDERS = env_int("BUMMERL_PRINT_RENDERS", 10)
+PRINT_RENDERS_ACCOUNT = env_int("BUMMERL_PRINT_RENDERS_ACCOUNT", 40)
 PRINT_WINDOW = env_int("BUMMERL_PRINT_WINDOW", 600)
 # The public registration form of an announced night (tournaments.views.registrations):
 # at most this many registrations sent from one address (an IPv6 /64) in the window's
-# seconds, counted in the printouts' cache that every server process shares.
+# seconds, counted in the database (base.limits) that every server process shares.
 REGISTRATION_POSTS = env_int("BUMMERL_REGISTRATION_POSTS", 10)
 REGISTRATION_WINDOW = env_int("BUMMERL_REGISTRATION_WINDOW", 3600)
 # Cards freed on a full night are offered to the first on the waiting list for this many
@@ -359,6 +387,7 @@ LOGGING = {
         "private_links": {"()": "bummerl.logs.RedactPrivateLinks"},
         "one_line": {"()": "bummerl.logs.OneLine"},
         "quiet_polls": {"()": "bummerl.logs.QuietPolls"},
+        "not_job_lines": {"()": "base.tasks.NotJobLines"},
     },
     "handlers": {
         "stderr": {
@@ -373,7 +402,7 @@ LOGGING = {
         "django": {"handlers": [], "level": "WARNING"},
         "django.request": {"handlers": [], "level": "ERROR"},
         "django.security": {"handlers": [], "level": "WARNING"},
-        "django-q": {"handlers": [], "level": "WARNING"},
+        "django-q": {"handlers": [], "level": "WARNING", "filters": ["not_job_lines"]},
         # runserver's request lines (the laptop): the same handler, without the polls.
         "django.server": {
             "handlers": ["stderr"],
@@ -405,6 +434,41 @@ CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; "
     "form-action 'self'; frame-ancestors 'none'"
+)
+# Permissions-Policy of every answer (base.csp): the browser features the site uses are
+# allowed to its own pages only (copying a link, the phone's share sheet); every other
+# powerful feature is refused, for the site and for anything it might show in a frame.
+PERMISSIONS_POLICY = ", ".join(
+    [
+        *(
+            f"{feature}=()"
+            for feature in (
+                "accelerometer",
+                "autoplay",
+                "camera",
+                "clipboard-read",
+                "display-capture",
+                "encrypted-media",
+                "fullscreen",
+                "geolocation",
+                "gyroscope",
+                "hid",
+                "idle-detection",
+                "magnetometer",
+                "microphone",
+                "midi",
+                "payment",
+                "picture-in-picture",
+                "publickey-credentials-get",
+                "screen-wake-lock",
+                "serial",
+                "usb",
+                "xr-spatial-tracking",
+            )
+        ),
+        "clipboard-write=(self)",
+        "web-share=(self)",
+    ]
 )
 if not DEBUG:
     # Behind HTTPS (a club's server): secure cookies, HTTPS only, HSTS. The pub laptop

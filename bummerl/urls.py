@@ -102,15 +102,18 @@ urlpatterns = [
     path("p/me/<str:token>/", tournament_views.personal, name="personal"),
     # A registration's private link for an announced night (see, change, cancel).
     path("p/r/<str:token>/", tournament_views.registration_link, name="registration_link"),
-    # that registered player's calendar: the club's nights he stands registered for
+    # that registered player's calendar (the club's nights he stands registered for),
+    # under a token of its own: the feed's address changes and cancels nothing
     path(
-        "p/r/<str:token>/calendar.ics",
+        "p/cal/<str:token>/calendar.ics",
         tournament_views.registration_calendar,
         name="registration_calendar",
     ),
-    path("p/<str:token>/", tournament_views.bracket, name="bracket"),
-    path("p/<str:token>/screen/", tournament_views.room_screen, name="room_screen"),
-    path("p/<str:token>/", include(tournament_urls.public_patterns)),
+    # the feed's first address, under the registration's own link: gone
+    path("p/r/<str:token>/calendar.ics", tournament_views.feed_moved, name="feed_moved"),
+    path("p/<public:token>/", tournament_views.bracket, name="bracket"),
+    path("p/<public:token>/screen/", tournament_views.room_screen, name="room_screen"),
+    path("p/<public:token>/", include(tournament_urls.public_patterns)),
     path("c/<slug:slug>/categories/", category_views.categories, name="categories"),
     path("c/<slug:slug>/public-page/", member_views.club_face, name="club_face"),
     # the club's public page, JSON, calendar, colour and widgets (Club.public_page)

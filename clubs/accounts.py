@@ -2,8 +2,10 @@
 the sign-in page, and the forgotten-password pages (asking for a link by mail, and the page of a reset
 link, by mail or from a club's owner)."""
 
+import logging
+
 from django.conf import settings
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.contrib.auth.views import (
     INTERNAL_RESET_SESSION_TOKEN,
     LoginView,
@@ -14,12 +16,17 @@ from django.contrib.auth.views import (
 )
 from django.http import HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from base import mail
 from base.htmx import SIGN_IN_HEADER, page_behind
 from base.links import mail_base
 from clubs import resets
+from clubs.models import Club
+
+log = logging.getLogger(__name__)
 
 
 def csrf_failure(request, reason=""):
@@ -58,11 +65,44 @@ def mail_reset_offered(request) -> bool:
     return bool(settings.EMAIL_HOST) and mail_base(request) is not None
 
 
+class ResetMailForm(PasswordResetForm):
+    """Django's form for a reset by mail, its mail the site's own: the templates
+    ``mail/password_reset_subject.txt`` and ``mail/password_reset.txt`` in the visitor's
+    language, naming the account and the clubs it belongs to, sent through
+    ``base.mail.send`` on the host of the mail's link. A mail that cannot be sent is
+    logged, as Django does, and the page says the same as for an unknown address."""
+
+    def send_mail(
+        self,
+        subject_template_name,
+        email_template_name,
+        context,
+        from_email,
+        to_email,
+        html_email_template_name=None,
+    ):
+        user = context["user"]
+        clubs = Club.objects.filter(memberships__user=user).order_by("name")
+        context = {
+            **context,
+            "name": user.get_username(),
+            "clubs": list(clubs.values_list("name", flat=True)),
+            "days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
+        }
+        subject = render_to_string("mail/password_reset_subject.txt", context)
+        body = render_to_string("mail/password_reset.txt", context)
+        try:
+            mail.send(subject, body, [to_email], host=context["domain"])
+        except Exception:
+            log.exception("The password reset mail to account %s was not sent", user.pk)
+
+
 class MailPasswordResetView(PasswordResetView):
     """Django's reset by mail, its link on the site's address (never the request's Host
-    unless that was checked against ALLOWED_HOSTS)."""
+    unless that was checked against ALLOWED_HOSTS), its mail the site's (``ResetMailForm``)."""
 
     template_name = "registration/password_reset_form.html"
+    form_class = ResetMailForm
     token_generator = resets.mail_tokens
 
     def form_valid(self, form):

@@ -31,6 +31,7 @@ class Action(StrEnum):
     DEAL_RECORDED = "deal recorded"
     DEAL_CORRECTED = "deal corrected"
     DEAL_STRUCK_OUT = "deal struck out"
+    DEAL_UNDONE = "deal undone"
     SHEET_IMPORTED = "sheet imported"
     # tournaments
     CARDS_SOLD = "cards sold"
@@ -121,6 +122,10 @@ class Action(StrEnum):
     CUP_PLAYER_LINKED = "cup player linked"
     CUP_PLAYER_UNLINKED = "cup player unlinked"
     CUP_FINALISTS_INVITED = "cup finalists invited"
+    BODY_ADMIN_INVITED = "body admin invited"
+    BODY_ADMIN_DECLINED = "body admin declined"
+    CUP_FINAL_ACCEPTED = "cup final accepted"
+    CUP_FINAL_DECLINED = "cup final declined"
 
 
 class Reads(StrEnum):
@@ -159,6 +164,7 @@ REGISTRY: dict[Action, Kind] = {
     Action.DEAL_RECORDED: Kind(gettext_lazy("Deal recorded"), Reads.DEAL),
     Action.DEAL_CORRECTED: Kind(gettext_lazy("Deal corrected"), Reads.DEAL),
     Action.DEAL_STRUCK_OUT: Kind(gettext_lazy("Deal struck out"), Reads.DEAL),
+    Action.DEAL_UNDONE: Kind(gettext_lazy("Deal undone"), Reads.DEAL),
     Action.SHEET_IMPORTED: Kind(gettext_lazy("Sheet imported"), Reads.IMPORT),
     # tournaments
     Action.CARDS_SOLD: Kind(gettext_lazy("Cards sold"), Reads.SALE),
@@ -255,6 +261,10 @@ REGISTRY: dict[Action, Kind] = {
     Action.CUP_PLAYER_LINKED: Kind(gettext_lazy("Player linked to a cup person")),
     Action.CUP_PLAYER_UNLINKED: Kind(gettext_lazy("Link to a cup person undone")),
     Action.CUP_FINALISTS_INVITED: Kind(gettext_lazy("Qualifiers invited to the final")),
+    Action.BODY_ADMIN_INVITED: Kind(gettext_lazy("Invited to be an admin of the body")),
+    Action.BODY_ADMIN_DECLINED: Kind(gettext_lazy("Invitation to be an admin declined")),
+    Action.CUP_FINAL_ACCEPTED: Kind(gettext_lazy("Night accepted as a cup's final")),
+    Action.CUP_FINAL_DECLINED: Kind(gettext_lazy("Night declined as a cup's final")),
 }
 """Each action's label on the history page (German first, through gettext) and how its
 values read. ``record`` takes no other action."""
@@ -345,6 +355,7 @@ def reads(action: str) -> Reads:
 
 FIELDS = {
     "best_of": gettext_lazy("best nights counted"),
+    "body": gettext_lazy("organising body"),
     "card": gettext_lazy("card"),
     "cards": gettext_lazy("cards"),
     "categories": gettext_lazy("categories"),
@@ -353,6 +364,7 @@ FIELDS = {
     "confirm": gettext_lazy("the organiser confirms each registration"),
     "contracts": gettext_lazy("contracts"),
     "copied_from": gettext_lazy("copied from"),
+    "cup": gettext_lazy("cup"),
     "day": gettext_lazy("day"),
     "draw_reopened": gettext_lazy("draw open again"),
     "email": gettext_lazy("e-mail address"),

@@ -1,18 +1,23 @@
 """The first account of a new server, made on ``/setup/`` with a one-time code.
 
-On a server without any account, ``manage.py seed --no-demo`` (which ``make serve`` runs
-before it starts gunicorn) or else the first request of ``/setup/`` makes a random code
-(``secrets``, 12 characters of ``ALPHABET``, about 60 bits) and writes it to the server's
-log once: one WARNING line of the logger ``bummerl`` on stderr. Only its SHA-256 is kept,
-with the count of wrong tries, in a JSON file (``settings.SETUP_CODE_FILE``, default
-``<project>/cache/setup-code.json``, mode 0600), which every server process reads under
-a file lock. Whoever sends the code with a user name and a password gets the first
-account, a superuser, and is signed in; the file is then deleted, so the code works once.
+On a server without any account a random code (``secrets``, 12 characters of
+``ALPHABET``, about 60 bits) is made once and kept, with a random name, in a JSON file
+only the server's user reads (``settings.SETUP_CODE_FILE``, default
+``<project>/cache/setup-code.json``, mode 0600), under a file lock. It is shown where the
+operator looks, as one WARNING line of the logger ``bummerl``: by ``manage.py seed
+--no-demo`` (which ``make serve`` runs), at each start of gunicorn once it listens (the
+end of ``make serve``'s output, the unit's journal: ``bummerl/gunicorn.conf.py`` runs
+``manage.py setup_code --log``), and on demand by ``make setup-code``.
+
+Whoever sends the code with a user name and a password gets the first account, a
+superuser, and is signed in; the file is then deleted, so the code works once.
 
 Refused: any request once an account exists (404, the page is not there); a wrong code
-(403, counted); from the ``TRIES``-th wrong try on every code, the right one too (403,
-locked). The operator who locked it out deletes the file: the next request of the page
-makes and logs a new code.
+(403, counted per address: ``base.clientip.limit_address``); after ``TRIES`` wrong codes
+from one address, every code from that address for ``WINDOW`` seconds (403, locked). The
+lock is the sender's alone, so nobody can keep the page shut for the operator; the counts
+are the database's (``base.limits``), the same for every process and host. ``make
+setup-code NEW=1`` replaces the code (its counts start anew).
 """
 
 import contextlib
@@ -29,13 +34,17 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from base import limits
+
 log = logging.getLogger("bummerl")
 
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """The code's letters: no 0/O, 1/I/L to mistake for each other."""
 LENGTH = 12
 TRIES = 5
-"""Wrong codes after which the page is locked."""
+"""Wrong codes from one address after which the page is locked for that address."""
+WINDOW = 3600
+"""Seconds for which an address's wrong codes are counted (from its first)."""
 
 
 class Gone(Exception):
@@ -92,38 +101,80 @@ def _write(path: Path, state: dict) -> None:
     os.replace(part, path)
 
 
+def _kept(path: Path) -> dict | None:
+    """The kept code's state, or None (no file, or a file of a release that kept only the
+    code's hash: it is replaced by a new code)."""
+    state = _read(path)
+    return state if state and "code" in state else None
+
+
+def _make(path: Path) -> str:
+    code = "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
+    _write(path, {"code": code, "id": secrets.token_hex(16)})
+    return code
+
+
+def _show(code: str) -> None:
+    log.warning(
+        "No account yet: open /setup/ and enter the one-time code %s to make the first "
+        "account (a site administrator). It works once.",
+        shown(code),
+    )
+
+
+def current_code(new: bool = False) -> str:
+    """The one-time code, made (and logged) when none is kept or when ``new``; a new code
+    voids the old one and its counts of wrong tries. Call only while ``needed()``."""
+    with _locked() as path:
+        state = None if new else _kept(path)
+        if state is not None:
+            return state["code"]
+        code = _make(path)
+        _show(code)
+        return code
+
+
 def ensure_code() -> None:
     """Make the one-time code and log it (once), unless one is kept already. Call only
     while ``needed()``."""
+    current_code()
+
+
+def log_code() -> bool:
+    """Log the one-time code (made if needed) while the server has no account; True if
+    it did. What each start of the site does (``manage.py setup_code --log``)."""
+    if not needed():
+        return False
     with _locked() as path:
-        if _read(path) is not None:
-            return
-        code = "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
-        _write(path, {"sha256": _digest(code), "wrong": 0})
-        log.warning(
-            "No account yet: open /setup/ and enter the one-time code %s to make the first "
-            "account (a site administrator). It works once.",
-            shown(code),
-        )
+        state = _kept(path)
+        code = state["code"] if state else _make(path)
+    _show(code)
+    return True
 
 
-def make_first_account(code: str, username: str, password: str):
+def make_first_account(code: str, username: str, password: str, address: str | None):
     """The first account, a superuser ``username`` with ``password`` (validated by the
     caller's form), when ``code`` is the one-time code; the code is then used up.
-    Returns the account. Raises ``Gone`` when an account exists, ``PermissionError``
-    with ``"wrong"`` (counted) or ``"locked"`` (``TRIES`` wrong codes sent before, or
-    no code made)."""
+    ``address`` is the sender's (``base.clientip.limit_address``), whose wrong codes are
+    counted. Returns the account. Raises ``Gone`` when an account exists,
+    ``PermissionError`` with ``"wrong"`` (counted) or ``"locked"`` (``TRIES`` wrong codes
+    from this address in ``WINDOW``, or no code made)."""
     with _locked() as path:
         if not needed():
             raise Gone
-        state = _read(path)
-        if state is None or state.get("wrong", 0) >= TRIES:
+        state = _kept(path)
+        if state is None:
             raise PermissionError("locked")
-        if not hmac.compare_digest(state["sha256"], _digest(code)):
-            state["wrong"] = state.get("wrong", 0) + 1
-            _write(path, state)
-            log.warning("first-run page: a wrong one-time code (%d of %d)", state["wrong"], TRIES)
-            raise PermissionError("locked" if state["wrong"] >= TRIES else "wrong")
+        tries = f"setup:{state['id']}:{address or '-'}"
+        if limits.used(tries) >= TRIES:
+            raise PermissionError("locked")
+        if not hmac.compare_digest(_digest(state["code"]), _digest(code)):
+            limits.take(tries, TRIES, WINDOW)
+            wrong = limits.used(tries)
+            log.warning(
+                "first-run page: a wrong one-time code (%d of %d from this address)", wrong, TRIES
+            )
+            raise PermissionError("locked" if wrong >= TRIES else "wrong")
         with transaction.atomic():
             user = get_user_model().objects.create_superuser(username, password=password)
         path.unlink()

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 
 from base.errors import RuleError
+from base.numbers import DIGITS, MAX_ID
 from clubs.models import Category, Role, colour_check
 
 F = TypeVar("F", bound=forms.Field)
@@ -78,20 +79,20 @@ def new_key() -> uuid.UUID:
     return uuid.uuid4()
 
 
-MAX_ID = 2**63 - 1
-"""The largest value of a 64-bit integer column (SQLite's INTEGER, PostgreSQL's
-bigint): no id or number a page sends is taken past it (SQLite cannot even compare a
-larger one). An id in an address has at most 18 digits (``base.converters``)."""
-
-
 class IdField(forms.IntegerField):
     """An id, or another whole number, that a page sends (a hidden field, a parameter of
-    the address): from ``min_value`` (1 unless given) to ``max_value`` (``MAX_ID``
-    unless given). What is not a whole number in that range (``abc``, ``²``, ``1.5``,
-    ``-1``, 20 digits) is refused with the IntegerField's errors."""
+    the address): ASCII digits (``base.numbers``) from ``min_value`` (1 unless given) to
+    ``max_value`` (``MAX_ID`` unless given). What is not a whole number in that range
+    (``abc``, ``²``, ``٣``, ``1.5``, ``-1``, 20 digits) is refused with the
+    IntegerField's errors."""
 
     def __init__(self, *, min_value=1, max_value=MAX_ID, **kwargs):
         super().__init__(min_value=min_value, max_value=max_value, **kwargs)
+
+    def to_python(self, value):
+        if isinstance(value, str) and value.strip() and not DIGITS.fullmatch(value.strip()):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
 
 
 def read_id(data, name: str, *, min_value: int = 1, max_value: int = MAX_ID) -> int | None:
@@ -114,6 +115,19 @@ def read_ids(data, name: str, most: int) -> list[int] | None:
         return None
     found = (read_id({name: value}, name) for value in values)
     return [value for value in found if value is not None]
+
+
+class IdChoiceField(forms.ModelChoiceField):
+    """A choice of one row of a query by its id, as a page sends it: ASCII digits only
+    (``base.numbers``); anything else (``²``, ``٣``, ``-1``) is not a choice of the list,
+    whatever id the database might read it as."""
+
+    def to_python(self, value):
+        if isinstance(value, str) and value.strip() and not DIGITS.fullmatch(value.strip()):
+            raise forms.ValidationError(
+                self.error_messages["invalid_choice"], code="invalid_choice"
+            )
+        return super().to_python(value)
 
 
 class LinesField(forms.CharField):
@@ -154,7 +168,7 @@ class CategoryPostForm(forms.Form):
     player to put in it or (``member`` "0") take out. Names have at most 80
     characters."""
 
-    category = forms.ModelChoiceField(queryset=Category.objects.none(), required=False)
+    category = IdChoiceField(queryset=Category.objects.none(), required=False)
     name = forms.CharField(
         max_length=80,
         required=False,

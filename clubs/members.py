@@ -312,6 +312,8 @@ def _face_links(request, club) -> dict:
         "json": whole("club_json"),
         "nights_widget": whole("nights_widget"),
         "ranking_widget": whole("ranking_widget"),
+        # the origin whose messages the framing page's snippet reads (a widget's height)
+        "origin": absolute_url(request, "/").rstrip("/"),
     }
 
 

@@ -12,7 +12,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from base.text import TYPED_MAX, clean_name, german_key, name_fold
+from base.text import TYPED_MAX, clean_name, german_key, name_fold, name_search
 
 
 def colour_check(value: str) -> None:
@@ -73,11 +73,12 @@ class Category(models.Model):
 
 class PlayerQuerySet(models.QuerySet):
     def search(self, text: str) -> "PlayerQuerySet":
-        """Players whose name contains ``text``, umlauts and case folded (Mül finds Müller);
-        none for a text longer than ``TYPED_MAX`` (no name is that long)."""
+        """Players whose name contains ``text``, umlauts and case folded (Mül finds Müller,
+        Mue finds Müller and Mueller: ``base.text.name_search``); none for a text longer
+        than ``TYPED_MAX`` (no name is that long)."""
         if len(text) > TYPED_MAX:
             return self.none()
-        return self.filter(name_key__contains=german_key(text))
+        return self.filter(name_key__regex=name_search(text).pattern)
 
 
 class Player(models.Model):

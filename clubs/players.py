@@ -10,8 +10,12 @@ name in another case finds that player. Organisers rename players and merge two 
 who turn out to be one person; both are kept in the club's history.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
 
+from django.apps import apps
 from django.db import IntegrityError, models, transaction
 from django.db.models import ForeignObjectRel
 from django.utils import timezone
@@ -172,6 +176,49 @@ def _where(field: models.ForeignObject, others: tuple[str, ...], values: tuple) 
     return ", ".join(str(v) for v in values)
 
 
+def _opposites() -> list[tuple[type[models.Model], str, str]]:
+    """``(model, one side, other side)`` of every model with two foreign keys to a model
+    that names a player (a tournament's pairing: its left and right cards), each side as
+    a lookup to the player (``left__player``): the two players of one row met there."""
+    found = []
+    for link in _links():
+        held = link.model
+        for model in apps.get_models():
+            sides = [
+                f
+                for f in model._meta.get_fields()
+                if f.many_to_one and f.concrete and f.related_model is held
+            ]
+            for one, other in combinations(sides, 2):
+                found.append((model, f"{one.name}__{link.name}", f"{other.name}__{link.name}"))
+    return found
+
+
+MEETING_NAMES: dict[type[models.Model], Callable[[Any], str]] = {}
+"""How a refused merge names a row where two players met, by its model (an app built
+on clubs registers its own in its ``ready``: a tournament's match by its round)."""
+
+
+def name_meetings(model: type[models.Model], namer: Callable[[Any], str]) -> None:
+    MEETING_NAMES[model] = namer
+
+
+def _met(keep: Player, gone: Player) -> str | None:
+    """Where ``keep`` and ``gone`` met on two sides of one row (a match), named as
+    ``MEETING_NAMES`` says (else the row's text); None when they never did."""
+    for model, one, other in _opposites():
+        row = (
+            model._base_manager.filter(
+                models.Q(**{one: keep, other: gone}) | models.Q(**{one: gone, other: keep})
+            )
+            .order_by("pk")
+            .first()
+        )
+        if row is not None:
+            return MEETING_NAMES.get(model, str)(row)
+    return None
+
+
 @dataclass(frozen=True)
 class MergePlan:
     """What merging ``gone`` into ``keep`` moves: rows per kind (``{"seat": 3, "card": 1}``,
@@ -217,6 +264,19 @@ def merge_plan(keep: Player, gone: Player) -> MergePlan:
                     gone=gone.name,
                     where=_where(field, others, met[0]),
                 )
+    if clash is None:
+        where = _met(keep, gone)
+        if where is not None:
+            clash = RuleError(
+                "other",
+                gettext_noop(
+                    "%(keep)s and %(gone)s played a match against each other (%(where)s): "
+                    "they are two people, not one."
+                ),
+                keep=keep.name,
+                gone=gone.name,
+                where=where,
+            )
     return MergePlan(keep, gone, moves, clash)
 
 

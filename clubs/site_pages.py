@@ -34,6 +34,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from base.backups import Refused, backup_bytes
+from base.clientip import limit_address
 from base.links import absolute_url
 from clubs import audit, first_run, resets
 from clubs.access import visitor
@@ -167,6 +168,7 @@ def setup(request):
                     form.cleaned_data["code"],
                     form.cleaned_data["username"],
                     form.cleaned_data["password1"],
+                    limit_address(request),
                 )
             except first_run.Gone:
                 raise Http404 from None
@@ -174,10 +176,9 @@ def setup(request):
                 status = 403
                 if str(refused) == "locked":
                     message = _(
-                        "Too many wrong codes: this page is locked. Delete the file %(file)s "
-                        "on the server; the next visit of this page writes a new code to the "
-                        "server's log."
-                    ) % {"file": first_run.code_file().name}
+                        "Too many wrong codes from your address: try again in an hour. On "
+                        "the server, make setup-code shows the code."
+                    )
                 else:
                     message = _("This is not the code from the server's log.")
                 form.add_error("code", message)

@@ -7,14 +7,15 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from base.numbers import whole_number
 from clubs.models import Player
 
 
 def paginate(table, page: str | None, per_page: int) -> None:
     """Page ``page`` of the table; the first page for a page that is not there."""
     try:
-        table.paginate(page=int(page or 1), per_page=per_page)
-    except (ValueError, EmptyPage, PageNotAnInteger):
+        table.paginate(page=whole_number(page) or 1, per_page=per_page)
+    except (EmptyPage, PageNotAnInteger):
         table.paginate(page=1, per_page=per_page)
 
 

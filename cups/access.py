@@ -5,11 +5,12 @@ players to cup persons may also be made by an organiser of the player's club, fo
 own club's players, while the club is a member of the body.
 """
 
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 
 from clubs import audit
 from clubs.models import Membership, Player, Role, role_allows
-from cups.models import Body, Cup, Member
+from cups.models import Body, Cup, Link, Member, Person
 
 
 def actor(request: HttpRequest) -> audit.Actor:
@@ -70,3 +71,26 @@ def linking_body(request: HttpRequest, slug: str) -> tuple[Body, bool, set[int]]
 
 def may_link(admin: bool, clubs: set[int], player: Player) -> bool:
     return admin or player.club_id in clubs
+
+
+def may_join(admin: bool, clubs: set[int], person: Person | None) -> bool:
+    """May one link a player of his clubs to ``person`` (None: a new person)? A body
+    admin may; an organiser when every club of the person's live links is one he
+    organises, so that no club's cup line changes without one of its organisers."""
+    if admin or person is None:
+        return True
+    theirs = set(
+        Link.objects.live().filter(person=person).values_list("player__club_id", flat=True)
+    )
+    return theirs <= clubs
+
+
+def joinable(admin: bool, clubs: set[int], found: QuerySet[Person]) -> QuerySet[Person]:
+    """Of ``found``, the persons ``may_join`` allows (for an organiser: those linked to
+    players of his clubs only, or to none), so that the links page of an organiser names
+    no other club's players."""
+    if admin:
+        return found
+    return found.exclude(
+        pk__in=Link.objects.live().exclude(player__club_id__in=clubs).values("person_id")
+    )

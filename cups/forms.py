@@ -9,7 +9,8 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from base.errors import RuleError
-from clubs.forms import LinesField, form_field, rule_error_text
+from base.numbers import whole_number
+from clubs.forms import IdChoiceField, LinesField, form_field, rule_error_text
 from clubs.models import Club, Player
 from cups.models import Person
 from cups.services import CupSettings
@@ -36,7 +37,7 @@ class AdminForm(forms.Form):
     username = forms.CharField(label=_("User name"), max_length=150)
 
 
-class NightField(forms.ModelChoiceField):
+class NightField(IdChoiceField):
     """A choice of nights, each as "01.12.2026 · its club · its name"."""
 
     def label_from_instance(self, obj: Tournament) -> str:
@@ -44,7 +45,7 @@ class NightField(forms.ModelChoiceField):
 
 
 class JoinForm(forms.Form):
-    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.none())
+    club = IdChoiceField(label=_("Club"), queryset=Club.objects.none())
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -138,7 +139,7 @@ class NightForm(forms.Form):
 class LinkForm(forms.Form):
     """Link ``player`` to one of ``persons`` or, with ``person`` "new", a new person."""
 
-    player = forms.ModelChoiceField(queryset=Player.objects.none(), widget=forms.HiddenInput)
+    player = IdChoiceField(queryset=Player.objects.none(), widget=forms.HiddenInput)
     person = forms.CharField(label=_("Cup person"), max_length=20)
 
     def __init__(
@@ -152,7 +153,8 @@ class LinkForm(forms.Form):
         value = self.cleaned_data["person"]
         if value == "new":
             return None
-        found = self.persons.filter(pk=int(value)).first() if value.isdigit() else None
+        pk = whole_number(value)
+        found = self.persons.filter(pk=pk).first() if pk is not None else None
         if found is None:
             raise forms.ValidationError(_("Choose a person of the list, or a new person."))
         return found

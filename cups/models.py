@@ -56,6 +56,38 @@ class Body(models.Model):
         return self.name
 
 
+class AdminInvitation(models.Model):
+    """An account invited to be an admin of a body: it becomes one when it accepts
+    (``accepted_at``); declined, it keeps its row with ``ended_at``. At most one open
+    invitation per body and account."""
+
+    body = models.ForeignKey(Body, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="cup_invitations"
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    invited_at = models.DateTimeField(auto_now_add=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("invitation to be an admin")
+        verbose_name_plural = _("invitations to be an admin")
+        ordering = ["-invited_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["body", "user"],
+                condition=models.Q(accepted_at__isnull=True, ended_at__isnull=True),
+                name="one_open_admin_invitation",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.body}"
+
+
 class MemberQuerySet(models.QuerySet["Member"]):
     def live(self) -> "MemberQuerySet":
         """Clubs in the body now (not left, not removed)."""
@@ -129,6 +161,12 @@ class Cup(models.Model):
         related_name="cup_finals",
         verbose_name=_("final"),
     )
+    # The final is *proposed* until an organiser (or owner) of its club accepts it on the
+    # night's desk; a new final is proposed afresh.
+    final_accepted_at = models.DateTimeField(null=True, blank=True)
+    final_accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     key = models.UUIDField(null=True, blank=True, unique=True, help_text="one-time key of its form")
 
@@ -150,6 +188,11 @@ class Cup(models.Model):
     @property
     def key_lines(self) -> list[ranking.KeyLine]:
         return [ranking.KeyLine(*line) for line in self.points_key]
+
+    @property
+    def final_accepted(self) -> bool:
+        """The final's club has accepted the night as the cup's final."""
+        return self.final_id is not None and self.final_accepted_at is not None
 
 
 class NightQuerySet(models.QuerySet["Night"]):

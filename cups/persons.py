@@ -17,6 +17,7 @@ from base.text import name_fold
 from clubs import audit
 from clubs.audit import Action
 from clubs.models import Player
+from clubs.players import merge_plan
 from cups.models import Body, Link, Person
 from cups.services import is_member, locked_body, user_of
 
@@ -35,7 +36,8 @@ def link_player(body: Body, player: Player, person: Person | None, *, actor: aud
     """Link ``player`` to ``person`` of ``body`` (None: a new person of his name).
     Linked to that person already: the link is returned. RuleError on ``player`` when
     his club is no member of the body or he is linked to another person (undo that
-    first), on ``person`` for a person of another body."""
+    first), on ``person`` for a person of another body or one whose player of his club
+    met him in a match or at a table (two people, ``clubs.players.merge_plan``)."""
     if person is not None and person.body_id != body.pk:
         raise RuleError("person", gettext_noop("Choose a person of this body."))
     with transaction.atomic():
@@ -52,6 +54,8 @@ def link_player(body: Body, player: Player, person: Person | None, *, actor: aud
                 player=player.name,
                 person=live.person.name,
             )
+        if person is not None:
+            _two_people(person, player)
         if person is None:
             person = Person.objects.create(body=body, name=player.name)
         try:
@@ -65,6 +69,19 @@ def link_player(body: Body, player: Player, person: Person | None, *, actor: aud
             None, "body", body.pk, Action.CUP_PLAYER_LINKED, actor=actor, after=_link_dict(link)
         )
     return link
+
+
+def _two_people(person: Person, player: Player) -> None:
+    """Refuse ``player`` for ``person`` when one of the person's players of his club met
+    him in a match or sat with him at one table: they are two people (the RuleError of
+    ``clubs.players.merge_plan``, naming where)."""
+    mates = Player.objects.filter(
+        club_id=player.club_id, cup_links__person=person, cup_links__ended_at__isnull=True
+    ).exclude(pk=player.pk)
+    for mate in mates:
+        clash = merge_plan(mate, player).clash
+        if clash is not None:
+            raise RuleError("person", clash.template, **clash.params)
 
 
 def unlink(link: Link, *, actor: audit.Actor) -> Link:

@@ -10,7 +10,8 @@ Who: each club player counts as his cup identity, the one the cup standings use
 (``cups.reading.person_of``): the cup person of his live link in the body, else the
 club player himself; so one person's games in several clubs are rated as one cup
 player. A game in which one cup player would stand on two sides is left out
-(``ratings.elo.remap``).
+(``ratings.elo.remap``). A cup player rated in a game of a club that keeps its lists to
+itself is marked ``private`` (the public list names him not).
 
 The ratings start fresh for the cup: everyone at ``elo.START`` (1500) on the cup's
 first day, whatever his club ratings are, and every game is rated in time order by
@@ -21,7 +22,8 @@ The list: ties share a place ("1, 2, 2, 4"); a tie is the same whole-number rati
 shown; within a tie by name in German order, then id (as the cup standings). Cup players
 with fewer than the minimum of rated games are listed apart, without a place.
 
-Queries: 3 (the member clubs, the links, the names; the page adds the cup), and at most
+Queries: 4 (the member clubs, the links, the names, the public clubs; the page adds
+the cup), and at most
 10 per member club (3 per variant for its tables, 1 for its matches), never one per
 game.
 """
@@ -35,7 +37,7 @@ from django.utils import timezone
 from base.text import german_key
 from clubs.models import Player
 from cups.models import Cup, Member
-from cups.reading import person_key, person_of, player_key
+from cups.reading import person_key, person_of, player_key, public_clubs
 from ratings import elo
 from ratings.services import VARIANTS, club_games
 
@@ -52,6 +54,7 @@ class Row:
     clubs: tuple[str, ...]
     rating: int
     games: int
+    private: bool = False
 
 
 def cup_window(cup: Cup) -> tuple[dt.datetime, dt.datetime]:
@@ -98,18 +101,21 @@ def cup_club_games(cup: Cup, variants: Sequence[str] = VARIANTS) -> dict[str, li
 class Identity:
     """Who the club players of some games are in the cup: ``of`` maps a club player to
     his cup identity's key; ``names``, ``sort`` (``(name_key, id)``) and ``club_of``
-    (a club player's club's name) by key and player."""
+    (a club player's club's name) by key and player; ``private`` the club players of
+    clubs that keep their lists to themselves."""
 
     of: dict[int, str]
     names: dict[str, str]
     sort: dict[str, tuple[str, int]]
     club_of: dict[int, str]
+    private: frozenset[int] = frozenset()
 
 
 def identities(body_id: int, player_ids: set[int]) -> Identity:
-    """The cup identities of ``player_ids`` in the body. 2 queries."""
+    """The cup identities of ``player_ids`` in the body. 3 queries."""
     links = person_of(body_id, player_ids)
-    players = Player.objects.filter(pk__in=player_ids).select_related("club")
+    players = list(Player.objects.filter(pk__in=player_ids).select_related("club"))
+    public = public_clubs({p.club_id for p in players})
     of: dict[int, str] = {}
     names: dict[str, str] = {}
     sort: dict[str, tuple[str, int]] = {}
@@ -124,7 +130,8 @@ def identities(body_id: int, player_ids: set[int]) -> Identity:
             key = player_key(player.pk)
             names[key], sort[key] = player.name, (player.name_key, player.pk)
         of[player.pk] = key
-    return Identity(of, names, sort, club_of)
+    private = frozenset(p.pk for p in players if p.club_id not in public)
+    return Identity(of, names, sort, club_of, private)
 
 
 def rating_rows(
@@ -136,9 +143,12 @@ def rating_rows(
     cup_games = elo.remap(known, lambda p: who.of[p])
     rated = elo.rate(cup_games)
     clubs: dict[str, set[str]] = {}
+    private: set[str] = set()
     for game in known:
         for player in game.participants:
             clubs.setdefault(who.of[player], set()).add(who.club_of[player])
+            if player in who.private:
+                private.add(who.of[player])
     order = sorted(
         rated.ratings,
         key=lambda k: (-round(rated.ratings[k]), who.sort[k][0], who.sort[k][1], k),
@@ -155,11 +165,11 @@ def rating_rows(
     kept = [line for line in lines if line[1] >= minimum]
     places = elo.shared_places([rating for rating, *_rest in kept])
     ranked = [
-        Row(place, key, who.names[key], named, rating, count)
+        Row(place, key, who.names[key], named, rating, count, key in private)
         for place, (rating, count, key, named) in zip(places, kept, strict=True)
     ]
     below = [
-        Row(None, key, who.names[key], named, rating, count)
+        Row(None, key, who.names[key], named, rating, count, key in private)
         for rating, count, key, named in lines
         if count < minimum
     ]
@@ -168,7 +178,7 @@ def rating_rows(
 
 def cup_rating_list(cup: Cup, variant: str, minimum: int) -> tuple[list[Row], list[Row], list[str]]:
     """(ranked, below the minimum, the variants that have games) of the cup's list of
-    ``variant``. Queries: 3, and at most 10 per member club."""
+    ``variant``. Queries: 4, and at most 10 per member club."""
     games = cup_club_games(cup)
     shown = games[variant]
     player_ids = {p for g in shown for p in g.participants}

@@ -3,7 +3,8 @@ took (RULES.md 7 through ``seasons``), ranked by ``cups.standings``.
 
 A club player counts as the cup person his live link names (``cups.models.Link``), or
 as himself without one; links are read as they stand now, so linking two players
-joins their results in every night already counted. Queries: a fixed handful, and 4
+joins their results in every night already counted. A cup player who played for a club
+that keeps its lists to itself is marked ``private``. Queries: a fixed handful, and 4
 per night (``seasons.places.player_places``).
 """
 
@@ -16,8 +17,22 @@ from clubs.models import Player
 from cups import standings
 from cups.models import Cup, Link, Night
 from seasons import ranking
+from seasons.models import RankingSettings
 from seasons.places import player_places
 from tournaments.models import Tournament
+
+
+@dataclass(frozen=True)
+class NightResult:
+    """A club player's result of a counted night: his best card's place range
+    (``places``, None while unplaced) and the cup points it gives, as his cup player
+    (``entrant``, the key of ``standings.Entrant``)."""
+
+    night: int
+    player: int
+    places: tuple[int, int] | None
+    points: int
+    entrant: str
 
 
 @dataclass(frozen=True)
@@ -30,6 +45,7 @@ class CupData:
     entrants: dict[str, standings.Entrant]
     scores: list[standings.Score]
     heats: dict[int, str] = field(default_factory=dict)
+    results: list[NightResult] = field(default_factory=list)
 
     @property
     def night_ids(self) -> list[int]:
@@ -68,6 +84,16 @@ def person_of(body_id: int, player_ids: set[int]) -> dict[int, Link]:
     return {link.player_id: link for link in links.select_related("person")}
 
 
+def public_clubs(club_ids: set[int]) -> set[int]:
+    """Those of ``club_ids`` that show their lists to anyone (``RankingSettings.public``,
+    as ``seasons.access``): the others' players are not named on a cup's public pages."""
+    return set(
+        RankingSettings.objects.filter(club_id__in=club_ids, public=True).values_list(
+            "club_id", flat=True
+        )
+    )
+
+
 def player_key(player_id: int) -> str:
     return f"player-{player_id}"
 
@@ -81,11 +107,13 @@ def cup_data(cup: Cup) -> CupData:
     nights = live_nights(cup)
     key = cup.key_lines
     raw: list[tuple[int, int, int]] = []  # (player, night, points)
+    place_of: dict[tuple[int, int], tuple[int, int] | None] = {}
     for night in nights:
         places, names = player_places(night.tournament)
         for player_id in names:
             points = ranking.points_for(places.get(player_id), key, cup.participation)
             raw.append((player_id, night.pk, points))
+            place_of[(player_id, night.pk)] = places.get(player_id)
     player_ids = {player for player, _, _ in raw}
     links = person_of(cup.body_id, player_ids)
     linked_persons = {link.person_id for link in links.values()}
@@ -105,9 +133,13 @@ def cup_data(cup: Cup) -> CupData:
         pk: frozenset(c.name.casefold() for c in p.categories.all()) for pk, p in players.items()
     }
     club_of = {night.pk: night.tournament.club.name for night in nights}
+    club_id_of = {night.pk: night.tournament.club_id for night in nights}
+    public = public_clubs(set(club_id_of.values()))
     entrants: dict[str, standings.Entrant] = {}
     played_clubs: dict[str, set[str]] = {}
+    private: set[str] = set()
     scores = []
+    results = []
     for player_id, night_id, points in raw:
         link = links.get(player_id)
         if link is not None:
@@ -129,7 +161,12 @@ def cup_data(cup: Cup) -> CupData:
                     entrant_key, player.name, player.name_key, player_id, folded[player_id]
                 )
         played_clubs.setdefault(entrant_key, set()).add(club_of[night_id])
+        if club_id_of[night_id] not in public:
+            private.add(entrant_key)
         scores.append(standings.Score(entrant_key, night_id, points))
+        results.append(
+            NightResult(night_id, player_id, place_of[(player_id, night_id)], points, entrant_key)
+        )
     entrants = {
         k: standings.Entrant(
             e.key,
@@ -138,10 +175,12 @@ def cup_data(cup: Cup) -> CupData:
             e.number,
             e.categories,
             tuple(sorted(played_clubs.get(k, ()), key=german_key)),
+            k in private,
         )
         for k, e in entrants.items()
     }
-    return CupData(cup, nights, entrants, scores, {n.pk: n.heat for n in nights if n.heat})
+    heats = {n.pk: n.heat for n in nights if n.heat}
+    return CupData(cup, nights, entrants, scores, heats, results)
 
 
 def night_label(night: Night) -> str:

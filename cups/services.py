@@ -22,7 +22,7 @@ from base.errors import RuleError, gettext_noop, key_reused
 from clubs import audit
 from clubs.audit import Action
 from clubs.models import Club
-from cups.models import Body, Cup, Member, Night, new_join_token
+from cups.models import AdminInvitation, Body, Cup, Member, Night, new_join_token
 from seasons import ranking
 from tournaments.models import Tournament
 
@@ -87,25 +87,69 @@ def create_body(name: str, slug: str, *, actor: audit.Actor, key: uuid.UUID) -> 
     return body
 
 
-def add_admin(body: Body, username: str, *, actor: audit.Actor) -> User:
-    """Make the account ``username`` an admin of ``body`` (already one: nothing changes).
-    RuleError on ``username`` for no such account."""
+def invite_admin(body: Body, username: str, *, actor: audit.Actor) -> AdminInvitation | None:
+    """Invite the account ``username`` to be an admin of ``body``: it becomes one when
+    it accepts (``answer_admin``). An admin already: None; invited already: the open
+    invitation. RuleError on ``username`` for no such account."""
     user = User.objects.filter(username=username.strip()).first()
     if user is None:
         raise RuleError("username", gettext_noop("There is no account %(name)s."), name=username)
     with transaction.atomic():
         body = locked_body(body)
-        if not body.admins.filter(pk=user.pk).exists():
-            body.admins.add(user)
-            audit.record(
-                None,
-                "body",
-                body.pk,
-                Action.BODY_ADMIN_ADDED,
-                actor=actor,
-                after={"user": user.get_username()},
-            )
-    return user
+        if body.admins.filter(pk=user.pk).exists():
+            return None
+        open_ = AdminInvitation.objects.filter(
+            body=body, user=user, accepted_at__isnull=True, ended_at__isnull=True
+        ).first()
+        if open_ is not None:
+            return open_
+        invitation = AdminInvitation.objects.create(body=body, user=user, invited_by=user_of(actor))
+        audit.record(
+            None,
+            "body",
+            body.pk,
+            Action.BODY_ADMIN_INVITED,
+            actor=actor,
+            after={"user": user.get_username()},
+        )
+    return invitation
+
+
+def answer_admin(invitation: AdminInvitation, *, accept: bool, actor: audit.Actor) -> bool:
+    """The invited account accepts (it becomes an admin of the body) or declines its
+    invitation; returns whether it is an admin now. An invitation answered
+    already changes nothing. Only the invited account answers (the view checks)."""
+    with transaction.atomic():
+        body = locked_body(invitation.body)
+        found = AdminInvitation.objects.select_for_update(no_key=True).get(pk=invitation.pk)
+        if found.accepted_at is not None or found.ended_at is not None:
+            return body.admins.filter(pk=found.user_id).exists()
+        now = timezone.now()
+        if accept:
+            found.accepted_at = now
+            found.save(update_fields=["accepted_at"])
+            body.admins.add(found.user_id)
+        else:
+            found.ended_at = now
+            found.save(update_fields=["ended_at"])
+        audit.record(
+            None,
+            "body",
+            body.pk,
+            Action.BODY_ADMIN_ADDED if accept else Action.BODY_ADMIN_DECLINED,
+            actor=actor,
+            after={"user": found.user.get_username()},
+        )
+    return accept
+
+
+def open_invitations(user: User) -> list[AdminInvitation]:
+    """The account's invitations to be an admin that wait for its answer."""
+    return list(
+        AdminInvitation.objects.filter(user=user, accepted_at__isnull=True, ended_at__isnull=True)
+        .select_related("body", "invited_by")
+        .order_by("invited_at", "id")
+    )
 
 
 def renew_join_link(body: Body, *, actor: audit.Actor) -> Body:
@@ -275,6 +319,8 @@ def save_cup(
         cup.participation, cup.best_of = settings.participation, settings.best_of
         cup.categories = categories
         cup.qualify_top, cup.qualify_per_heat = settings.qualify_top, settings.qualify_per_heat
+        if cup.final_id != (final.pk if final is not None else None):
+            cup.final_accepted_at, cup.final_accepted_by = None, None  # proposed afresh
         cup.final, cup.key = final, key
         cup.save()
         audit.record(
@@ -393,3 +439,37 @@ def set_ticks(
             elif pk not in ticked and pk in live:
                 removed.append(remove_night(live[pk], actor=actor))
     return added, removed
+
+
+# -- the final: proposed by the cup, accepted by the club ---------------------------------
+
+
+def answer_final(cup: Cup, tournament: Tournament, *, accept: bool, actor: audit.Actor) -> Cup:
+    """An organiser (or owner) of ``tournament``'s club accepts it as ``cup``'s final,
+    or declines it (the cup has no final then). Kept in the night's history and in the
+    cup's. RuleError on ``final`` when the cup proposes another night (or none) now;
+    accepted already and accepted again: nothing changes."""
+    with transaction.atomic():
+        locked_body(cup.body)
+        cup = Cup.objects.select_for_update(no_key=True).get(pk=cup.pk)
+        if cup.final_id != tournament.pk:
+            raise RuleError("final", gettext_noop("The cup no longer proposes this night."))
+        if accept and cup.final_accepted_at is not None:
+            return cup
+        if accept:
+            cup.final_accepted_at, cup.final_accepted_by = timezone.now(), user_of(actor)
+        else:
+            cup.final, cup.final_accepted_at, cup.final_accepted_by = None, None, None
+        cup.save(update_fields=["final", "final_accepted_at", "final_accepted_by"])
+        action = Action.CUP_FINAL_ACCEPTED if accept else Action.CUP_FINAL_DECLINED
+        what = {"cup": cup.name, "body": cup.body.name, "night": tournament.name}
+        audit.record(
+            tournament.club_id, "tournament", tournament.pk, action, actor=actor, after=what
+        )
+        audit.record(None, "cup", cup.pk, action, actor=actor, after=what)
+    return cup
+
+
+def proposed_finals(tournament: Tournament) -> list[Cup]:
+    """The cups that propose ``tournament`` as their final (accepted or not)."""
+    return list(Cup.objects.filter(final=tournament).select_related("body").order_by("name", "id"))

@@ -35,7 +35,9 @@ class Entrant:
     """A cup player: ``key`` unique in the cup, ``name`` shown, ``name_key`` its German
     sort key, ``number`` the person's or club player's id (the last word in the order
     of a tie), ``categories`` the case-folded names of his categories, ``clubs`` the
-    names of the clubs he played for (to tell apart two people of one name)."""
+    names of the clubs he played for (to tell apart two people of one name);
+    ``private``: one of those clubs keeps its lists to itself, so public pages name him
+    not (``cups.public``)."""
 
     key: str
     name: str
@@ -43,6 +45,7 @@ class Entrant:
     number: int = 0
     categories: frozenset[str] = frozenset()
     clubs: tuple[str, ...] = ()
+    private: bool = False
 
 
 @dataclass(frozen=True)

@@ -26,31 +26,44 @@ def cell_text(line: Line, index: int) -> str:
     return f"({cell.points})" if cell.dropped else str(cell.points)
 
 
+class NightColumn(tables.Column):
+    """The points of the night at ``index`` of the lines' cells (``cell_text``)."""
+
+    def __init__(self, index: int, **kwargs: Any) -> None:
+        super().__init__(empty_values=(), attrs=NUM, orderable=False, **kwargs)
+        self.index = index
+
+    def value(self, record: Line) -> str:
+        return cell_text(record, self.index)
+
+    def render(self, record: Line) -> str:
+        return cell_text(record, self.index)
+
+
+class ClubsColumn(tables.Column):
+    """The clubs a cup player played for, in German order, joined by commas."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(empty_values=(), orderable=False, **kwargs)
+
+    def value(self, record: Line) -> str:
+        return ", ".join(record.entrant.clubs)
+
+    def render(self, record: Line) -> str:
+        return ", ".join(record.entrant.clubs)
+
+
 def standings_table(lines: Sequence[Line], nights: Sequence[Night]) -> tables.Table:
     """A table of ``lines`` with one column per night of ``nights``."""
     columns: dict[str, Any] = {
         "rank": tables.Column(verbose_name=_("Rank"), attrs=NUM, accessor="rank"),
         "name": tables.Column(verbose_name=_("Player"), accessor="entrant__name"),
-        "clubs": tables.Column(verbose_name=_("Clubs"), empty_values=()),
+        "clubs": ClubsColumn(verbose_name=_("Clubs")),
     }
     for index, night in enumerate(nights):
-        columns[f"n{index}"] = tables.Column(
-            verbose_name=night_label(night), empty_values=(), attrs=NUM
-        )
+        columns[f"n{index}"] = NightColumn(index, verbose_name=night_label(night))
     columns["played"] = tables.Column(verbose_name=_("Nights"), attrs=NUM, accessor="played")
     columns["total"] = tables.Column(verbose_name=_("Points"), attrs=NUM, accessor="total")
-
-    def value_clubs(self: tables.Table, record: Line) -> str:
-        return ", ".join(record.entrant.clubs)
-
-    methods: dict[str, Any] = {"value_clubs": value_clubs, "render_clubs": value_clubs}
-    for index in range(len(nights)):
-
-        def value(self: tables.Table, record: Line, index: int = index) -> str:
-            return cell_text(record, index)
-
-        methods[f"value_n{index}"] = value
-        methods[f"render_n{index}"] = value
     meta = type("Meta", (), {"orderable": False, "attrs": {"class": "list ranking"}})
-    klass = type("CupTable", (tables.Table,), {**columns, **methods, "Meta": meta})
+    klass = type("CupTable", (tables.Table,), {**columns, "Meta": meta})
     return klass(list(lines))

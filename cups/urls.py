@@ -4,13 +4,18 @@
 
 from django.urls import path
 
-from cups import public, views
+from cups import consent, export, public, views
 
 app_name = "cups"
 
 urlpatterns = [
     path("bodies/", views.bodies, name="bodies"),
     path("bodies/join/<str:token>/", views.join, name="join"),
+    path(
+        "bodies/invitations/<id:invitation_id>/",
+        consent.answer_invitation,
+        name="answer_invitation",
+    ),
     path("bodies/<slug:slug>/", views.body, name="body"),
     path("bodies/<slug:slug>/history/", views.history, name="history"),
     path("bodies/<slug:slug>/admins/", views.add_admin, name="add_admin"),
@@ -34,7 +39,13 @@ urlpatterns = [
     ),
     path("bodies/<slug:slug>/cups/<slug:cup_slug>/invite/", views.invite, name="invite"),
     path("c/<slug:slug>/tournaments/<id:tournament_id>/cups/", views.tick, name="tick"),
+    path(
+        "c/<slug:slug>/tournaments/<id:tournament_id>/cups/<id:cup_id>/final/",
+        consent.answer_final,
+        name="answer_final",
+    ),
     path("cup/<slug:slug>/<slug:cup_slug>/", public.cup, name="cup"),
     path("cup/<slug:slug>/<slug:cup_slug>/print.pdf", public.cup_print, name="cup_print"),
+    path("cup/<slug:slug>/<slug:cup_slug>/export.json", export.cup_json, name="cup_json"),
     path("cup/<slug:slug>/<slug:cup_slug>/ratings/", public.cup_ratings, name="cup_ratings"),
 ]

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from base.errors import RuleError
 from base.links import absolute_url
+from base.numbers import whole_number
 from clubs import audit
 from clubs.access import access_for
 from clubs.forms import put_rule_error, rule_error_text
@@ -47,7 +48,12 @@ def bodies(request: HttpRequest) -> HttpResponse:
             return redirect("cups:body", slug=body.slug)
     mine = Body.objects.filter(admins=request.user.pk)
     status = 400 if request.method == "POST" else 200
-    return render(request, "cups/bodies.html", {"bodies": mine, "form": form}, status=status)
+    context = {
+        "bodies": mine,
+        "form": form,
+        "invitations": services.open_invitations(request.user),  # type: ignore[arg-type]
+    }
+    return render(request, "cups/bodies.html", context, status=status)
 
 
 def _body_page(
@@ -57,6 +63,9 @@ def _body_page(
         "body": body,
         "members": Member.objects.live().filter(body=body).select_related("club"),
         "admins": body.admins.order_by("username"),
+        "invited": body.invitations.filter(
+            accepted_at__isnull=True, ended_at__isnull=True
+        ).select_related("user"),
         "cups": body.cups.all(),
         "join_url": absolute_url(request, reverse("cups:join", kwargs={"token": body.join_token})),
         "admin_form": forms.get("admin_form") or AdminForm(),
@@ -117,14 +126,23 @@ def add_admin(request: HttpRequest, slug: str) -> HttpResponse:
     found = access.admin_body(request, slug)
     form = AdminForm(request.POST)
     if form.is_valid():
+        name = form.cleaned_data["username"]
         try:
-            user = services.add_admin(
-                found, form.cleaned_data["username"], actor=access.actor(request)
-            )
+            invitation = services.invite_admin(found, name, actor=access.actor(request))
         except RuleError as error:
             put_rule_error(form, error, shown=("username",))
         else:
-            messages.success(request, _("%(name)s is an admin.") % {"name": user.get_username()})
+            if invitation is None:
+                messages.success(request, _("%(name)s is an admin already.") % {"name": name})
+            else:
+                messages.success(
+                    request,
+                    _(
+                        "%(name)s is invited: an admin once the invitation is accepted on "
+                        "the page of organising bodies."
+                    )
+                    % {"name": invitation.user.get_username()},
+                )
             return redirect("cups:body", slug=found.slug)
     return _body_page(request, found, admin_form=form, status=400)
 
@@ -370,7 +388,7 @@ def _links_page(
         link.player_id: link
         for link in Link.objects.live().filter(body=body).select_related("person")
     }
-    everyone = persons.persons_of(body)
+    everyone = access.joinable(admin, clubs, persons.persons_of(body))
     rows = []
     for player in shown:
         link = links.get(player.pk)
@@ -378,6 +396,8 @@ def _links_page(
         suggested: list = []
         if link is None:
             suggested = persons.suggestions(body, player)
+            if not admin:
+                suggested = [p for p in suggested if p in everyone]
             form = bad if bad is not None and bad.data.get("player") == str(player.pk) else None
             form = form or LinkForm(
                 initial={"player": player.pk, "person": suggested[0].pk if suggested else "new"},
@@ -406,6 +426,14 @@ def link(request: HttpRequest, slug: str) -> HttpResponse:
     if not admin:
         allowed = allowed.filter(club_id__in=clubs)
     form = LinkForm(request.POST, players=allowed, persons=persons.persons_of(body))
+    if form.is_valid() and not access.may_join(admin, clubs, form.cleaned_data["person"]):
+        form.add_error(
+            "person",
+            _(
+                "This person plays for another club too: a link to him needs an admin of "
+                "the body, or an organiser of every club he plays for."
+            ),
+        )
     if form.is_valid():
         player = form.cleaned_data["player"]
         try:
@@ -455,7 +483,11 @@ def tick(request: HttpRequest, slug: str, tournament_id: int) -> HttpResponse:
     t = Tournament.objects.filter(club=club_access.club, pk=tournament_id).first()
     if t is None:
         raise Http404
-    ticked = {int(v) for v in request.POST.getlist("cup") if v.isdigit()}
+    read = {whole_number(v) for v in request.POST.getlist("cup")}
+    ticked = {number for number in read if number is not None}
+    if len(ticked) < len(read):  # no form of this page sends anything but cup ids
+        messages.error(request, _("This form is out of date: reload the page."))
+        return redirect("tournament", slug=slug, tournament_id=t.pk)
     try:
         added, removed = services.set_ticks(t, ticked, actor=club_access.actor)
     except RuleError as error:

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from clubs.forms import form_field
+from clubs.forms import IdChoiceField, form_field
 from clubs.models import Player
 from scoring import rules as core
 from scoring.models import RuleSet, Variant
@@ -175,25 +175,21 @@ class OpenSheetForm(forms.Form):
         widget=forms.RadioSelect,
     )
     title = forms.CharField(label=_("Title"), max_length=100, required=False)
-    player_1 = forms.ModelChoiceField(
-        label=_("Seat 1 (deals first)"), queryset=Player.objects.none()
-    )
-    player_2 = forms.ModelChoiceField(
-        label=_("Seat 2 (to the left)"), queryset=Player.objects.none()
-    )
-    player_3 = forms.ModelChoiceField(
+    player_1 = IdChoiceField(label=_("Seat 1 (deals first)"), queryset=Player.objects.none())
+    player_2 = IdChoiceField(label=_("Seat 2 (to the left)"), queryset=Player.objects.none())
+    player_3 = IdChoiceField(
         label=_("Seat 3"),
         queryset=Player.objects.none(),
         required=False,
         help_text=_("Empty for two-player Schnapsen."),
     )
-    player_4 = forms.ModelChoiceField(
+    player_4 = IdChoiceField(
         label=_("Seat 4"),
         queryset=Player.objects.none(),
         required=False,
         help_text=_("Bauernschnapsen only: seats 1 and 3 play against seats 2 and 4."),
     )
-    rule_set = forms.ModelChoiceField(label=_("Rule set"), queryset=RuleSet.objects.none())
+    rule_set = IdChoiceField(label=_("Rule set"), queryset=RuleSet.objects.none())
 
     def __init__(self, *args, club, **kwargs):
         kwargs.setdefault("initial", {}).setdefault("key", uuid.uuid4())
@@ -203,24 +199,41 @@ class OpenSheetForm(forms.Form):
             field = form_field(self, name, forms.ModelChoiceField)
             field.queryset = players
             field.empty_label = _("– choose a player –")
-        variant = (
-            self.data.get("variant")
-            if self.is_bound
-            else self.initial.get("variant", self.fields["variant"].initial)
-        )
-        if variant != Variant.BAUERNSCHNAPSEN:
-            # Only Bauernschnapsen has a fourth seat: the other games' form shows none.
+        values = self.data if self.is_bound else self.initial
+        variant = values.get("variant", None if self.is_bound else self.fields["variant"].initial)
+        if variant != Variant.BAUERNSCHNAPSEN and values.get("player_4") in (None, ""):
+            # Only Bauernschnapsen has a fourth seat: the other games' form shows none
+            # (unless one was chosen, so that its refusal is seen where it is).
             self.fields["player_4"].widget = forms.HiddenInput()
         rule_sets = RuleSet.objects.filter(club__isnull=True) | RuleSet.objects.filter(club=club)
+        self.rule_sets = rule_sets
         form_field(self, "rule_set", forms.ModelChoiceField).queryset = rule_sets.order_by(
             "club_id", "name"
         )
         if "rule_set" not in self.initial:
-            # Bauernschnapsen starts from its own preset (RULES.md 4.1), the others from wiki.
-            bauern = self.initial.get("variant") == Variant.BAUERNSCHNAPSEN
-            self.initial["rule_set"] = rule_sets.filter(
-                preset="bauern" if bauern else "wiki", club__isnull=True
-            ).first()
+            self.initial["rule_set"] = self.starting_rule_set(self.initial.get("variant"))
+
+    def starting_rule_set(self, variant) -> RuleSet | None:
+        """The preset a table of ``variant`` starts from: Bauernschnapsen its own (RULES.md
+        4.1), the others wiki."""
+        bauern = variant == Variant.BAUERNSCHNAPSEN
+        return self.rule_sets.filter(
+            preset="bauern" if bauern else "wiki", club__isnull=True
+        ).first()
+
+    def fitting_rule_set(self, variant, chosen: str) -> str:
+        """The rule set (its id as text) to show once ``variant`` is picked, ``chosen``
+        being the one shown before: a preset of another game gives way to the game's own
+        (Bauernschnapsen's needs its teams' contracts; the others are not played by it);
+        a club's own rule set stays."""
+        found = self.rule_sets.filter(pk=chosen).first() if chosen.isdigit() else None
+        bauern = variant == Variant.BAUERNSCHNAPSEN
+        if found is not None and (
+            (found.preset == "bauern") == bauern or (found.club_id and not found.preset)
+        ):
+            return chosen
+        start = self.starting_rule_set(variant)
+        return str(start.pk) if start is not None else chosen
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -246,7 +259,10 @@ class OpenSheetForm(forms.Form):
                 # A preset of the three-player game has no teams' contracts (RULES.md 4.1).
                 self.add_error(
                     "rule_set",
-                    _("Bauernschnapsen is played by the Bauernschnapsen rule set or a copy."),
+                    _(
+                        "Bauernschnapsen is played by the Bauernschnapsen rule set or a copy: "
+                        "it is chosen now."
+                    ),
                 )
         present = [p for p in chosen if p is not None]
         if len({p.pk for p in present}) != len(present):
@@ -261,7 +277,16 @@ class ImportForm(forms.Form):
     document = forms.CharField(
         label=_("Sheet as JSON"), widget=forms.Textarea(attrs={"rows": 10}), required=False
     )
-    file = forms.FileField(label=_("or a file"), required=False)
+    # Django's own words for a file that did not come, in the site's voice (its German
+    # says "Sie").
+    file = forms.FileField(
+        label=_("or a file"),
+        required=False,
+        error_messages={
+            "invalid": _("No file came through: choose the file again and send it once more."),
+            "contradiction": _("Choose a file or clear the field, not both."),
+        },
+    )
 
     def clean(self) -> dict[str, Any]:
         super().clean()

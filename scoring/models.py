@@ -273,6 +273,15 @@ class DealRow:
         return ENTRY_TYPES[self.kind](**self.inputs)
 
 
+class VoidedAs(models.TextChoices):
+    """How a deal left the sheet: *Rückgängig* right after saving, *Streichen*, or
+    *Korrigieren* (the corrected deal takes its place)."""
+
+    UNDONE = "undone", _("undone")
+    STRUCK = "struck", _("struck out")
+    CORRECTED = "corrected", _("corrected")
+
+
 class DealQuerySet(models.QuerySet):
     def live(self) -> "DealQuerySet":
         return self.filter(voided_at__isnull=True)
@@ -327,6 +336,12 @@ class Deal(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     voided_via_link = models.BooleanField(default=False)
+    voided_as = models.CharField(
+        max_length=10,
+        choices=VoidedAs.choices,
+        blank=True,
+        help_text="how it left the sheet: undone, struck out or corrected (empty: it stands)",
+    )
 
     objects = DealQuerySet.as_manager()
 

@@ -32,7 +32,7 @@ from clubs.models import Player
 from scoring import foldcache
 from scoring import rules as core
 from scoring.changes import SheetChanged, changes_since, topic, version_of
-from scoring.models import Deal, DealRow, Seat, Sheet, as_stored, deal_rows
+from scoring.models import Deal, DealRow, Seat, Sheet, VoidedAs, as_stored, deal_rows
 from scoring.reading import (
     ScoredSheet,
     Stats,
@@ -183,7 +183,7 @@ def correct_deal(
             entries[at] = entry
             state = score(sheet, entries)
             before = _audit_deal(target)
-            _strike(target, actor)
+            _strike(target, actor, VoidedAs.CORRECTED)
             deal = _add(
                 sheet, deals, entry, state.lines[at], key, actor, target.position, target.pk
             )
@@ -209,9 +209,13 @@ def void_deal(
     actor: Actor,
     players: tuple[Player, ...] | None = None,
     after: str | None = None,
+    *,
+    undo: bool = False,
 ) -> tuple[ScoredSheet, DealRow]:
     """Strike a deal that should not be on the sheet (kept, marked with who and when).
 
+    ``undo``: sent by *Rückgängig* after saving; the last deal is then kept as undone
+    (an earlier one as struck out, as it would be by *Streichen*).
     Voiding a voided deal changes nothing (a double tap). RuleError when a later entry
     no longer fits without it; SheetChanged when the sheet changed since ``after``.
     """
@@ -234,10 +238,10 @@ def void_deal(
                 raise error.at(error.index + 1) from None
             raise
         before = _audit_deal(target)
-        _strike(target, actor)
-        audit.record(
-            sheet.club_id, "sheet", sheet.pk, Action.DEAL_STRUCK_OUT, actor=actor, before=before
-        )
+        undone = undo and target.pk == live[-1].pk
+        _strike(target, actor, VoidedAs.UNDONE if undone else VoidedAs.STRUCK)
+        action = Action.DEAL_UNDONE if undone else Action.DEAL_STRUCK_OUT
+        audit.record(sheet.club_id, "sheet", sheet.pk, action, actor=actor, before=before)
         scored = scored_from(sheet, players, deals)
         foldcache.keep(sheet, struck_count(deals), scored.state, live_rows(deals))
         _announce(sheet, scored.state, None, actor)
@@ -315,11 +319,12 @@ def _corrected(deal: DealRow) -> bool:
     return Deal.objects.filter(replaces_id=deal.pk).exists()
 
 
-def _strike(target: DealRow, actor: Actor) -> None:
-    """Mark the row struck out by ``actor`` now (in the database and in ``target``)."""
+def _strike(target: DealRow, actor: Actor, how: str) -> None:
+    """Mark the row struck out by ``actor`` now, ``how`` (``VoidedAs``), in the database
+    and in ``target``."""
     now = timezone.now()
     Deal.objects.filter(pk=target.pk).update(
-        voided_at=now, voided_by_id=actor.user_id, voided_via_link=actor.via_link
+        voided_at=now, voided_by_id=actor.user_id, voided_via_link=actor.via_link, voided_as=how
     )
     target.voided_at = now
     target.voided_by = getattr(actor.user, "username", None)

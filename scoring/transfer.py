@@ -13,7 +13,7 @@ from clubs.audit import Action, Actor
 from clubs.models import Club
 from clubs.players import player_named
 from scoring import rules as core
-from scoring.models import Deal, RuleSet, Seat, Sheet, as_stored, deal_rows
+from scoring.models import Deal, RuleSet, Seat, Sheet, VoidedAs, as_stored, deal_rows
 from scoring.reading import ScoredSheet, load_players
 from scoring.sheetjson import entry_to_dict, parse_document, score_document
 from scoring.signals import games_changed
@@ -122,7 +122,9 @@ def export_document(scored: ScoredSheet) -> dict:
     """The sheet as a scored document (the format ``import_document`` reads).
 
     The document's players start with the first dealer, as the format demands; voided
-    deals are listed apart under ``voided`` with the time they were struck.
+    deals are listed apart under ``voided`` with the time they were struck, how
+    (``voided_as``: undone, struck or corrected) and by whom (``voided_by``: the user
+    name, or null; ``voided_via_link``), as the sheet's history page says it.
     """
     names = tuple(p.name for p in scored.players)
     shift = scored.sheet.first_dealer
@@ -133,8 +135,19 @@ def export_document(scored: ScoredSheet) -> dict:
         "deals": [entry_to_dict(d.entry, names) for d in scored.live_deals],
     }
     out = score_document(document, limited=False)
+    how = dict(
+        Deal.objects.filter(sheet=scored.sheet, voided_at__isnull=False).values_list(
+            "pk", "voided_as"
+        )
+    )
     out["voided"] = [
-        {**entry_to_dict(d.entry, names), "voided_at": d.voided_at.isoformat()}
+        {
+            **entry_to_dict(d.entry, names),
+            "voided_at": d.voided_at.isoformat(),
+            "voided_as": how.get(d.pk) or VoidedAs.STRUCK,
+            "voided_by": d.voided_by,
+            "voided_via_link": d.voided_via_link,
+        }
         for d in scored.deals
         if d.voided_at is not None
     ]

@@ -28,6 +28,7 @@ club_patterns = [
     path("rules/<id:rule_set_id>/", tables.rule_set, name="rule_set"),
     path("tables/new/", tables.open_table, name="open_table"),
     path("tables/import/", tables.import_table, name="import_table"),
+    path("print/blank-<str:variant>.pdf", printing.print_club_blank, name="print_club_blank"),
     # the owners' page of the club's tables and its archive
     path("tables/manage/", tables.manage_tables, name="manage_tables"),
     path("tables/<id:pk>/rename/", tables.rename_table, name="rename_table"),

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from base.errors import RuleError, gettext_noop
+from base.numbers import whole_number
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,10 @@ def parse_key(text: str) -> list[KeyLine]:
         try:
             if not sep:
                 raise ValueError
-            entry = KeyLine(int(first), int(last or first), int(points))
+            low, high, worth = (whole_number(part) for part in (first, last or first, points))
+            if low is None or high is None or worth is None:
+                raise ValueError
+            entry = KeyLine(low, high, worth)
         except ValueError:
             raise RuleError(
                 "points_key",

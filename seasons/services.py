@@ -63,7 +63,7 @@ def save_season(
         if clash is not None:
             raise RuleError(
                 "first_day",
-                gettext_noop("These days overlap the season %(season)s (%(first)s to %(last)s)."),
+                gettext_noop("These days overlap “%(season)s” (%(first)s to %(last)s)."),
                 season=clash.name,
                 first=f"{clash.first_day:%d.%m.%Y}",
                 last=f"{clash.last_day:%d.%m.%Y}",

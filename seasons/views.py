@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST, require_safe
 from base.errors import RuleError
 from base.printing import pdf_response
 from base.spreadsheets import TableExport
+from base.text import with_kind
 from clubs.access import access_for
 from clubs.forms import put_rule_error
 from clubs.models import Role
@@ -103,7 +104,8 @@ def season_save(request, slug, season_id=None):
         except RuleError as error:
             put_rule_error(form, error, shown=("name", "first_day", "last_day"))
         else:
-            messages.success(request, _("Season %(name)s saved.") % {"name": saved.name})
+            said = with_kind(_("Season"), saved.name)  # "Saison 2026", never "Saison Saison"
+            messages.success(request, _("%(season)s saved.") % {"season": said})
             return redirect("seasons:index", slug=club.slug)
     return _index_page(request, club, access, season_form=form, status=400)
 

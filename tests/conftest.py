@@ -51,8 +51,8 @@ def fast_password_hashing():
 
 @pytest.fixture(autouse=True)
 def fresh_printouts():
-    """Every test starts without kept printouts and with no new printouts counted
-    (``base.printing``): the kept files and counts live in one folder of the run."""
+    """Every test starts without kept printouts (``base.printing``): the kept files live
+    in one folder of the run. The limits' counts are rows of the test's database."""
     from django.core.cache import caches
 
     caches["printouts"].clear()

@@ -390,8 +390,10 @@ def played_night(club_: Club, order: list[str], *, starts_at=None, name: str = "
         seed += 1
 
 
-def body(admin=None, name: str = "Landesverband", clubs=()):
-    """An organising body with ``admin`` (a new account when None) and ``clubs`` joined."""
+def body(admin=None, name: str = "Landesverband", clubs=(), public_lists: bool = True):
+    """An organising body with ``admin`` (a new account when None) and ``clubs`` joined,
+    each showing its lists to anyone unless ``public_lists`` is false (``lists_public``:
+    a cup's public pages name only the players of such clubs)."""
     from clubs import audit
     from cups import services as cup_services
 
@@ -402,7 +404,17 @@ def body(admin=None, name: str = "Landesverband", clubs=()):
     )
     for member in clubs:
         cup_services.join(made, member, made.join_token, actor=audit.by(admin))
+        if public_lists:
+            lists_public(member)
     return made
+
+
+def lists_public(club_: Club, public: bool = True) -> None:
+    """``club_`` shows its ranking pages and lists to anyone (or, ``public`` false, to
+    its members only)."""
+    from seasons.models import RankingSettings
+
+    RankingSettings.objects.update_or_create(club=club_, defaults={"public": public})
 
 
 def cup(body_, name: str = "Bezirkscup", **settings):

@@ -46,6 +46,8 @@ def production_env(work: Path) -> dict:
         "DJANGO_SSL_REDIRECT": "0",
         "DJANGO_HSTS_SECONDS": "0",
         "STATIC_ROOT": str(work / "static"),
+        # The first-run code's file (clubs.first_run) in the run's folder, not the project's.
+        "BUMMERL_SETUP_CODE_FILE": str(work / "setup-code.json"),
     }
 
 

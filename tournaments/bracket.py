@@ -177,17 +177,20 @@ def round_of(rounds: list[RoundState], pot_size: int) -> RoundState | None:
     return next((r for r in rounds if r.pot_size == pot_size), None)
 
 
-def _settled(rounds: list[RoundState], pot_size: int) -> RoundState | None:
-    """The round of ``pot_size`` once the round after it is drawn (from then on its
-    results can no longer change), else None."""
+def _settled(rounds: list[RoundState], pot_size: int, ended: bool = False) -> RoundState | None:
+    """The round of ``pot_size`` once the round after it is drawn, or once the main draw
+    has ``ended`` after it (a finalist withdrawn after his semi-final: no final is
+    drawn, ``finished``): from then on its results can no longer change. Else None."""
     source = round_of(rounds, pot_size)
-    if source is None or round_of(rounds, pot_size // 2) is None:
+    if source is None:
+        return None
+    if round_of(rounds, pot_size // 2) is None and not (ended and source is rounds[-1]):
         return None
     return source
 
 
 def placement_due(
-    rounds: list[RoundState], placement: list[Match]
+    rounds: list[RoundState], placement: list[Match], ended: bool = False
 ) -> list[tuple[str, tuple[int, ...]]]:
     """Placement matches whose players are known but that do not exist yet, as
     (label, cards), RULES.md 5.5:
@@ -202,12 +205,12 @@ def placement_due(
 
     A lone loser of a round (three cards on a 4-card night, five on an 8-card night)
     needs no match: ``places`` gives him his place. A placement match is due only once
-    its source round's next round is drawn (from then on the source results can no
-    longer change)."""
+    its source round's next round is drawn, or the main draw has ``ended`` after it
+    (``_settled``; from then on the source results can no longer change)."""
     labels = {m.label for m in placement}
     due: list[tuple[str, tuple[int, ...]]] = []
-    quarter = _settled(rounds, QUARTER_FINAL)
-    semi = _settled(rounds, SEMI_FINAL)
+    quarter = _settled(rounds, QUARTER_FINAL, ended)
+    semi = _settled(rounds, SEMI_FINAL, ended)
     if quarter is not None:
         losers = tuple(quarter.losers())
         if len(losers) in (3, 4) and "5-8" not in labels:
@@ -240,12 +243,13 @@ def still_playing(
     RULES.md 5.7): the cards in play in the main draw (none once the final is decided), the
     cards of open placement matches and those a placement match will still be made for
     (quarter- and semi-final losers without their place yet)."""
-    finished = bool(rounds) and rounds[-1].pot_size == 1 and rounds[-1].decided
-    out = set() if finished else set(cards_in_play(rounds, sold, withdrawn))
+    final_played = bool(rounds) and rounds[-1].pot_size == 1 and rounds[-1].decided
+    out = set() if final_played else set(cards_in_play(rounds, sold, withdrawn))
     for match in placement:
         if not match.decided:
             out.update(c for c in (match.left, match.right) if c is not None)
-    placed = set(places(rounds, placement).values())
+    ended = finished(rounds, sold, withdrawn or {})
+    placed = set(places(rounds, placement, ended).values())
     quarter = round_of(rounds, QUARTER_FINAL)
     semi = round_of(rounds, SEMI_FINAL)
     for feeder in (quarter, semi):
@@ -254,13 +258,13 @@ def still_playing(
     return out - set(withdrawn or {})
 
 
-def places(rounds: list[RoundState], placement: list[Match]) -> dict[int, int]:
+def places(rounds: list[RoundState], placement: list[Match], ended: bool = False) -> dict[int, int]:
     """Place -> card for the places decided so far, RULES.md 5.5: 1 and 2 by the final,
     3/4, 5/6 and 7/8 by the placement matches. A lone loser takes his place without a
     match: the one semi-final loser of a 4-card night with a bye is 3rd, the one
     quarter-final loser of an 8-card night with three byes is 5th, and the loser of the
     one "5-8" match beside a "5-8" bye is 7th. A night with fewer cards than 8 has no
-    places beyond the cards sold."""
+    places beyond the cards sold. ``ended``: the main draw has ended (``finished``)."""
     out: dict[int, int] = {}
     final = round_of(rounds, FINAL)
     if final is not None and final.decided and final.matches:
@@ -269,10 +273,10 @@ def places(rounds: list[RoundState], placement: list[Match]) -> dict[int, int]:
             out[1] = match.advancing
         if len(match.losers) == 1:
             out[2] = match.losers[0]
-    semi = _settled(rounds, SEMI_FINAL)
+    semi = _settled(rounds, SEMI_FINAL, ended)
     if semi is not None and len(semi.losers()) == 1:
         out[3] = semi.losers()[0]
-    quarter = _settled(rounds, QUARTER_FINAL)
+    quarter = _settled(rounds, QUARTER_FINAL, ended)
     if quarter is not None and len(quarter.losers()) == 1:
         out[5] = quarter.losers()[0]
     firsts = [m for m in placement if m.label == "5-8"]
@@ -353,9 +357,9 @@ def ranking_groups(
         if card not in out_in:
             # Withdrawn after winning (or before round 1): out in the next round.
             out_in[card] = seen[card] + 1 if card in seen else 0
-    placed_at = {card: place for place, card in places(rounds, placement).items()}
+    placed_at = {card: place for place, card in places(rounds, placement, done).items()}
     coming = {c for m in placement if not m.decided for c in (m.left, m.right)}
-    coming |= {c for _label, cards in placement_due(rounds, placement) for c in cards}
+    coming |= {c for _label, cards in placement_due(rounds, placement, done) for c in cards}
 
     def in_order(cards: Iterable[int]) -> list[int]:
         return sorted(cards, key=lambda c: (numbers.get(c, c), c))

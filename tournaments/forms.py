@@ -10,7 +10,8 @@ from django.conf import settings
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from clubs.forms import IdField, LinesField, form_field, rule_error_text
+from base.numbers import whole_number
+from clubs.forms import IdChoiceField, IdField, LinesField, form_field, rule_error_text
 from clubs.models import Category
 from scoring.models import RuleSet
 from scoring.rules import RuleError
@@ -67,11 +68,11 @@ def parse_prizes(text: str) -> list[dict]:
         if not line:
             continue
         head, sep, tail = line.replace(".", ":", 1).partition(":")
-        if not sep or not head.strip().isascii() or not head.strip().isdigit() or not tail.strip():
+        place = whole_number(head)
+        if not sep or place is None or not tail.strip():
             raise forms.ValidationError(
                 _('Line %(n)s: write "place: prize", e.g. "1: Geschenkkorb".'), params={"n": number}
             )
-        place = int(head)
         if not 1 <= place <= MAX_PRIZE_PLACE or place in seen:
             raise forms.ValidationError(
                 _("Line %(n)s: places are 1 to %(most)s, each once."),
@@ -92,8 +93,9 @@ def parse_category_prizes(text: str, club) -> list[dict]:
         if not line:
             continue
         head, sep, tail = line.partition(":")
-        name, _space, place = head.strip().rpartition(" ")
-        if not sep or not place.isascii() or not place.isdigit() or not tail.strip() or not name:
+        name, _space, typed = head.strip().rpartition(" ")
+        place = whole_number(typed)
+        if not sep or place is None or not tail.strip() or not name:
             raise forms.ValidationError(
                 _('Line %(n)s: write "category place: prize", e.g. "Damen 1: Blumen".'),
                 params={"n": number},
@@ -104,15 +106,13 @@ def parse_category_prizes(text: str, club) -> list[dict]:
                 _('Line %(n)s: the club has no category "%(name)s" (add it under Categories).'),
                 params={"n": number, "name": name.strip()},
             )
-        if not 1 <= int(place) <= MAX_PRIZE_PLACE or (category.pk, int(place)) in seen:
+        if not 1 <= place <= MAX_PRIZE_PLACE or (category.pk, place) in seen:
             raise forms.ValidationError(
                 _("Line %(n)s: places are 1 to %(most)s, each once."),
                 params={"n": number, "most": MAX_PRIZE_PLACE},
             )
-        seen.add((category.pk, int(place)))
-        prizes.append(
-            {"category": category.pk, "place": int(place), "description": tail.strip()[:200]}
-        )
+        seen.add((category.pk, place))
+        prizes.append({"category": category.pk, "place": place, "description": tail.strip()[:200]})
     return sorted(prizes, key=lambda p: (p["category"], p["place"]))
 
 
@@ -141,10 +141,10 @@ class StechenForm(forms.Form):
     order = forms.CharField(label=_("Cards, the winner first"), max_length=4000)
 
     def clean_order(self):
-        parts = [p for p in self.cleaned_data["order"].replace(",", " ").split() if p]
-        if not parts or not all(p.isascii() and p.isdigit() for p in parts):
+        parts = [whole_number(p) for p in self.cleaned_data["order"].replace(",", " ").split()]
+        if not parts or None in parts:
             raise forms.ValidationError(_("Write the card numbers, e.g. 12, 5, 31."))
-        return [int(p) for p in parts]
+        return parts
 
 
 class TournamentForm(forms.Form):
@@ -169,7 +169,7 @@ class TournamentForm(forms.Form):
         choices=[(2, _("2 Bummerl")), (3, _("3 Bummerl"))],
         initial=2,
     )
-    rule_set = forms.ModelChoiceField(
+    rule_set = IdChoiceField(
         label=_("Rule set of the match sheets"),
         queryset=RuleSet.objects.none(),
         required=False,

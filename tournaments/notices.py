@@ -20,7 +20,8 @@ What goes out:
 - ``tell_tables``: when round 1 of the night is drawn, where each card of a checked-in
   registration plays (table and opponent, or its bye).
 
-Every mail is plain text: a subject and a body rendered from ``templates/mail/``.
+Every mail is plain text: a subject and a body rendered from ``templates/mail/``, sent
+through ``base.mail.send`` (the site's sender and Message-ID).
 """
 
 import datetime
@@ -29,7 +30,6 @@ import smtplib
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 
 from base.links import site_base
 from base.mail import mail_address, mail_on
+from base.mail import send as send_mail_of_site
 from base.tasks import enqueue
 from tournaments import venue_lists
 from tournaments.models import Card, Registration, RegistrationStatus, Tournament
@@ -252,7 +253,7 @@ def _send(r: Registration, what: str, **extra) -> int:
         return 0
     with translation.override(_language(r)):
         subject, body = render(r, what, base, **extra)
-    EmailMessage(subject, body, to=[address]).send()
+    send_mail_of_site(subject, body, [address])
     return 1
 
 

@@ -24,7 +24,7 @@ from tournaments.models import Card, Pull, ResultCheck, Round, Tournament
 from tournaments.prizes import cash, player_cash
 from tournaments.rows import Row, rows
 from tournaments.services.reading import TournamentState, load_state
-from tournaments.venue_lists import personal_links_context, seats_context
+from tournaments.venue_lists import calls_context, personal_links_context, seats_context
 
 HEAVY_SHEETS = 32
 """A round with more matches than this has its match sheets made by the task worker
@@ -33,9 +33,10 @@ take some 4 s to read (a QR code each) and 9 s to lay out, measured on a small l
 32 take well under a second."""
 
 HEAVY_CARDS = 512
-"""A night of this many cards or more has its bracket, draw list, *Wo spiele ich?*, cash
-report and personal links made by the task worker: on a 1024-card night each takes from
-1.3 s (the bracket) to 7.6 s (*Wo spiele ich?*), measured (``make bench``)."""
+"""A night of this many cards or more has its bracket, draw list, call list, *Wo spiele
+ich?*, cash report, personal links and (Leben and points nights) standings made by the
+task worker: on a 1024-card night each takes from 1.3 s (the bracket) to 7.6 s (*Wo
+spiele ich?*), measured (``make bench``); the standings of 1024 entries some 8 s."""
 
 
 def night_state(t: Tournament) -> str:
@@ -100,6 +101,13 @@ def personal_links_job(tournament_id: int, *, base: str) -> tuple[str, dict]:
     """The players' personal links, their QR codes on ``base`` (``night_pdf``)."""
     t = _night(tournament_id)
     return "print/personal_links.html", personal_links_context(t, lambda path: base + path)
+
+
+def calls_job(tournament_id: int, round_id: int, *, base: str) -> tuple[str, dict]:
+    """The call list of a physical draw being typed in (``night_pdf``)."""
+    t = _night(tournament_id)
+    round_ = Round.objects.get(pk=round_id, tournament=t)
+    return "print/calls.html", calls_context(t, round_)
 
 
 def draw_context(t: Tournament, round_: Round) -> dict:

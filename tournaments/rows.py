@@ -11,6 +11,7 @@ and nowhere else: ``round_name`` (*Finale*, *Halbfinale*, *Viertelfinale*,
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -78,6 +79,13 @@ def pairing_name(pairing: Pairing) -> str:
     round_ = pairing.round
     assert round_ is not None  # a pairing of the main draw has its round
     return match_name(round_.number, round_.pot_size, pairing.number, knockout=round_.knockout)
+
+
+def meeting_name(pairing: Pairing) -> str:
+    """A match as a refused merge of its two players names it (``clubs.players``):
+    "Preisschnapsen (05.12.2026), Quarter-final, match 3"."""
+    t = pairing.tournament
+    return f"{t.name} ({timezone.localtime(t.starts_at):%d.%m.%Y}), {pairing_name(pairing)}"
 
 
 def score_text(name: str, score: str) -> str:
@@ -159,8 +167,8 @@ class Row:
     def _described(self, texts) -> str:
         if self.result is None:
             return ""
-        cards = {self.winner.pk: self.winner} if self.winner else None
-        return describe_result(self.result, cards, texts)
+        cards = {c.pk: c for c in (self.winner, self.left, self.right) if c is not None}
+        return describe_result(self.result, cards or None, texts, self.pairing)
 
     @property
     def score(self) -> str:

@@ -164,7 +164,12 @@ def void(request, access, deal_id):
     players = access.players
     try:
         scored, deal = services.void_deal(
-            access.sheet, deal_id, access.actor, players, after=_after(request)
+            access.sheet,
+            deal_id,
+            access.actor,
+            players,
+            after=_after(request),
+            undo=request.POST.get("undo") == "1",
         )
     except SheetChanged as error:
         scored = reading.read_sheet(access.sheet, players)

@@ -277,7 +277,9 @@ def manifest(request):
     document = {
         "name": "Bummerl",
         "short_name": "Bummerl",
-        "description": _("Bummerl: score keeping for Schnapsen and Dreierschnapsen"),
+        "description": _(
+            "Bummerl: score keeping for Schnapsen, Dreierschnapsen and Bauernschnapsen"
+        ),
         "lang": request.LANGUAGE_CODE,
         "start_url": "/",
         "scope": "/",

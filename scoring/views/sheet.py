@@ -44,13 +44,15 @@ from scoring.rules import bauern
 from scoring.transfer import export_document
 
 
-def with_sheet_access(func, *, version: bool = False):
+def with_sheet_access(func, *, version: bool = False, post_writes: bool = True):
     """Resolve access first; an anonymous visitor without a link is sent to sign in.
-    ``version``: the access carries the sheet's version, read in the same query."""
+    ``version``: the access carries the sheet's version, read in the same query.
+    ``post_writes``: a POST needs the right to write (not for a POST that only asks
+    for something again, as a failed printout's button does)."""
 
     @wraps(func)
     def wrapper(request, *args, pk=None, token=None, **kwargs):
-        write = request.method == "POST"
+        write = post_writes and request.method == "POST"
         try:
             access = sheet_for(request, pk=pk, token=token, write=write, version=version)
         except SignInRequired:
@@ -118,7 +120,17 @@ def sheet_context(
         # The deal list, newest first, as one piece of HTML (a template loop over the
         # lines took a third of the page's rendering).
         "deal_list": mark_safe(
-            "".join(reversed(deal_lines(rows[hidden:], base, access.can_write, state.counts_down)))
+            "".join(
+                reversed(
+                    deal_lines(
+                        rows[hidden:],
+                        base,
+                        access.can_write,
+                        state.counts_down,
+                        bummerl=state.variant == "schnapsen",
+                    )
+                )
+            )
         ),
         # Lines shown only with ?all=1: the oldest rows, the deals of finished games.
         "hidden_rows": hidden + scored.first,
@@ -185,9 +197,12 @@ def entry_forms(request, access, context) -> str:
     return mark_safe(html)  # rendered by the template engine, markers only
 
 
-def deal_lines(rows, base: str, can_write: bool, counts_down: bool) -> list[str]:
+def deal_lines(
+    rows, base: str, can_write: bool, counts_down: bool, *, bummerl: bool = False
+) -> list[str]:
     """The deal list's ``rows`` (``display.sheet_rows``) as HTML lines. ``base``: the
-    page's address."""
+    page's address; ``bummerl``: a finished game is a Bummerl (two players, RULES.md 2),
+    named so as the banner names it."""
     # One template context for the whole list: a context per line cost more than the line.
     found = get_template("scoring/sheet.html#deal-line")
     assert isinstance(found, DjangoTemplate)  # the site's one engine
@@ -198,7 +213,8 @@ def deal_lines(rows, base: str, can_write: bool, counts_down: bool) -> list[str]
         shown: tuple[tuple[str, object], ...]
         if row.game:
             shown = (("kind", "game"), ("game_number", row.game_number))
-            shown += (("counts_down", counts_down), ("final", row.final_text), ("text", row.text))
+            shown += (("counts_down", counts_down), ("bummerl", bummerl))
+            shown += (("final", row.final_text), ("text", row.text))
         elif row.line:
             # URLs joined by hand: reverse() per row would cost more than the row itself.
             deal = f"{base}deals/{row.deal.pk}/"

@@ -75,6 +75,10 @@ def club(request, slug):
             "game": game,
             "can_manage": access.can_manage,
             "is_owner": access.is_owner,
+            # the printout's own words: the tabs above name the games (one label, one action)
+            "blank_sheets": [
+                (v.value, _("Sheet for %(game)s") % {"game": v.label}) for v in Variant
+            ],
         },
     )
 
@@ -250,7 +254,24 @@ def open_table(request, slug):
         status = 400 if error and not request.htmx else 200
         context["form"] = form
         return partial_or_page(request, "scoring/open_table.html", "openform", context, status)
+    if request.method == "POST" and request.POST.get("switch"):
+        # A game picked (htmx, on the radio's change): the form again with that game's
+        # seats and rule set, nothing checked yet.
+        data = {name: request.POST.get(name, "") for name in OPEN_FIELDS}
+        if data["variant"] != Variant.BAUERNSCHNAPSEN:
+            data["player_4"] = ""
+        blank = OpenSheetForm(club=club)
+        data["rule_set"] = blank.fitting_rule_set(data["variant"], data["rule_set"])
+        context["form"] = OpenSheetForm(club=club, initial={k: v for k, v in data.items() if v})
+        return partial_or_page(request, "scoring/open_table.html", "openform", context)
     form = OpenSheetForm(request.POST or None, club=club, initial=initial)
+    if request.method == "POST" and not form.is_valid() and "rule_set" in form.errors:
+        # Sent without JavaScript after picking Bauernschnapsen: the form comes back
+        # with the game's own rule set chosen, beside the refusal that says why.
+        fitting = form.fitting_rule_set(form.data.get("variant"), form.data.get("rule_set", ""))
+        shown = request.POST.copy()
+        shown["rule_set"] = fitting
+        form.data = shown
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

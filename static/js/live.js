@@ -565,6 +565,9 @@
             keep(rest);
             answers++;
             swap(html, false);
+            // Brought into view as a form's refusal is (site.js).
+            var shown = sheet();
+            if (shown) shown.dispatchEvent(new CustomEvent("bummerl:refused", { bubbles: true }));
             return;
           }
           if (!response.headers.get("Bummerl-Recorded")) {

@@ -11,7 +11,23 @@
     if (error) error.scrollIntoView({ block: "center" });
   }
 
+  // What is brought into view (a refusal, htmx's "show") stops below the page's own
+  // banners at the top (deals waiting, not saved), however tall they are now.
+  function clearOfAlerts() {
+    var alerts = document.querySelector(".alerts");
+    if (!alerts || !window.ResizeObserver) return;
+    new ResizeObserver(function () {
+      var height = alerts.getBoundingClientRect().height;
+      document.documentElement.style.scrollPaddingTop = height ? height + 16 + "px" : "";
+    }).observe(alerts);
+  }
+
+  document.addEventListener("bummerl:refused", function (event) {
+    showRefusal(event.target);
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
+    clearOfAlerts();
     showRefusal(document.querySelector("main"));
     // What the page said when it was loaded ("Deal 3 corrected: …") stands above the
     // part that htmx swaps, so no later answer replaces it: once a tap has been

@@ -32,14 +32,20 @@ self.addEventListener("activate", function (event) {
   );
 });
 
-// The kept copy keeps the page's Content-Security-Policy: a page made here carries only
-// the headers given to it.
+// The kept copy keeps the page's Content-Security-Policy and Permissions-Policy: a page
+// made here carries only the headers given to it.
+var KEPT_HEADERS = ["Content-Security-Policy", "Permissions-Policy"];
+
 function keptCopy(response) {
-  var policy = response.headers.get("Content-Security-Policy");
+  var kept = KEPT_HEADERS.map(function (name) {
+    return [name, response.headers.get(name)];
+  });
   return response.text().then(function (html) {
     var marked = html.replace("<html ", "<html data-kept-copy ");
     var headers = { "Content-Type": "text/html; charset=utf-8" };
-    if (policy) headers["Content-Security-Policy"] = policy;
+    kept.forEach(function (pair) {
+      if (pair[1]) headers[pair[0]] = pair[1];
+    });
     return new Response(marked, { status: 200, headers: headers });
   });
 }

@@ -104,7 +104,8 @@ def populate() -> Club:
         actor=audit.by(owner),
         key=uuid.uuid4(),
     )
-    body = factories.body(owner, clubs=[club])  # cups.body, cups.member
+    body = factories.body(owner, clubs=[club], public_lists=False)  # cups.body, cups.member
+    cup_services.invite_admin(body, factories.user().username, actor=audit.by(owner))
     cup_services.count_night(factories.cup(body), t, actor=audit.by(owner))  # cups.cup, .night
     persons.link_player(
         body, Card.objects.filter(tournament=t).first().player, None, actor=audit.by(owner)

@@ -60,6 +60,7 @@ SERVER_WIDE = {
     "cups.night",
     "cups.person",
     "cups.link",
+    "cups.admininvitation",
 }
 
 

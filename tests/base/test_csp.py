@@ -83,8 +83,11 @@ def test_refusals_and_the_service_worker_carry_the_policy(client):
     assert policy(big) == POLICY
     worker = client.get(reverse("service_worker"))
     assert policy(worker) == POLICY
-    # The sheet page the worker keeps for a dead spot keeps the page's policy.
-    assert 'headers["Content-Security-Policy"] = policy' in worker.content.decode()
+    # The sheet page the worker keeps for a dead spot keeps the page's policies.
+    assert (
+        'var KEPT_HEADERS = ["Content-Security-Policy", "Permissions-Policy"];'
+        in worker.content.decode()
+    )
     assert policy(client.get("/healthz")) == POLICY
 
 
@@ -136,3 +139,47 @@ def test_htmx_s_indicator_rules_are_in_the_sites_stylesheet():
     css = (ROOT / "static" / "css" / "site.css").read_text("utf-8")
     assert ".htmx-indicator { opacity:0; visibility:hidden; }" in css
     assert ".htmx-request .htmx-indicator, .htmx-request.htmx-indicator { opacity:1;" in css
+
+
+# -- the Permissions-Policy: only what the site uses ------------------------------------------
+
+PERMISSIONS = (
+    "accelerometer=(), autoplay=(), camera=(), clipboard-read=(), display-capture=(), "
+    "encrypted-media=(), fullscreen=(), geolocation=(), gyroscope=(), hid=(), "
+    "idle-detection=(), magnetometer=(), microphone=(), midi=(), payment=(), "
+    "picture-in-picture=(), publickey-credentials-get=(), screen-wake-lock=(), serial=(), "
+    "usb=(), xr-spatial-tracking=(), clipboard-write=(self), web-share=(self)"
+)
+
+
+def test_every_answer_carries_the_permissions_policy(client, settings):
+    sheet = factories.sheet(factories.club())
+    answers = [
+        client.get(reverse("login")),
+        client.get(reverse("entry:page", kwargs={"token": sheet.entry_token})),
+        client.get(reverse("entry:print_blank", kwargs={"token": sheet.entry_token})),
+        client.get("/no-such-page/"),
+        client.get("/healthz"),
+        client.get(reverse("service_worker")),
+    ]
+    settings.WHITENOISE_USE_FINDERS = True
+    answers.append(Client().get("/static/js/site.js"))
+    for answer in answers:
+        assert answer["Permissions-Policy"] == PERMISSIONS, answer
+
+
+def test_the_permissions_policy_allows_what_the_scripts_use_and_no_more():
+    """Copying a link and the share sheet are the scripts' only powerful features."""
+    scripts = (
+        "\n".join(path.read_text() for path in (ROOT / "static" / "js").rglob("*.js"))
+        + (ROOT / "templates" / "scoring" / "sw.js").read_text()
+    )
+    assert "navigator.clipboard.writeText" in scripts and "navigator.share" in scripts
+    for unused in (
+        "getUserMedia",
+        "geolocation",
+        "requestFullscreen",
+        "PaymentRequest",
+        "wakeLock",
+    ):
+        assert unused not in scripts

@@ -101,7 +101,7 @@ def test_the_lock_is_told_to_count_by_limit_address(settings):
 
 def test_new_printouts_of_anonymous_visitors_are_counted_by_their_64(settings):
     """A public ranking's PDF (no link, no account) is counted per address
-    (``base.printing.render_lane``): an IPv6 visitor by his /64."""
+    (``base.printing.render_lanes``): an IPv6 visitor by his /64."""
     import datetime
 
     from seasons.models import RankingSettings, Season

@@ -106,8 +106,9 @@ def test_a_phone_left_lying_asks_less_often_and_a_tap_asks_at_once(
     """live.js: every 2 s for 30 s after the page came or the sheet changed, then each
     quiet poll waits 2 s longer up to 10 s; a tap asks at once and it is 2 s again."""
     page = phone_context.new_page()
-    page.clock.install()
-    page.clock.pause_at(dt.datetime(2026, 12, 5, 19, 0))
+    # A fixed start, so that pausing never lies in the page clock's past.
+    page.clock.install(time=dt.datetime(2026, 12, 5, 19, 0))
+    page.clock.pause_at(dt.datetime(2026, 12, 5, 19, 1))
     page.add_init_script(POLL_TIMES)
     page.goto(entry_url(live_server, sheet))
     start = page.evaluate("Date.now()")
@@ -351,7 +352,7 @@ def test_deals_sent_after_the_session_ended_wait_for_the_sign_in_then_go_in_orde
     expect(waiting).to_contain_text("2 Spiele warten auf die Verbindung")
     Session.objects.all().delete()  # the session ends meanwhile
     dead_spot(phone_context, page, False)
-    expect(offline).to_contain_text("Nicht gespeichert: die Anmeldung ist abgelaufen. Anmelden")
+    expect(offline).to_contain_text("Nicht gespeichert: du bist nicht mehr eingeloggt. Einloggen")
     expect(waiting).to_have_text(
         "2 Spiele warten auf diesem Handy; sie werden der Reihe nach gesendet, sobald du "
         "wieder angemeldet bist."
@@ -387,7 +388,7 @@ def test_a_deal_tapped_online_after_the_session_ended_is_kept_not_lost(
     tap(page, "contract", "bettler")
     won(page)
     expect(page.locator("#live")).to_contain_text("1 Spiel wartet auf diesem Handy")
-    expect(page.locator("#offline")).to_contain_text("die Anmeldung ist abgelaufen")
+    expect(page.locator("#offline")).to_contain_text("du bist nicht mehr eingeloggt")
     assert page.url == live_server.url + path  # no sign-in page inside the sheet
     assert Deal.objects.filter(sheet=sheet).count() == 0
     # Signed in again in another tab: the next poll that comes through sends it.

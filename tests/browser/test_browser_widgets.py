@@ -5,6 +5,8 @@ embeds each widget in an iframe; each renders inside its frame with the club's c
 and the browser reports no policy violation. A page of the site itself stays unframed."""
 
 import datetime
+import html
+import re
 import threading
 from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -112,3 +114,55 @@ def test_each_widget_renders_in_a_frame_of_another_site_with_the_club_colour(
     assert page.frame_locator("#site").locator("main").count() == 0
     assert [f.url for f in page.frames].count("chrome-error://chromewebdata/") == 1
     assert violations == []
+
+
+def test_each_widget_tells_the_framing_page_its_height_through_the_members_page_snippet(
+    live_server, page, other_site
+):
+    """The snippets of the members page, pasted as they are into a page of another site:
+    each frame takes its widget's height (no scrolling inside a frame of fixed height),
+    also after the frame is made narrower (more lines wrap)."""
+    factories.presets()
+    club = factories.club()
+    Club.objects.filter(pk=club.pk).update(public_page=True)
+    today = timezone.localdate()
+    Season.objects.create(
+        club=club, name="Saison", first_day=today - datetime.timedelta(days=7), last_day=today
+    )
+    RankingSettings.objects.create(club=club, public=True, pick="points")
+    for day in range(1, 6):
+        factories.tournament(
+            club,
+            name=f"Preisschnapsen {day}",
+            venue="Gasthaus Grüner Baum, Hauptstraße 12, 1234 Irgendwo",
+            starts_at=timezone.now() + datetime.timedelta(days=day),
+        )
+    simulate(club, cards=16, players=12, max_cards=2, seed=1)  # a finished night: points
+    owner = factories.signed_in(factories.user(club, role="owner"))
+    members = owner.get(reverse("members", kwargs={"slug": club.slug})).content.decode()
+    snippets = [
+        html.unescape(s).replace("http://testserver", live_server.url)
+        for s in re.findall(r'<pre class="snippet"[^>]*>(.*?)</pre>', members, re.S)
+    ]
+    assert len(snippets) == 3 and snippets[2].startswith("<script>")
+    page.goto(other_site(f"<!doctype html><title>Unser Klub</title>{''.join(snippets)}"))
+    frames = page.locator("iframe")
+    expect(frames).to_have_count(2)
+    for width in (360, 320):
+        page.set_viewport_size({"width": width, "height": 700})
+        for n in range(2):
+            src = frames.nth(n).get_attribute("src")
+            inner = page.frame(url=src)
+            wait_until(inner, "document.readyState === 'complete'")
+            tall = "Math.ceil(document.documentElement.getBoundingClientRect().height)"
+            wait_until(
+                page,
+                f"document.querySelectorAll('iframe')[{n}].clientHeight === {inner.evaluate(tall)}",
+            )
+            if n == 0:  # five nights: taller than the snippet's first guess
+                assert inner.evaluate(tall) > 360, src
+            assert inner.evaluate("document.documentElement.scrollWidth") <= width, src
+            # nothing left to scroll inside the frame
+            assert inner.evaluate("document.scrollingElement.scrollHeight") <= inner.evaluate(
+                "window.innerHeight"
+            ), src

@@ -130,9 +130,14 @@ def pages(club, sheet, t):
         (reverse("register", kwargs={"token": t.public_token}), dict.fromkeys(PERSONAS, 404)),
         (reverse("registration_link", kwargs={"token": registration.token}), PUBLIC),
         ("/p/r/not-a-token/", dict.fromkeys(PERSONAS, 404)),
-        # the registered player's calendar, under his private link
-        (reverse("registration_calendar", kwargs={"token": registration.token}), PUBLIC),
-        ("/p/r/not-a-token/calendar.ics", dict.fromkeys(PERSONAS, 404)),
+        # the registered player's calendar, under its own token, never the private link's
+        (reverse("registration_calendar", kwargs={"token": registration.feed_token}), PUBLIC),
+        ("/p/cal/not-a-token/calendar.ics", dict.fromkeys(PERSONAS, 404)),
+        (
+            reverse("registration_calendar", kwargs={"token": registration.token}),
+            dict.fromkeys(PERSONAS, 404),
+        ),
+        (f"/p/r/{registration.token}/calendar.ics", dict.fromkeys(PERSONAS, 410)),
         # the club's public face (issue 28): public where the owner made it so, else 404
         *[
             (reverse(name, kwargs={"slug": c.slug}), PUBLIC if c == face else NOBODY)
@@ -273,11 +278,12 @@ def test_writes_answer_every_visitor_as_the_table_says(world):
         (reverse("site_backup"), {}, SITE),
         (reverse("site_reset"), {"username": "x"}, SITE),
         # The organiser merges; the owner, sending it again, is told it is done (302).
+        # (A typo of a player who met him in no match: two who met are refused.)
         (
             reverse(
                 "player_merge", kwargs={"slug": slug, "player_id": _player(club, "Spieler 1").pk}
             ),
-            {"other": _player(club, "Spieler 2").pk},
+            {"other": factories.players(club, "Spieler Eins")[0].pk},
             MANAGE,
         ),
     ]

@@ -1,5 +1,6 @@
 """Ids and numbers a page sends that are no such number never answer 500: not a number
-(``abc``, ``²``: ``isdigit`` takes it, ``int`` does not), negative, or too large for a
+(``abc``, ``²``: ``isdigit`` takes it, ``int`` does not; ``٣``, which both take, and
+``base.numbers`` refuses), negative, or too large for a
 64-bit integer column (20 digits, which SQLite cannot even compare once a lookup is
 not a plain equality). Every view that reads one from the address, a parameter or a
 form answers 404, 400, a refusal on the page, or the page as if none was sent.
@@ -15,8 +16,12 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 from django.urls.exceptions import Resolver404
 
+from base.errors import RuleError
 from clubs.models import Category
+from cups.models import Link
+from cups.models import Night as CupNight
 from scoring.models import RuleSet
+from seasons import ranking
 from tests import factories
 from tournaments.models import Card, Pull, Report, Result, TieBreak
 from tournaments.services.physical_draws import add_pull, start_physical_draw
@@ -26,7 +31,7 @@ from tournaments.simulation import simulate
 
 pytestmark = pytest.mark.django_db
 
-BAD = ["abc", "²", "-1", "99999999999999999999"]
+BAD = ["abc", "²", "٣", "-1", "99999999999999999999"]
 HUGE = "99999999999999999999"
 OUT_OF_DATE = "Dieses Formular ist veraltet: bitte die Seite neu laden."
 
@@ -59,7 +64,7 @@ def test_every_id_of_an_address_is_read_by_the_id_converter():
     walk(get_resolver().url_patterns)
     ours = [r for r in everything if not r.startswith("admin/")]
     assert [r for r in ours if "<int:" in r] == []
-    assert len(ROUTES) == 76
+    assert len(ROUTES) == 78
 
 
 def filled(route: str, value: str, slug: str) -> str:
@@ -294,7 +299,72 @@ def stechen_numbers(w, value):
         response = w.client.post(w.url("stechen", tournament_id=t.pk), post)
         assert response.status_code == 400
         assert field in response.context["stechen_form"].errors
+    post = {"key": str(uuid.uuid4()), "first": 9, "seen": 0, "order": f"1 {value} 2"}
+    response = w.client.post(w.url("stechen", tournament_id=t.pk), post)
+    assert response.status_code == 400
+    assert response.context["stechen_form"].errors["order"] == [
+        "Schreib die Kartennummern, z. B. 12, 5, 31."
+    ]
     assert not TieBreak.objects.filter(tournament=t).exists()
+
+
+def consolation_prizes(w, value):
+    t, _match = w.night()
+    url = w.url("open_consolation", tournament_id=t.pk)
+    response = w.client.post(url, {"rounds": 1, "by": "cards", "prizes": f"{value}: Wein"})
+    assert response.status_code == 400
+    assert response.context["form"].errors["prizes"] == [
+        'Zeile 1: bitte "Platz: Preis" schreiben, z. B. "1: Geschenkkorb".'
+    ]
+
+
+def points_key(w, value):
+    for text in (f"{value}: 10", f"1-{value}: 10", f"1: {value}"):
+        with pytest.raises(RuleError) as refused:
+            ranking.parse_key(text)
+        assert refused.value.field == "points_key"
+
+
+def players_page(w, value):
+    factories.players(w.club, "Anna")
+    response = w.client.get(w.url("players"), {"page": value})
+    assert response.status_code == 200
+    assert "Anna" in response.content.decode()
+
+
+def cup_body(w):
+    """A body with the club in it and a cup, its admin signed in on a client of its own."""
+    admin = factories.user()
+    body = factories.body(admin, clubs=(w.club,))
+    return body, factories.cup(body), factories.signed_in(admin)
+
+
+def cup_after(w, value):
+    body, cup, _admin = cup_body(w)
+    url = reverse("cups:cup", kwargs={"slug": body.slug, "cup_slug": cup.slug})
+    response = Client().get(url, {"after": value})
+    assert response.status_code == 200
+    assert response.context["tables"][0].code == "all"
+
+
+def cup_person(w, value):
+    body, _cup, admin = cup_body(w)
+    player = factories.players(w.club, "Hans Maier")[0]
+    response = admin.post(
+        reverse("cups:link", kwargs={"slug": body.slug}), {"player": player.pk, "person": value}
+    )
+    assert response.status_code == 400
+    assert not Link.objects.filter(player=player).exists()
+
+
+def cup_ticks(w, value):
+    _body, cup, _admin = cup_body(w)
+    t = factories.played_night(w.club, ["Anna", "Ben"])
+    url = reverse("cups:tick", kwargs={"slug": w.club.slug, "tournament_id": t.pk})
+    response = w.client.post(url, {"cup": [str(cup.pk), value]}, follow=True)
+    assert response.status_code == 200
+    assert OUT_OF_DATE in response.content.decode()
+    assert not CupNight.objects.filter(tournament=t).exists()
 
 
 PLACES = [
@@ -316,6 +386,12 @@ PLACES = [
     pull_seen,
     tables_seen,
     stechen_numbers,
+    consolation_prizes,
+    points_key,
+    players_page,
+    cup_after,
+    cup_person,
+    cup_ticks,
 ]
 
 

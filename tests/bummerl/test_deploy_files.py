@@ -1,5 +1,6 @@
-"""The deployment files the README walks through (deploy/): the systemd units start what
-exists in the project, the backup timer has its service, the README names each file."""
+"""The deployment files the server guide walks through (deploy/): the systemd units start
+what exists in the project, the backup timer has its service. That the guide names each
+file is tests/bummerl/test_server_guide.py's."""
 
 import configparser
 import shlex
@@ -37,17 +38,52 @@ def test_the_backup_runs_the_backup_command_every_night_and_keeps_30_days():
     assert timer["OnCalendar"] == "*-*-* 04:30:00" and timer["Persistent"] == "true"
 
 
-def test_the_readme_walks_through_every_deployment_file():
-    readme = (ROOT / "README.md").read_text()
-    for path in sorted(DEPLOY.iterdir()):
-        assert f"deploy/{path.name}" in readme, path.name
-
-
 def test_the_worker_unit_runs_the_task_queues_cluster():
     service = unit("bummerl-worker.service")["Service"]
     command = shlex.split(service["ExecStart"])
-    assert command[1:] == ["manage.py", "qcluster"] and "qcluster" in get_commands()
+    # The site's own command of that name (it stops on SIGTERM, tests/base/test_worker_stop.py).
+    assert command[1:] == ["manage.py", "qcluster"] and get_commands()["qcluster"] == "bummerl"
     assert service["EnvironmentFile"] == "/etc/bummerl.env"
+    # It stops by itself within 15 s: systemd's SIGKILL after 30 s is never needed.
+    assert service.get("KillSignal", "SIGTERM") == "SIGTERM" and service["TimeoutStopSec"] == "30"
+
+
+def test_gunicorn_keeps_no_control_socket_in_the_users_home(tmp_path):
+    """gunicorn's control socket would lie in ``$HOME/.gunicorn/``, shared by every gunicorn
+    of the user, and a system user without a home would get an ERROR at each start."""
+    import os
+    import socket
+    import subprocess
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "HOME": str(tmp_path / "home"), "DJANGO_DEBUG": "1"}
+    env.pop("XDG_RUNTIME_DIR", None)
+    (tmp_path / "home").mkdir()
+    command = [str(ROOT / ".venv/bin/gunicorn"), "bummerl.wsgi", "-c", "bummerl/gunicorn.conf.py"]
+    server = subprocess.Popen(
+        [*command, "-b", f"127.0.0.1:{port}", "-w", "1"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        for _ in range(300):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+    finally:
+        server.terminate()
+        output = server.communicate(timeout=30)[0]
+    assert "Listening at" in output
+    assert " ERROR " not in output and "control" not in output.lower(), output
+    assert list((tmp_path / "home").iterdir()) == []
 
 
 def test_the_push_unit_serves_the_push_server_and_the_proxy_sends_it_the_version_paths():

@@ -50,7 +50,7 @@ def test_healthz_answers_over_plain_http_under_production_settings(tmp_path):
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "bummerl.settings",
         "DJANGO_DEBUG": "0",
-        "DJANGO_SECRET_KEY": "s" * 60,
+        "DJANGO_SECRET_KEY": "test-only-key-" + "s9" * 25,
         "DJANGO_ALLOWED_HOSTS": "club.example",
         "SQLITE_PATH": str(tmp_path / "health.sqlite3"),
     }

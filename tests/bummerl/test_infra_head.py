@@ -71,12 +71,14 @@ def test_head_answers_as_get_on_every_page_for_a_signed_in_owner():
         "number": 1,
         "action": "renew",
         "side": "left",
+        "variant": "dreierschnapsen",
         "uidb64": "MQ",
         # cups (issue 30): no body of the club's slug, so these answer 404 to GET and HEAD
         "cup_slug": "cup",
         "club_id": club.pk,
         "night_id": 1,
         "link_id": 1,
+        "cup_id": 1,
     }
     tokens = {
         "join": invitation.token,

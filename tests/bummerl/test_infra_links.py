@@ -158,7 +158,7 @@ def _start(env: dict, tmp_path) -> subprocess.CompletedProcess:
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "bummerl.settings",
         "DJANGO_DEBUG": "0",
-        "DJANGO_SECRET_KEY": "s" * 60,
+        "DJANGO_SECRET_KEY": "test-only-key-" + "s9" * 25,
         "SQLITE_PATH": str(tmp_path / "unused.sqlite3"),
         **env,
     }

@@ -49,7 +49,7 @@ def test_the_traceback_goes_to_stderr_under_production_settings(tmp_path):
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "bummerl.settings",
         "DJANGO_DEBUG": "0",
-        "DJANGO_SECRET_KEY": "s" * 60,
+        "DJANGO_SECRET_KEY": "test-only-key-" + "s9" * 25,
         "DJANGO_SSL_REDIRECT": "0",
         "SQLITE_PATH": str(tmp_path / "unused.sqlite3"),
     }

@@ -95,12 +95,21 @@ def private_links(world) -> dict[str, tuple[str, set[str]]]:
 
 
 def public_codes(world) -> set[str]:
-    """QR codes anyone may see: the public live brackets (on the room screens), those of
-    a public club page's nights too (issue 28)."""
+    """QR codes that carry no private token: the public live brackets (on the room
+    screens), those of a public club page's nights too (issue 28), and the club's blank
+    score sheets' address of a new table (issue 42: it opens a table only for a member
+    allowed to, like the club's own page)."""
     nights = Tournament.objects.filter(Q(club=world["club"]) | Q(club__public_page=True))
+    opening = reverse("open_table", kwargs={"slug": world["club"].slug})
     return {
-        f"http://testserver/p/{token}/"  # the announced night's too (issue 28)
-        for token in nights.values_list("public_token", flat=True)
+        *(
+            f"http://testserver/p/{token}/"  # the announced night's too (issue 28)
+            for token in nights.values_list("public_token", flat=True)
+        ),
+        *(
+            f"http://testserver{opening}?variant={variant}"
+            for variant in ("schnapsen", "dreierschnapsen", "bauernschnapsen")
+        ),
     }
 
 

@@ -54,18 +54,32 @@ def _start(**env):
 def test_the_site_never_starts_without_a_secret_key():
     done = _start(DJANGO_ALLOWED_HOSTS="bummerl.example.org")
     assert done.returncode != 0
-    assert "DJANGO_SECRET_KEY must be set to at least 32 random characters" in done.stderr
+    assert "DJANGO_SECRET_KEY must be set to at least 50 random characters" in done.stderr
 
 
-@pytest.mark.parametrize("key", ["short-key", "insecure-development-key-only-for-a-developer"])
-def test_a_short_or_the_known_development_key_is_refused_in_production(key):
+@pytest.mark.parametrize(
+    "key",
+    [
+        "short-key",
+        "insecure-development-key-only-for-a-developer",
+        "Kq7-x2Pz_9vLm4Tr8NwYb3Hc6Jd1Fg5Rs0Ue2Io7Ap4Sl9Mk3",  # 49 characters
+        "k" * 50 + "-" * 10,  # 60, but two different characters
+        "django-insecure-" + "Kq7-x2Pz_9vLm4Tr8NwYb3Hc6Jd1Fg5Rs0Ue2Io7Ap4Sl9Mk3X",
+    ],
+)
+def test_a_weak_or_the_known_development_key_is_refused_in_production(key):
     done = _start(DJANGO_SECRET_KEY=key, DJANGO_ALLOWED_HOSTS="bummerl.example.org")
     assert done.returncode != 0
-    assert "DJANGO_SECRET_KEY must be set" in done.stderr
+    assert (
+        "DJANGO_SECRET_KEY must be set to at least 50 random characters of this server's own "
+        "(not starting with 'django-insecure-'); make one with "
+        'python3 -c "import secrets; print(secrets.token_urlsafe(50))"'
+    ) in done.stderr
 
 
 def test_a_secret_key_alone_starts_without_debug():
-    done = _start(DJANGO_SECRET_KEY="k" * 50, DJANGO_ALLOWED_HOSTS="bummerl.example.org")
+    key = "Kq7-x2Pz_9vLm4Tr8NwYb3Hc6Jd1Fg5Rs0Ue2Io7Ap4Sl9Mk3X"  # 50 characters
+    done = _start(DJANGO_SECRET_KEY=key, DJANGO_ALLOWED_HOSTS="bummerl.example.org")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
 

@@ -19,7 +19,7 @@ from scoring.rulesets import copy_rule_set
 from seasons.models import RankingSettings, Season
 from tests import factories
 from tests.markup import squeezed
-from tournaments.models import Pairing, Tournament
+from tournaments.models import Pairing, Registration, Tournament
 from tournaments.services import checkin, signup
 from tournaments.services.draws import draw_round
 from tournaments.services.sheets import Actor
@@ -352,20 +352,66 @@ def test_a_registered_players_calendar_lists_his_standing_registrations_in_the_c
     signup.register(second, name="Ben", cards=1)
     elsewhere = announced(factories.club(), name="Anderswo")
     signup.register(elsewhere, name="Anna Huber", cards=1)
-    response = Client().get(reverse("registration_calendar", kwargs={"token": mine.token}))
+    response = Client().get(reverse("registration_calendar", kwargs={"token": mine.feed_token}))
     assert response["Content-Type"] == "text/calendar; charset=utf-8"
     found = events(response.content)
+    other = Registration.objects.get(tournament=second, name_fold=mine.name_fold)
     assert list(found) == [
-        f"night-{first.pk}@{club.slug}.bummerl",
-        f"night-{second.pk}@{club.slug}.bummerl",
+        f"night-{first.pk}-registration-{mine.pk}@{club.slug}.bummerl",
+        f"night-{second.pk}-registration-{other.pk}@{club.slug}.bummerl",
     ]
-    assert str(found[f"night-{first.pk}@{club.slug}.bummerl"]["DESCRIPTION"]) == (
-        "2 Karten · angemeldet"
-    )
+    assert str(
+        found[f"night-{first.pk}-registration-{mine.pk}@{club.slug}.bummerl"]["DESCRIPTION"]
+    ) == ("2 Karten · angemeldet")
     body = response.content.decode()
     for secret in (mine.token, mine.contact, mine.reference, "1234567"):
         assert secret not in body
-    assert Client().get("/p/r/not-a-token/calendar.ics").status_code == 404
+    assert Client().get("/p/cal/not-a-token/calendar.ics").status_code == 404
+
+
+def test_the_feed_has_a_token_of_its_own_and_the_cancel_link_opens_no_feed():
+    factories.presets()
+    club = factories.club()
+    mine = signup.register(announced(club), name="Anna Huber", cards=2, contact="a@example.org")
+    assert mine.feed_token and mine.feed_token != mine.token
+    feed = reverse("registration_calendar", kwargs={"token": mine.feed_token})
+    assert feed == f"/p/cal/{mine.feed_token}/calendar.ics"
+    assert Client().get(feed).status_code == 200
+    # the token that changes or cancels the registration opens no feed, old address or new
+    assert Client().get(f"/p/r/{mine.token}/calendar.ics").status_code == 410
+    assert Client().get("/p/r/not-a-token/calendar.ics").status_code == 410
+    assert Client().get(f"/p/cal/{mine.token}/calendar.ics").status_code == 404
+    # the feed's token opens no registration
+    assert Client().get(f"/p/r/{mine.feed_token}/").status_code == 404
+    # the registration's page shows the feed's address, not its own under it
+    page = Client().get(reverse("registration_link", kwargs={"token": mine.token}))
+    text = page.content.decode()
+    assert f"http://testserver{feed}" in text
+    assert f"/p/r/{mine.token}/calendar.ics" not in text
+    # each registration its own
+    other = signup.register(announced(club, days=5), name="Ben", cards=1)
+    assert other.feed_token != mine.feed_token
+
+
+def test_a_night_has_distinct_uids_in_the_club_feed_and_a_players_feed_stable_on_refetch():
+    factories.presets()
+    club = public_club()
+    t = announced(club)
+    anna = signup.register(t, name="Anna Huber", cards=1, contact="a@example.org")
+    ben = signup.register(t, name="Ben", cards=1, contact="b@example.org")
+    club_feed = reverse("club_calendar", kwargs={"slug": club.slug})
+    anna_feed = reverse("registration_calendar", kwargs={"token": anna.feed_token})
+    ben_feed = reverse("registration_calendar", kwargs={"token": ben.feed_token})
+    for _ in range(2):  # a second fetch gives the same UIDs
+        assert list(events(Client().get(club_feed).content)) == [
+            f"night-{t.pk}@{club.slug}.bummerl"
+        ]
+        assert list(events(Client().get(anna_feed).content)) == [
+            f"night-{t.pk}-registration-{anna.pk}@{club.slug}.bummerl"
+        ]
+        assert list(events(Client().get(ben_feed).content)) == [
+            f"night-{t.pk}-registration-{ben.pk}@{club.slug}.bummerl"
+        ]
 
 
 # -- widgets -------------------------------------------------------------------------------

@@ -754,6 +754,7 @@ def test_founding_inviting_and_joining_on_a_360_pixel_phone(live_server, browser
     owner.locator("input[name=password]").fill("pw-obmann")
     owner.locator("form.stack button").click()
     owner.get_by_role("link", name="Verein gründen").click()
+    expect(owner.locator("input[name=name]")).to_be_visible()  # the page has loaded
     assert fits(owner)
     owner.locator("input[name=name]").fill("Schnapsrunde zum Grünen Baum")
     owner.get_by_role("button", name="Verein gründen").click()

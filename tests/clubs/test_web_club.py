@@ -27,11 +27,31 @@ def test_players_sort_the_german_way(club):
 
 
 def test_player_search_folds_umlauts_and_case(club, client):
-    factories.players(club, "Ben Müller", "Clara Weiß", "Franz Mueller")
+    factories.players(club, "Ben Müller", "Clara Weiß", "Franz Mueller", "Dora Maus")
     url = reverse("player_search", kwargs={"slug": club.slug})
-    assert client.get(url, {"q": "mül"}).json()["names"] == ["Ben Müller"]
-    assert client.get(url, {"q": "MUL"}).json()["names"] == ["Ben Müller"]
+    both = ["Ben Müller", "Franz Mueller"]
+    # ü, ue and u are one letter to a search, either way (issue 42)
+    for query in ("mül", "MUL", "mueller", "Müller"):
+        assert sorted(client.get(url, {"q": query}).json()["names"]) == both, query
     assert client.get(url, {"q": "weiss"}).json()["names"] == ["Clara Weiß"]
+    assert client.get(url, {"q": "Weiß"}).json()["names"] == ["Clara Weiß"]
+    assert client.get(url, {"q": "Mais"}).json()["names"] == []
+
+
+def test_the_player_list_finds_oe_ae_ue_and_ss_either_way(club, client):
+    factories.players(club, "Goethe", "Jürgen Öhlinger", "Straßer", "Haenel", "Ida Strasser")
+    url = reverse("players", kwargs={"slug": club.slug})
+
+    def found(query):
+        return sorted(p.name for p in client.get(url, {"q": query}).context["table"].data)
+
+    assert found("Göthe") == ["Goethe"]
+    assert found("oehlinger") == ["Jürgen Öhlinger"]
+    assert found("JUERGEN OE") == ["Jürgen Öhlinger"]
+    assert found("strasser") == ["Ida Strasser", "Straßer"]
+    assert found("Straßer") == ["Ida Strasser", "Straßer"]
+    assert found("Hänel") == ["Haenel"]
+    assert found("xyz") == []
 
 
 def test_quick_add_refuses_a_name_twice_and_says_why(club, client):

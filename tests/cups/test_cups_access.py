@@ -14,8 +14,8 @@ from tests import factories
 
 pytestmark = pytest.mark.django_db
 
-PUBLIC = {"cup", "cup_print", "cup_ratings", "join", "bodies"}
-"""Open to anyone (the cup page, its printout), to the holder of the join link, or the
+PUBLIC = {"cup", "cup_print", "cup_json", "cup_ratings", "join", "bodies"}
+"""Open to anyone (the cup page, its printout and JSON), to the holder of the join link, or the
 visitor's own list of bodies (checked below to show none of another body)."""
 
 
@@ -29,7 +29,14 @@ def world():
     night = services.count_night(cup, t, actor=audit.SYSTEM)
     player = Player.objects.get(club=club, name="Anna Geheim")
     link = persons.link_player(body, player, None, actor=audit.SYSTEM)
+    invitation = services.invite_admin(
+        body, factories.user(username="eingeladen").username, actor=audit.SYSTEM
+    )
+    cup.final = factories.tournament(club, name="Geheimfinale")
+    cup.save()
     kwargs = {
+        "invitation_id": invitation.pk if invitation else 0,
+        "cup_id": cup.pk,
         "slug": body.slug,
         "cup_slug": cup.slug,
         "club_id": club.pk,
@@ -47,7 +54,7 @@ def every_url(body, club, kwargs) -> dict[str, str]:
         assert isinstance(pattern, URLPattern)
         names = set(pattern.pattern.converters)
         given = {k: v for k, v in kwargs.items() if k in names}
-        if pattern.name == "tick":
+        if pattern.name in ("tick", "answer_final"):
             given["slug"] = club.slug
         found[pattern.name] = reverse(f"cups:{pattern.name}", kwargs=given)
     return found
@@ -62,7 +69,7 @@ def outsiders():
 
 
 def test_every_cup_url_is_walked():
-    assert len(urlpatterns) == 20 and get_resolver().resolve("/bodies/")
+    assert len(urlpatterns) == 23 and get_resolver().resolve("/bodies/")
 
 
 @pytest.mark.parametrize("who", ["member of another club", "admin of another body"])
@@ -72,7 +79,9 @@ def test_no_cup_admin_url_answers_an_outsider(client, world, who):
     for name, url in every_url(body, club, kwargs).items():
         response = client.get(url)
         if response.status_code == 405:
-            response = client.post(url, {"cup": "1", "username": "x", "person": "new"})
+            response = client.post(
+                url, {"cup": "1", "username": "x", "person": "new", "answer": "accept"}
+            )
         if name in PUBLIC:
             if name == "bodies":
                 assert "Geheimverband" not in response.content.decode()
@@ -80,6 +89,8 @@ def test_no_cup_admin_url_answers_an_outsider(client, world, who):
         assert response.status_code in (403, 404), (name, response.status_code)
         assert "Geheim" not in response.content.decode()
     assert body.admins.count() == 1 and body.members.live().count() == 1
+    assert body.invitations.get().accepted_at is None
+    assert not body.cups.get().final_accepted
     assert body.links.live().count() == 1 and body.cups.get().nights.live().count() == 1
 
 

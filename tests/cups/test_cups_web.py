@@ -85,17 +85,18 @@ def test_any_signed_in_user_creates_a_body_and_is_its_admin_once_for_a_double_po
     assert (entry.club_id, entry.action, entry.actor) == (None, "body created", user)
 
 
-def test_an_admin_adds_another_admin_by_user_name_and_a_wrong_name_is_said_on_its_field(
+def test_an_admin_invites_another_admin_by_user_name_and_a_wrong_name_is_said_on_its_field(
     client, setup
 ):
     body, *_ = setup
-    factories.user(username="gerti")
+    gerti = factories.user(username="gerti")
     url = reverse("cups:add_admin", kwargs={"slug": body.slug})
     response = client.post(url, {"username": "niemand"})
     assert response.status_code == 400
     assert response.context["admin_form"].errors["username"] == ["Es gibt kein Konto niemand."]
     assert client.post(url, {"username": "gerti"}).status_code == 302
-    assert body.admins.filter(username="gerti").exists()
+    assert not body.admins.filter(username="gerti").exists()  # invited, not yet an admin
+    assert [i.user for i in body.invitations.all()] == [gerti]
 
 
 def test_a_club_owner_joins_by_the_link_and_a_renewed_link_no_longer_works(client):
@@ -309,7 +310,7 @@ def test_the_top_two_with_a_tie_at_the_cut_are_invited_once_to_the_final(client,
         night(north, "Emil", "Franz", 3),  # Emil 25, Franz 20
     )
     final = open_final(north)
-    cup.final, cup.qualify_top = final, 2
+    cup.final, cup.qualify_top, cup.final_accepted_at = final, 2, timezone.now()
     cup.save()
     page = client.get(reverse("cups:cup_admin", kwargs={"slug": body.slug, "cup_slug": cup.slug}))
     assert [q.line.entrant.name for q in page.context["qualifiers"]] == ["Anna", "Clara", "Emil"]
@@ -318,11 +319,12 @@ def test_the_top_two_with_a_tie_at_the_cut_are_invited_once_to_the_final(client,
     for _ in range(2):  # a double tap registers once
         assert client.post(url, {"key": key}).status_code == 302
     again = client.post(url, {"key": factories.key()}, follow=True)  # a second invite
-    assert "Schon angemeldet: Anna, Clara, Emil." in again.content.decode()
+    clara = f"Clara ({south.name})"  # a guest of the host club Nord (RULES.md 8.6)
+    assert f"Schon angemeldet: Anna, {clara}, Emil." in again.content.decode()
     names = sorted(Registration.objects.filter(tournament=final).values_list("name", flat=True))
-    assert names == ["Anna", "Clara", "Emil"]
+    assert names == ["Anna", clara, "Emil"]
     entry = AuditEntry.objects.get(scope="cup", scope_id=cup.pk, action="cup finalists invited")
-    assert set(entry.after["players"]) == {"Anna", "Clara", "Emil"}
+    assert set(entry.after["players"]) == {"Anna", clara, "Emil"}
 
 
 def test_the_top_one_of_each_heat_qualify_with_a_tie_in_a_heat(setup):
@@ -343,6 +345,7 @@ def test_an_invite_to_a_final_whose_registration_is_closed_is_refused_on_the_pag
     body, cup, north, *_ = setup
     count(cup, night(north, "Anna", "Ben", 9))
     cup.final, cup.qualify_top = factories.tournament(north, name="Finale"), 1
+    cup.final_accepted_at = timezone.now()
     cup.save()
     url = reverse("cups:invite", kwargs={"slug": body.slug, "cup_slug": cup.slug})
     response = client.post(url, {"key": factories.key()})

@@ -117,8 +117,9 @@ def test_a_link_makes_a_bounded_number_of_new_printouts(made, settings):
     assert len(made) == 4
 
 
-def test_members_print_without_a_count(made, settings, client):
+def test_members_print_with_a_count_of_their_own(made, settings, client):
     settings.PRINT_RENDERS = 1
+    settings.PRINT_RENDERS_ACCOUNT = 3
     club = factories.club()
     sheet = factories.sheet(club)
     client.force_login(factories.user(club, role="organiser"))
@@ -127,21 +128,28 @@ def test_members_print_without_a_count(made, settings, client):
     record(Client(), sheet)
     assert client.get(reverse("sheet:print_summary", kwargs={"pk": sheet.pk})).status_code == 200
     assert len(made) == 3
+    record(Client(), sheet)
+    refused = client.get(reverse("sheet:print_summary", kwargs={"pk": sheet.pk}))
+    assert refused.status_code == 429
+    assert refused.content.decode() == TOO_MANY_DE
+    assert len(made) == 3
 
 
 def test_the_count_starts_again_when_the_window_is_over(made, settings, monkeypatch):
-    import time
+    from datetime import timedelta
+
+    from django.utils import timezone
 
     settings.PRINT_RENDERS = 1
     settings.PRINT_WINDOW = 600
-    clock = [time.time()]
-    monkeypatch.setattr(time, "time", lambda: clock[0])
+    clock = [timezone.now()]
+    monkeypatch.setattr(timezone, "now", lambda: clock[0])
     sheet = factories.sheet(factories.club())
     phone = Client()
     assert phone.get(link(sheet, "print_summary")).status_code == 200
     assert phone.get(link(sheet, "print_blank")).status_code == 429
-    clock[0] += 599
+    clock[0] += timedelta(seconds=599)
     assert phone.get(link(sheet, "print_blank")).status_code == 429
-    clock[0] += 2
+    clock[0] += timedelta(seconds=2)
     assert phone.get(link(sheet, "print_blank")).status_code == 200
     assert len(made) == 2

@@ -150,3 +150,28 @@ def test_two_players_read_the_end_of_a_bummerl_as_points_left(client):
     assert "Bummerl 1 ist aus (0 · 7): Ben ist Schneider: 2 Bummerl." in banner(
         response.content.decode()
     )
+
+
+def test_two_players_call_a_finished_game_a_bummerl_in_the_list_as_in_the_banner(client):
+    # RULES.md 2: the game of two-player Schnapsen is the Bummerl; the sheet's banner
+    # and its deal list use the one word.
+    club = factories.signed_in_club(client)
+    sheet = factories.sheet(club, names=("Anna", "Ben"))
+    url = reverse("sheet:record", kwargs={"pk": sheet.pk})
+    for points in (3, 3, 1):
+        response = client.post(
+            url,
+            {"key": factories.key(), "kind": "quick", "winner": 0, "points": points},
+            headers={"HX-Request": "true"},
+        )
+    html = response.content.decode()
+    assert "Bummerl 1 ist aus" in banner(html)
+    line = re.search(r'<li class="game-end">\s*<strong>([^<]*)</strong>', html).group(1)
+    assert line == "Bummerl 1, fehlende Punkte:"
+    page = client.get(reverse("sheet:page", kwargs={"pk": sheet.pk})).content.decode()
+    assert "Runde" not in page
+    # Dreierschnapsen keeps its word for a game.
+    three = factories.sheet(club, names=("Clara", "Dora", "Emil"))
+    factories.finish_game(three)
+    page = client.get(reverse("sheet:page", kwargs={"pk": three.pk})).content.decode()
+    assert re.search(r'<li class="game-end">\s*<strong>Runde 1:</strong>', page)

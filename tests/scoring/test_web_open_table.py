@@ -1,6 +1,8 @@
 """Opening a table: a player new to the club is added from the same page, which keeps
 the seats, the game and the title already chosen; an empty name is refused beside the
-field. Without JavaScript (a plain POST) and with htmx (the form swapped)."""
+field. Picking a game shows its seats and its rule set at once (htmx), and without
+JavaScript the form sent says what is missing. Without JavaScript (a plain POST) and
+with htmx (the form swapped)."""
 
 import re
 import uuid
@@ -8,7 +10,9 @@ import uuid
 import pytest
 from django.urls import reverse
 
+from clubs.audit import SYSTEM
 from clubs.models import Player
+from scoring.rulesets import copy_rule_set
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -128,3 +132,97 @@ def test_two_player_schnapsen_fills_only_two_seats(club, client, chosen):
     html = client.post(url(club), data).content.decode()
     assert selected(html, "player_3") in (None, "")
     assert "Gerda ist zum Auswählen bereit: alle Plätze sind besetzt." in html
+
+
+# -- picking the game ------------------------------------------------------------------
+
+
+@pytest.fixture
+def three(club):
+    """Anna, Ben and Clara in seats 1 to 3, the form as first shown (wiki rule set)."""
+    anna, ben, clara, dora = factories.players(club, "Anna", "Ben", "Clara", "Dora")
+    return {
+        "key": str(uuid.uuid4()),
+        "variant": "dreierschnapsen",
+        "title": "",
+        "player_1": str(anna.pk),
+        "player_2": str(ben.pk),
+        "player_3": str(clara.pk),
+        "player_4": "",
+        "rule_set": str(factories.presets()["wiki"].pk),
+        "dora": str(dora.pk),
+    }
+
+
+def seat_4_shown(html: str) -> bool:
+    return '<select name="player_4"' in html
+
+
+def test_picking_bauernschnapsen_shows_seat_4_and_its_rule_set_at_once(club, client, three):
+    # What the radio's change sends (htmx): the form comes back for that game.
+    headers = {"HX-Request": "true"}
+    data = {**three, "variant": "bauernschnapsen", "switch": "1"}
+    response = client.post(url(club), data, headers=headers)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.lstrip().startswith('<form method="post" class="stack" id="open-form"')
+    assert seat_4_shown(html)
+    assert selected(html, "rule_set") == str(factories.presets()["bauern"].pk)
+    assert [selected(html, f"player_{i}") for i in (1, 2, 3)] == [
+        three["player_1"],
+        three["player_2"],
+        three["player_3"],
+    ]
+    assert re.search(r'value="bauernschnapsen"[^>]*checked', html)
+    assert 'class="field-error"' not in html
+    assert f'name="key" value="{three["key"]}"' in html
+    assert club.sheets.count() == 0
+    # Back to Dreierschnapsen: no seat 4 (and no player kept in it), the wiki rules.
+    data = {**three, "player_4": three["dora"], "rule_set": str(factories.presets()["bauern"].pk)}
+    html = client.post(url(club), {**data, "switch": "1"}, headers=headers).content.decode()
+    assert not seat_4_shown(html) and 'name="player_4" value' not in html
+    assert selected(html, "rule_set") == str(factories.presets()["wiki"].pk)
+
+
+def test_picking_a_game_keeps_a_rule_set_of_the_club_that_fits_it(club, client, three):
+    ours = copy_rule_set(club, factories.presets()["bauern"], actor=SYSTEM)
+    data = {**three, "variant": "bauernschnapsen", "rule_set": str(ours.pk), "switch": "1"}
+    html = client.post(url(club), data).content.decode()
+    assert selected(html, "rule_set") == str(ours.pk)
+    # The other way round, a club's Bauernschnapsen rules give way to wiki.
+    data = {**three, "rule_set": str(ours.pk), "switch": "1"}
+    html = client.post(url(club), data).content.decode()
+    assert selected(html, "rule_set") == str(factories.presets()["wiki"].pk)
+
+
+def test_without_javascript_the_form_says_what_is_missing_and_opens_once_complete(
+    club, client, three
+):
+    # The radio picked, the form sent as it was: seat 4 is missing, the rule set wrong.
+    data = {**three, "variant": "bauernschnapsen"}
+    response = client.post(url(club), data)
+    assert response.status_code == 200
+    html = response.content.decode()
+    errors = re.findall(r'<p class="field-error">([^<]*)</p>', html)
+    assert errors == [
+        "Bauernschnapsen braucht vier Spieler.",
+        "Bauernschnapsen wird mit dem Regelwerk Bauernschnapsen oder einer Kopie davon "
+        "gespielt: es ist jetzt gewählt.",
+    ]
+    assert seat_4_shown(html)
+    bauern = str(factories.presets()["bauern"].pk)
+    assert selected(html, "rule_set") == bauern
+    assert club.sheets.count() == 0
+    # Seat 4 chosen, the form sent as it now shows: the table opens.
+    response = client.post(url(club), {**data, "player_4": three["dora"], "rule_set": bauern})
+    assert response.status_code == 302
+    sheet = club.sheets.get()
+    assert sheet.variant == "bauernschnapsen" and sheet.seats.count() == 4
+
+
+def test_a_fourth_player_in_a_three_player_game_is_refused_where_it_shows(club, client, three):
+    response = client.post(url(club), {**three, "player_4": three["dora"]})
+    html = response.content.decode()
+    assert seat_4_shown(html)
+    assert '<p class="field-error">Nur Bauernschnapsen hat einen vierten Platz.</p>' in html
+    assert club.sheets.count() == 0

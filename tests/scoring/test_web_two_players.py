@@ -106,7 +106,7 @@ def test_a_finished_bummerl_shows_the_points_left_like_the_big_numbers(client, t
     response = quick(client, table, ANNA, 1)
     html = response.content.decode()
     assert html.count('<li class="game-end">') == 1
-    assert "Runde 1, fehlende Punkte:</strong> 0 · 6" in html
+    assert "Bummerl 1, fehlende Punkte:</strong> 0 · 6" in html
     # The new Bummerl starts from 7 for both, in the same reading.
     assert '<tr class="totals"><td>7</td><td>7</td></tr>' in squeezed(html)
 

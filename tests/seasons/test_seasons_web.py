@@ -60,12 +60,25 @@ def test_overlapping_seasons_are_refused_naming_the_other_season(client, club, o
     response = new_season(client, club, "Winter", "2026-12-01", "2027-02-28")
     assert response.status_code == 400
     assert response.context["season_form"].errors["first_day"] == [
-        "Diese Tage überschneiden sich mit der Saison 2026 (01.01.2026 bis 31.12.2026)."
+        "Diese Tage überschneiden sich mit „2026“ (01.01.2026 bis 31.12.2026)."
     ]
     response = new_season(client, club, "Falsch", "2027-03-01", "2027-02-28")
     assert response.status_code == 400
     assert "last_day" in response.context["season_form"].errors
     assert Season.objects.filter(club=club).count() == 1
+
+
+def test_the_saved_message_names_the_season_with_its_kind_once(client, club, owner):
+    index = reverse("seasons:index", kwargs={"slug": club.slug})
+    for name, said in (
+        ("2026", "Saison 2026"),
+        ("Saison 2027", "Saison 2027"),
+        ("saison 2028", "saison 2028"),  # the name as typed, the kind not said twice
+    ):
+        first = name[-4:]
+        assert new_season(client, club, name, f"{first}-01-01", f"{first}-12-31").status_code == 302
+        shown = [str(m) for m in client.get(index).context["messages"]]
+        assert shown == [f"{said} gespeichert."], name
 
 
 def test_a_member_cannot_define_seasons(client, club):

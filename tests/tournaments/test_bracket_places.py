@@ -212,7 +212,8 @@ def test_a_prize_waits_until_every_place_before_it_is_settled():
 
 def play_night(cards: int, owners: dict[int, int], rng: random.Random, leave: float = 0.0):
     """Every round drawn digitally and every match (main and placement) decided at
-    random, placement matches made as the services make them; with chance ``leave``
+    random, placement matches made as the services make them (also once the main draw
+    has ended without its final); with chance ``leave``
     before each draw and after it, a card still playing is withdrawn (RULES.md 5.7:
     in the round being played, its open match a walkover). Returns the rounds, the
     placement matches and the withdrawn cards (card -> round)."""
@@ -242,7 +243,9 @@ def play_night(cards: int, owners: dict[int, int], rng: random.Random, leave: fl
         return Match(match.number, match.kind, match.left, match.right, winner, match.label, out)
 
     def make_placement():
-        while due := bracket.placement_due(rounds, placement):
+        while due := bracket.placement_due(
+            rounds, placement, bracket.finished(rounds, sold, withdrawn)
+        ):
             made = []
             for label, due_cards in due:
                 if label == "5-8":
@@ -266,6 +269,7 @@ def play_night(cards: int, owners: dict[int, int], rng: random.Random, leave: fl
         in_play = bracket.cards_in_play(rounds, sold, withdrawn)
         pot = bracket.next_pot_size(rounds, cards, len(in_play) if rounds else None)
         if pot is None or (rounds and len(in_play) < 2):
+            make_placement()  # a finalist withdrawn after his semi-final: 3/4 due now
             break
         if not rounds and len(in_play) <= pot:  # lowered, as the desk offers (RULES.md 5.1)
             pot = draw.smallest_cards(len(in_play)) // 2

@@ -6,6 +6,7 @@ from clubs.access import Access
 from clubs.models import Role
 from scoring.services import Actor
 from tests import factories
+from tournaments.models import ResultCheck
 from tournaments.services.reading import load_state
 from tournaments.views.desk_page import DeskContext, desk_context
 
@@ -33,6 +34,10 @@ def test_a_leben_desk_fills_the_same_object_from_its_board():
     desk = _desk(format="leben", lives=2, max_cards=1, prizes=[])
     context = desk.as_context()
     assert {"board", "life_buyers", "life_price"} <= context.keys()
-    assert not {"tables_form", "waiting", "result_checks"} & context.keys()
+    # the players' reports and their checks as on every desk; no table numbers
+    assert {"waiting", "result_checks", "new_key"} <= context.keys()
+    assert "tables_form" not in context
+    assert context["waiting"] == []  # nobody has reported yet
+    assert [value for value, _label in context["result_checks"]] == [c.value for c in ResultCheck]
     assert desk.life_buyers == set()  # two lives each, the most allowed
     assert context["players_in"] == 4

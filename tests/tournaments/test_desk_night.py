@@ -546,14 +546,14 @@ LONG = "Maximilian Oberhollenzer-Größwang"
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_the_desk_the_call_list_and_where_do_i_play_fit_a_360_phone(live_server, page):
+def test_the_desk_the_call_list_and_where_do_i_play_fit_a_320_phone(live_server, page):
     club = factories.club(name="Schnapsrunde zum Goldenen Hirschen")
     factories.user(club, role="organiser", username="carl")
     at_venue = sold(club, (LONG, 3, False), ("Ben", 1, True), ("Clara", 1, False))
     start_physical_draw(at_venue, ACTOR)
     drawn = sold(club, (LONG, 3, False), ("Ben", 2, True), ("Clara", 1, False), tables=4)
     draw_round(drawn, ACTOR, seed=2)
-    page.set_viewport_size({"width": 360, "height": 640})
+    page.set_viewport_size({"width": 320, "height": 640})
     page.goto(live_server.url + reverse("login"))
     page.locator("input[name=username]").fill("carl")
     page.locator("input[name=password]").fill("pw-carl")
@@ -569,4 +569,4 @@ def test_the_desk_the_call_list_and_where_do_i_play_fit_a_360_phone(live_server,
         response = page.goto(live_server.url + path)
         assert response.status == 200, name
         widths[name] = page.evaluate("document.documentElement.scrollWidth")
-    assert widths == dict.fromkeys(pages, 360)
+    assert widths == dict.fromkeys(pages, 320)

@@ -164,12 +164,90 @@ def test_a_consolation_keeps_the_draw_it_was_opened_after(client):
         undo_draw(t, second.pk, ACTOR)
     assert refused.value.field == "round"
     assert str(refused.value) == (
-        "round: The consolation Trost was opened for the losers of rounds 1 to 1: "
+        "round: The consolation “Trost” was opened for the losers of rounds 1 to 1: "
         "this draw can no longer be undone."
     )
     client.force_login(factories.user(club, role="organiser"))
     page = client.post(url("undo_draw", t, round_id=second.pk), {"confirm": "1"}, follow=True)
-    assert "Trost" in page.content.decode() and "nicht mehr rückgängig" in page.content.decode()
+    assert (  # the name quoted, its kind said once (issue 42)
+        "„Trost“ wurde als Trostbewerb für die Verlierer der Runden 1 bis 1 eröffnet: "
+        "diese Auslosung kann nicht mehr rückgängig gemacht werden."
+    ) in page.content.decode()
     assert load_state(t).current.pk == second.pk
     # The field it was drawn from is as it was: the four losers of round 1.
     assert consolation.card_set.count() == 4
+
+
+def test_a_player_who_left_is_not_in_the_consolation_even_with_a_card_lost_in_round_1():
+    """RULES.md 5.11 (issue 38): Fritz holds two cards; one loses in round 1, the other
+    wins and is withdrawn when he goes home. The consolation of round 1's losers is
+    drawn without him, by cards and by players; the others who lost are all in it."""
+    club = factories.club()
+    t = factories.tournament(club, cards=16, prizes=4)
+    for i in range(12):
+        factories.sell(t, f"Spieler {i + 1:02}")
+    factories.sell(t, "Fritz", count=2)
+    fritz = sorted(
+        Card.objects.filter(tournament=t, player__name="Fritz").values_list("pk", flat=True)
+    )
+    for seed in range(1, 50):  # a draw where Fritz's two cards play two others
+        draw_round(t, ACTOR, seed=seed)
+        state = load_state(t)
+        matches = {
+            card: p
+            for p in state.pairings[state.current.pk]
+            for card in (p.left_id, p.right_id)
+            if card in fritz and p.kind == "match"
+        }
+        if len(matches) == 2 and len(set(matches.values())) == 2:
+            break
+        undo_draw(t, state.current.pk, ACTOR)
+    winning, losing = fritz
+    beaten_by = (
+        matches[losing].right_id if matches[losing].left_id == losing else matches[losing].left_id
+    )
+    factories.play(t, rng=random.Random(5), favour={winning, beaten_by})
+    state = load_state(t)
+    lost = set(state.complete_rounds()[0].losers())
+    assert losing in lost and winning not in lost
+    withdraw_card(t, winning, ACTOR)
+    draw_round(t, ACTOR, seed=7)
+    others = sorted(state.cards[c].player.name for c in lost if c not in fritz)
+    by_cards = open_consolation(t, 1, "cards", [], "Trost", ACTOR)
+    names = sorted(Card.objects.filter(tournament=by_cards).values_list("player__name", flat=True))
+    assert names == others and "Fritz" not in names
+    from tournaments.services.consolation import consolation_field
+
+    by_players = consolation_field(t, 1, "players")
+    assert "Fritz" not in {state.cards[c].player.name for c in by_players}
+
+
+def test_a_finalist_who_leaves_after_his_semi_final_leaves_the_match_for_3_and_4():
+    """RULES.md 5.5, 5.7 (issue 38): on an 8-card night both semi-finals are played,
+    then one finalist goes home. No final is drawn (one card is left in); the two
+    semi-final losers still play for 3 and 4, and the night ends with every place
+    given: the other finalist 1st, the one who left 2nd without a prize, the match for 3
+    deciding 3 and 4."""
+    club = factories.club()
+    t = factories.tournament(club, cards=8, sold=8, prizes=4)
+    rng = random.Random(1)
+    for seed in (1, 2):
+        draw_round(t, ACTOR, seed=seed)
+        factories.play(t, rng=rng)
+    state = load_state(t)
+    gone, stays = state.in_play()
+    semi_losers = set(state.complete_rounds()[-1].losers())
+    withdraw_card(t, gone, ACTOR)
+    state = load_state(t)
+    third = [p for p in state.placement if p.label == "3"]
+    assert len(third) == 1 and {third[0].left_id, third[0].right_id} == semi_losers
+    assert third[0].kind == "match"
+    factories.play(t, rng=rng)
+    state = load_state(t)
+    places = {r.card: (r.first, r.last) for r in state.ranking()}
+    assert places[stays] == (1, 1) and places[gone] == (2, 2)
+    winner = state.results[third[0].pk].winner_id
+    (loser,) = semi_losers - {winner}
+    assert places[winner] == (3, 3) and places[loser] == (4, 4)
+    given = {line.place: line.card for line in state.prize_lines if line.given}
+    assert given[1] == stays and gone not in given.values()

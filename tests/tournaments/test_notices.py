@@ -115,6 +115,11 @@ def test_a_new_registration_gets_its_mail_in_german_with_the_night_the_transfer_
         f"Bitte überweise € 24,00 an {ACCOUNT}, mit der Zahlungsreferenz {r.reference}."
     ) in body
     assert f"ansehen, ändern, absagen):\n{link_of(r)}\n" in body
+    # The site's signature, sender and Message-ID (base.mail.send), on the site's host.
+    assert f"\n-- \nBummerl · {t.club.name}\nDu bekommst diese Mail," in body
+    host = SITE.split("//")[1]
+    assert sent.from_email == f"Bummerl <bummerl@{host}>"
+    assert sent.message()["Message-ID"].endswith(f"@{host}>")
 
 
 def test_a_new_registration_in_english_gets_its_mail_in_english():

@@ -4,6 +4,7 @@ confirms it or the desk accepts it; two reports that differ wait for the desk.
 
 The night: 8 cards, round 1 drawn, three matches still open (``simulate``)."""
 
+import re
 import uuid
 
 import pytest
@@ -434,3 +435,107 @@ def test_a_report_key_of_one_match_reports_nothing_in_another(night):
     assert response.status_code == 409
     assert REFUSED_FULL_DE in response.content.decode()
     assert not Report.objects.filter(pairing=second).exists()
+
+
+def pairing_names(pairing) -> tuple[str, str]:
+    pairing = Pairing.objects.select_related("left__player", "right__player").get(pk=pairing.pk)
+    return pairing.left.player.name, pairing.right.player.name
+
+
+def test_a_confirmed_report_is_credited_to_the_two_players_not_the_match_link(night):
+    club, t, (pairing, *_rest) = night
+    anna, ben = pairing_names(pairing)
+    report(Client(), pairing, "left", pairing.left_id, "2:1")
+    waiting = Report.objects.open().get(pairing=pairing)
+    confirm(Client(), pairing, "right", waiting.pk)
+    result = Result.objects.live_for(pairing)
+    assert (result.reported_side, result.confirmed_side) == ("left", "right")
+    stands = Client().get(side(pairing, "right")).content.decode()
+    text = re.search(r'id="result-stands">([^<]*)<', stands).group(1)
+    assert text.startswith(
+        f"Das Ergebnis steht: {anna} 2:1, gemeldet von {anna} und bestätigt von {ben} um "
+    )
+    assert "Partie-Link" not in text
+    organiser = Client()
+    organiser.force_login(factories.user(club, role="organiser"))
+    url = reverse("round", kwargs={"slug": club.slug, "tournament_id": t.pk, "number": 1})
+    page = organiser.get(url).content.decode()
+    assert re.search(rf'<small class="entered">gemeldet von {anna}, bestätigt von {ben} um ', page)
+
+
+def test_two_equal_reports_credit_the_first_reporter_and_the_second_as_confirming(night):
+    _club, _t, (pairing, *_rest) = night
+    anna, ben = pairing_names(pairing)
+    report(Client(), pairing, "right", pairing.right_id, "2:0")
+    report(Client(), pairing, "left", pairing.right_id, "2:0")
+    stands = Client().get(side(pairing, "left")).content.decode()
+    assert f"gemeldet von {ben} und bestätigt von {anna} um " in stands
+
+
+def test_an_accepted_report_names_the_reporter_and_the_organiser(night):
+    club, t, (pairing, *_rest) = night
+    anna, _ben = pairing_names(pairing)
+    report(Client(), pairing, "left", pairing.left_id, "2:1")
+    waiting = Report.objects.open().get(pairing=pairing)
+    organiser = Client()
+    organiser.force_login(factories.user(club, role="organiser", username="olga"))
+    accept = reverse(
+        "accept_report",
+        kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk},
+    )
+    organiser.post(accept, {"key": str(uuid.uuid4()), "report": waiting.pk})
+    stands = Client().get(side(pairing, "right")).content.decode()
+    assert f"gemeldet von {anna} und angenommen von olga um " in stands
+
+
+def test_with_single_entry_the_result_is_credited_to_the_players_own_link(night):
+    _club, t, (pairing, *_rest) = night
+    t.result_check = "single"
+    t.save(update_fields=["result_check"])
+    _anna, ben = pairing_names(pairing)
+    report(Client(), pairing, "right", pairing.right_id, "2:0")
+    stands = Client().get(side(pairing, "left")).content.decode()
+    assert f"2:0, mit dem Link von {ben} eingetragen um " in stands
+
+
+@pytest.mark.parametrize("format", ["leben", "points"])
+def test_every_format_s_desk_lists_the_players_reports_and_offers_how_they_are_checked(format):
+    """Issue 38: a Leben or points event whose results from the phones wait for the
+    other player: two differing reports are listed on the desk as a disagreement with an
+    accept button each, as on a card night's desk; the desk's select offers the choices
+    and saving one keeps it."""
+    from tournaments.models import ResultCheck
+    from tournaments.services.draws import draw_round
+    from tournaments.simulation import simulate_format
+
+    factories.presets()
+    club = factories.club()
+    t = simulate_format(club, format, 4, 2, rounds=3, stop_after=0)
+    t.result_check = "confirm"
+    t.save(update_fields=["result_check"])
+    draw_round(t, Actor(), seed=9)
+    pairing = Pairing.objects.filter(tournament=t, kind="match").order_by("number").first()
+    report(Client(), pairing, "left", pairing.left_id, "2:0")
+    report(Client(), pairing, "right", pairing.right_id, "2:1")
+    organiser = Client()
+    organiser.force_login(factories.user(club, role="organiser"))
+    desk = reverse("tournament", kwargs={"slug": club.slug, "tournament_id": t.pk})
+    page = organiser.get(desk).content.decode()
+    listed = re.search(rf'<li class="banner warn disagreement"\s+id="reports-{pairing.pk}">', page)
+    assert listed is not None
+    assert page.count('name="report"') == 2
+    options = re.findall(r'<option value="([a-z]+)"', page.split('name="result_check"')[1])
+    assert options == list(ResultCheck.values)
+    check = reverse("result_check", kwargs={"slug": club.slug, "tournament_id": t.pk})
+    organiser.post(check, {"result_check": "single"})
+    t.refresh_from_db()
+    assert t.result_check == "single"
+    # the organiser picks the right one, as on a card night
+    right = Report.objects.open().get(pairing=pairing, side="right")
+    accept = reverse(
+        "accept_report",
+        kwargs={"slug": club.slug, "tournament_id": t.pk, "pairing_id": pairing.pk},
+    )
+    organiser.post(accept, {"key": str(uuid.uuid4()), "report": right.pk})
+    result = Result.objects.live_for(pairing)
+    assert (result.winner_id, result.score) == (pairing.right_id, "2:1")

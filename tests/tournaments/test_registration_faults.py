@@ -116,7 +116,7 @@ def test_a_players_calendar_lists_his_own_registrations_not_a_namesakes():
     )  # another club: never in this club's feed
 
     def nights_in(r):
-        body = Client().get(reverse("registration_calendar", kwargs={"token": r.token}))
+        body = Client().get(reverse("registration_calendar", kwargs={"token": r.feed_token}))
         return body.content.decode().count("BEGIN:VEVENT")
 
     assert nights_in(stranger) == 1  # his own only: a name alone is anybody's

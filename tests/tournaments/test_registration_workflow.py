@@ -266,6 +266,22 @@ def test_a_checked_in_players_link_shows_his_cards_and_where_he_plays():
     assert f'<a href="{seats}?q=Cilli%20%C3%96hler">Wo spiele ich?</a>' in page
 
 
+def test_the_desk_finds_a_registration_by_its_name_with_oe_for_oe_umlaut_and_ss_for_sz():
+    t = factories.announced_night()
+    for name in ("Cilli Öhler", "Franz Strauß", "Goethe"):
+        signup.register(t, name=name, cards=1)
+    client = desk(t)
+    for query, names in (
+        ("oehler", ["Cilli Öhler"]),
+        ("CILLI OE", ["Cilli Öhler"]),
+        ("strauss", ["Franz Strauß"]),
+        ("Göthe", ["Goethe"]),
+        ("Ohler", ["Cilli Öhler"]),
+    ):
+        found = client.get(desk_url(t), {"q": query})
+        assert [r.name for r in found.context["registrations"]] == names, query
+
+
 # -- 3. the bank transfer ------------------------------------------------------------------
 
 

@@ -220,6 +220,19 @@ def test_the_public_search_finds_a_player_with_umlauts_folded():
     assert "Keine offene Partie unter diesem Namen." in none.content.decode()
 
 
+def test_the_public_search_finds_oe_for_oe_umlaut_and_ue_for_ue_umlaut():
+    t = night()
+    url = reverse("public_seats", kwargs={"token": t.public_token})
+    for query in ("oehlinger", "OEHLINGER", "juergen", "Juergen Oeh"):
+        seats = Client().get(url, {"q": query}).context["seats"]
+        assert [s.card.number for s in seats] == [c for c, _m, _t, _o in JUERGEN], query
+    bracket = reverse("bracket", kwargs={"token": t.public_token})
+    found = Client().get(bracket, {"q": "Oehlinger"}).context["found"]
+    assert found and all(
+        "Jürgen Öhlinger" in (row.left.player.name, row.right.player.name) for _c, row in found
+    )
+
+
 def test_the_public_page_lists_the_byes_of_the_round_and_finds_them_by_name():
     t = night(stop_after=1, seed=1)
     byes = sorted(

@@ -265,6 +265,15 @@ class Result(models.Model):
     )
     via_link = models.BooleanField(default=False)
     from_sheet = models.BooleanField(default=False, help_text="decided by the match's score sheet")
+    reported_side = models.CharField(
+        max_length=5,
+        blank=True,
+        help_text="the side (left, right) whose own link reported the result; empty when "
+        "entered with the match link, by a user or by the score sheet",
+    )
+    confirmed_side = models.CharField(
+        max_length=5, blank=True, help_text="the side whose own link confirmed the report"
+    )
     voided_at = models.DateTimeField(null=True, blank=True)
     voided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -71,6 +71,9 @@ class Registration(models.Model):
     )
     paid = models.BooleanField(_("paid"), default=False)
     token = models.CharField(max_length=30, unique=True, default=registration_token)
+    # The calendar feed's own token: a subscribed calendar hands its address around
+    # (shared calendars, sync services), so it reads the nights and changes nothing.
+    feed_token = models.CharField(max_length=30, unique=True, default=registration_token)
     key = models.UUIDField(null=True, blank=True, unique=True, help_text="the form's one-time key")
     sale_key = models.UUIDField(default=uuid.uuid4, editable=False, help_text="its check-in sale")
     reference = models.CharField(

@@ -122,9 +122,12 @@ class Tournament(models.Model):
     consolation_rounds = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="a consolation's field: the losers of rounds 1 to this"
     )
-    # The next digital draw's seed and nonce, secret until it is drawn (RULES.md 5.12)
+    # The next digital draw's seed and nonce, secret until it is drawn (RULES.md 5.12):
+    # never in a backup (a restore makes new ones, and so a new commitment); a drawn
+    # round keeps its own, for the audit.
     draw_seed = models.BigIntegerField(default=new_seed, editable=False)
     draw_nonce = models.CharField(max_length=32, default=new_nonce, editable=False)
+    BACKUP_LEAVES_OUT = ("draw_seed", "draw_nonce")
     # An announced night (issue 28): players register on its public page while the
     # window is open and ``registration_public`` is set (``services.signup``).
     registration_opens = models.DateTimeField(_("registration opens"), null=True, blank=True)

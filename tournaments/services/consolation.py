@@ -11,7 +11,9 @@ Where RULES.md is silent, decided here:
   can no longer change); one consolation per R.
 - ``by`` ``cards``: one consolation card for each card out in rounds 1 to R; ``players``:
   one card for each player who holds no card in the main event any more after round R.
-  Withdrawn cards (their holders went home) are left out.
+  A player any of whose cards was withdrawn (he went home) is left out with all his
+  cards (RULES.md 5.11); the organiser adds him, if he stays after all, by selling him a
+  card at the consolation's desk before its first draw.
 - Cards are numbered in the order of the main event's card numbers; no fee, all paid.
   The cards laid out are the smallest power of two that holds them (RULES.md 5.1), so
   the draw can start at once; fewer than 2 cards cannot make a consolation.
@@ -45,8 +47,13 @@ def consolation_field(main: Tournament, rounds: int, by: str) -> list[int]:
             number=rounds,
             next=rounds + 1,
         )
-    withdrawn = state.withdrawn
-    out = [card for r in complete[:rounds] for card in r.losers() if card not in withdrawn]
+    left = {state.cards[card].player_id for card in state.withdrawn}  # he went home
+    out = [
+        card
+        for r in complete[:rounds]
+        for card in r.losers()
+        if state.cards[card].player_id not in left
+    ]
     out.sort(key=lambda c: state.cards[c].number)
     if by == PLAYERS:
         later = {

@@ -237,10 +237,11 @@ def create_placement(t: Tournament, actor: Actor, round_: Round | None) -> None:
     it; its seed is kept on both pairings, and ``verify`` replays it (5.12). A pairing
     decided as it is made (a bye, a walkover of one player's two cards or of a withdrawn
     card) may make the next ones due at once: they are made in the same call, as no
-    result will be entered to ask for them."""
+    result will be entered to ask for them. A main draw that ends without its final (a
+    finalist withdrawn after his semi-final) makes the match for 3 and 4 due."""
     while True:
         state = load_state(t)
-        due = bracket.placement_due(state.round_states, state.placement_states)
+        due = bracket.placement_due(state.round_states, state.placement_states, state.ended)
         if not due:
             return
         _make_placement(t, round_, state, due)
@@ -308,7 +309,7 @@ def _refuse_if_consolation(t: Tournament, current: Round) -> None:
         raise RuleError(
             "round",
             gettext_noop(
-                "The consolation %(name)s was opened for the losers of rounds 1 to "
+                "The consolation “%(name)s” was opened for the losers of rounds 1 to "
                 "%(rounds)s: this draw can no longer be undone."
             ),
             name=dependent.name,

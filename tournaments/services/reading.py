@@ -103,7 +103,13 @@ class TournamentState:
     def places(self) -> dict[int, int]:
         """Place -> card for the places the final and the placement matches decide
         (``bracket.places``), as the bracket pages label them."""
-        return bracket.places(self.round_states, self.placement_states)
+        return bracket.places(self.round_states, self.placement_states, self.ended)
+
+    @cached_property
+    def ended(self) -> bool:
+        """A card night's main draw has ended: its latest round is decided and no further
+        one can be drawn (``bracket.finished``; the final, or a finalist withdrawn)."""
+        return bracket.finished(self.complete_rounds(), sorted(self.cards), self.withdrawn)
 
     @cached_property
     def prize_lines(self) -> list[ledger.PrizeLine]:

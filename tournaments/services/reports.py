@@ -109,7 +109,7 @@ def report_result(
 
     With ``result_check`` "single" the link's result is final at once (``Result``)."""
     if pairing.tournament.result_check != ResultCheck.CONFIRM:
-        return record_result(pairing, winner, score, key, audit.VIA_LINK)
+        return record_result(pairing, winner, score, key, audit.VIA_LINK, side=side)
     try:
         with transaction.atomic():
             lock_sheets_first(dependents(pairing))
@@ -156,6 +156,8 @@ def report_result(
                     uuid.uuid4(),
                     audit.VIA_LINK,
                     Action.RESULT_CONFIRMED,
+                    side=theirs.side,
+                    confirmed_by=side,
                 )
                 Report.objects.filter(pk__in=(theirs.pk, report.pk)).update(
                     outcome=Outcome.CONFIRMED
@@ -232,7 +234,16 @@ def _settle(pairing, report_id, key, actor, *, side) -> Result:
                     report.pairing = pairing
                 raise StaleReport(report)
         action = Action.REPORT_ACCEPTED if side is None else Action.RESULT_CONFIRMED
-        result = record_reported(pairing, report.winner_id, report.score, key, actor, action)
+        result = record_reported(
+            pairing,
+            report.winner_id,
+            report.score,
+            key,
+            actor,
+            action,
+            side=report.side,
+            confirmed_by=side or "",
+        )
         outcome = Outcome.ACCEPTED if side is None else Outcome.CONFIRMED
         Report.objects.filter(pk=report.pk).update(outcome=outcome)
         return result

@@ -123,6 +123,7 @@ def record_result(
     *,
     from_sheet: bool = False,
     seen=NOT_CHECKED,
+    side: str = "",
 ) -> Result:
     """Decide a match: ``winner`` is the winning card's id (None: a draw), ``score`` the
     Bummerl (2:0, 2:1; 3:x for matches to three). A repeated ``key`` returns the first
@@ -131,20 +132,46 @@ def record_result(
     live result's id the form was rendered with (None: no result); when another result
     stands now, ``StaleResult`` says which, who entered it and when. A different result
     for a decided match is refused (correct it instead), and so is a result for a
-    withdrawal's walkover."""
+    withdrawal's walkover. ``side``: the result comes from that player's own link."""
     return _write_result(
-        pairing, winner, score, key, actor, correct=False, from_sheet=from_sheet, seen=seen
+        pairing,
+        winner,
+        score,
+        key,
+        actor,
+        correct=False,
+        from_sheet=from_sheet,
+        seen=seen,
+        sides=(side, ""),
     )
 
 
 def record_reported(
-    pairing: Pairing, winner: int | None, score: str, key: uuid.UUID, actor: Actor, action: str
+    pairing: Pairing,
+    winner: int | None,
+    score: str,
+    key: uuid.UUID,
+    actor: Actor,
+    action: str,
+    *,
+    side: str,
+    confirmed_by: str = "",
 ) -> Result:
-    """Decide a match with the result of a report (``services.reports``): confirmed by
-    the other player or accepted by an organiser; ``action`` names it in the history
-    ("result confirmed", "report accepted"). As ``record_result`` otherwise."""
+    """Decide a match with the result of a report (``services.reports``) made with the
+    link of ``side``: confirmed by the other player (``confirmed_by``: his side) or
+    accepted by an organiser; ``action`` names it in the history ("result confirmed",
+    "report accepted"). The result keeps the sides, so that it is credited to who
+    reported and confirmed it, not to the match link. As ``record_result`` otherwise."""
     return _write_result(
-        pairing, winner, score, key, actor, correct=False, from_sheet=False, reported=action
+        pairing,
+        winner,
+        score,
+        key,
+        actor,
+        correct=False,
+        from_sheet=False,
+        reported=action,
+        sides=(side, confirmed_by),
     )
 
 
@@ -220,11 +247,22 @@ def check_entry(t: Tournament, pairing: Pairing, winner: int | None, score: str)
 
 
 def _write_result(
-    pairing, winner, score, key, actor, *, correct, from_sheet, seen=NOT_CHECKED, reported=""
+    pairing,
+    winner,
+    score,
+    key,
+    actor,
+    *,
+    correct,
+    from_sheet,
+    seen=NOT_CHECKED,
+    reported="",
+    sides=("", ""),
 ):
     """``reported``: the history's action when the result is that of a report confirmed or
     accepted (``services.reports``), which may come from a link while the tournament
-    checks results."""
+    checks results; ``sides``: the side whose own link reported it and the side whose
+    link confirmed it ("" for none)."""
     try:
         with transaction.atomic():
             lock_sheets_first(dependents(pairing))
@@ -270,6 +308,8 @@ def _write_result(
                 recorded_by_id=actor.user_id,
                 via_link=actor.via_link,
                 from_sheet=from_sheet,
+                reported_side=sides[0],
+                confirmed_side=sides[1],
             )
             result.recorded_by = actor.user if actor.user_id else None
             # Whatever made the result final, the reports still waiting are answered.

@@ -207,6 +207,7 @@ def register(
     contact: str = "",
     key: uuid.UUID | None = None,
     language: str = "",
+    actor: Actor | None = None,
 ) -> Registration:
     """Register ``cards`` cards for the player called ``name`` (cleaned as at the door);
     ``contact``: an optional phone number or e-mail address; ``language``: the player's
@@ -219,8 +220,9 @@ def register(
     person, one registration, names compared as at the door); on ``contact`` (too long);
     on ``cards`` (below 1, past the most per player, counting cards bought at the door).
     The same ``key`` again returns the registration it made when it is the same (name,
-    cards), and is refused on ``key`` when it is another. Logged as "registered"; the
-    player is told "registered" or "waiting"."""
+    cards), and is refused on ``key`` when it is another. Logged as "registered", by
+    ``actor`` (None: the holder of the public form's link); the player is told
+    "registered" or "waiting"."""
     name = checked_name(name)
     contact = clean_contact(contact)
     if len(contact) > CONTACT_LENGTH:
@@ -265,7 +267,9 @@ def register(
                 )
         except IntegrityError:  # the constraint behind the check above
             raise RuleError("name", DUPLICATE, name=name) from None
-        log_registration(registration, Action.REGISTERED, None, {"cards": cards, "status": status})
+        log_registration(
+            registration, Action.REGISTERED, None, {"cards": cards, "status": status}, actor
+        )
         tell_player(registration, "registered" if status == S.REGISTERED else "waiting")
         return registration
 

@@ -108,7 +108,7 @@ def withdraw_card(tournament: Tournament, card_id: int, actor: Actor) -> Card:
                 "walkovers": walkovers,
             },
         )
-        if open_pairings and cards_format:
+        if cards_format:  # a walkover, or a main draw ended by it, may make some due
             create_placement(t, actor, state.current)
         return card
 

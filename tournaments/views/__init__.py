@@ -4,7 +4,7 @@ bracket), ``printouts``, ``export`` (JSON, history) and ``club_face`` (the club'
 feeds and widgets). The pages without sign-in are
 named here for the site's URLs."""
 
-from tournaments.views.club_face import registration_calendar
+from tournaments.views.club_face import feed_moved, registration_calendar
 from tournaments.views.public import (
     bracket,
     match_link,
@@ -24,4 +24,5 @@ __all__ = [
     "side_link",
     "registration_link",
     "registration_calendar",
+    "feed_moved",
 ]

@@ -130,12 +130,13 @@ def club_calendar(request, slug):
 
 @require_safe
 def registration_calendar(request, token):
-    """A registered player's calendar, under his registration's private link
-    (``/p/r/<token>/calendar.ics``): the nights of that club he stands registered for
+    """A registered player's calendar, under his registration's feed token
+    (``/p/cal/<feed_token>/calendar.ics``, never the token that changes or cancels it): the
+    nights of that club he stands registered for
     (a status of ``ACTIVE_REGISTRATION``; this registration and those of the same folded
     name and the same contact), each with its cards and status. It names the nights' public pages only, never a registration's link; the
     club's page need not be public. 404 for an unknown token."""
-    r = Registration.objects.filter(token=token).select_related("tournament__club").first()
+    r = Registration.objects.filter(feed_token=token).select_related("tournament__club").first()
     if r is None:
         raise Http404
     club = r.tournament.club
@@ -156,8 +157,17 @@ def registration_calendar(request, token):
         lambda t: feeds.registration_note(
             standing[t.pk].cards, str(standing[t.pk].get_status_display())
         ),
+        lambda t: feeds.registration_uid(t, club.slug, standing[t.pk].pk),
     )
     return _ics(body, "anmeldungen.ics")
+
+
+@require_safe
+def feed_moved(request, token):
+    """The feed's first address, under the registration's own link
+    (``/p/r/<token>/calendar.ics``): 410 Gone for every token, known or not, so that the
+    link that cancels a registration opens no feed and tells nothing of it."""
+    return HttpResponse(status=410)
 
 
 def text_colour(colour: str) -> str:

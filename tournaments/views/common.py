@@ -1,10 +1,12 @@
 """What every tournament page needs: the tournament behind the club's access check (whose
 ``Access.actor`` writes), the confirmation step and the rows of a pairing list."""
 
+import re
+
 from django.http import Http404
 from django.shortcuts import render
 
-from base.text import german_key
+from base.text import name_search
 from clubs.access import Access, access_for
 from clubs.models import Role
 from tournaments.models import Kind, Tournament
@@ -49,7 +51,7 @@ def confirmed(request) -> bool:
 
 def pairing_rows(state, pairings, only_open=False, player_query="") -> list[Row]:
     """``rows.rows`` filtered: open matches only, or a player's name (umlauts folded)."""
-    query = german_key(player_query)
+    query = name_search(player_query) if player_query else None
     shown = []
     for row in rows(state, pairings):
         if query and not name_matches(row, query):
@@ -60,7 +62,7 @@ def pairing_rows(state, pairings, only_open=False, player_query="") -> list[Row]
     return shown
 
 
-def name_matches(row: Row, key: str) -> bool:
-    """Whether a player of ``row`` has ``key`` (``base.text.german_key`` of a search) in
-    his name (``Player.name_key``: umlauts folded)."""
-    return any(key in c.player.name_key for c in (row.left, row.right) if c)
+def name_matches(row: Row, query: re.Pattern[str]) -> bool:
+    """Whether a player of ``row`` has ``query`` (``base.text.name_search`` of a search)
+    in his name (``Player.name_key``: umlauts folded, "oe" as "ö")."""
+    return any(query.search(c.player.name_key) for c in (row.left, row.right) if c)

@@ -77,13 +77,14 @@ class DeskContext:
     split: Any
     paid_out: Any
     left_in_box: Any
+    # results from the players' phones, in every format (``Tournament.result_check``)
+    waiting: list
+    result_checks: list
+    new_key: Callable[[], uuid.UUID]
     # the card night's
     prizes: list | None = _optional()
     printed_at: datetime | None = _optional()
     tables_form: TablesForm | None = _optional()
-    waiting: list | None = _optional()
-    result_checks: list | None = _optional()
-    new_key: Callable[[], uuid.UUID] | None = _optional()
     category_lists: list | None = _optional()  # category prizes (RULES.md 5.9)
     # the Leben and points events'
     board: Any = _optional()
@@ -133,6 +134,17 @@ def _cash(cash: dict) -> dict:
     return {key: cash[key] for key in keys}
 
 
+def _phones(state) -> dict:
+    """The results from the players' phones every desk lists and checks, whatever the
+    format: the reports waiting (disagreements first), the choice of how they become
+    final, a fresh one-time key per form."""
+    return {
+        "waiting": waiting_reports(state),
+        "result_checks": ResultCheck.choices,
+        "new_key": uuid.uuid4,
+    }
+
+
 def desk_context(
     tournament: Tournament,
     access: Access,
@@ -176,6 +188,7 @@ def desk_context(
             bracket_url=bracket_url,
             **draw_audit(state),
             **_cash(cash),
+            **_phones(state),
             board=board,
             life_buyers={ln.card.pk for ln in board.lines if can_buy_life(state, ln.card, board)},
             life_price=tournament.life_price,
@@ -204,11 +217,9 @@ def desk_context(
         bracket_url=bracket_url,
         **audit_context(state),
         **_cash(cash),
+        **_phones(state),
         prizes=cash["prizes"],
         printed_at=cash["printed_at"],
         tables_form=tables_form
         or TablesForm(initial={"tables": tournament.tables, "seen": tournament.tables}),
-        waiting=waiting_reports(state),
-        result_checks=ResultCheck.choices,
-        new_key=uuid.uuid4,
     )

@@ -6,9 +6,8 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST
 
-from base.printing import pdf_response
 from clubs.forms import put_rule_error, read_id, rule_error_text
 from clubs.models import Player, Role
 from scoring.rules import RuleError
@@ -93,15 +92,17 @@ def physical_draw(request, slug, tournament_id):
 
 
 @login_required
-@require_safe
+@printing.printout_view
 def print_calls(request, slug, tournament_id):
-    """The call list of the draw being typed in at the venue, as PDF (organisers)."""
+    """The call list of the draw being typed in at the venue, as PDF (organisers); by
+    the task worker for a night of ``HEAVY_CARDS`` cards or more."""
     t, access = tournament_for(request, slug, tournament_id, Role.ORGANISER)
     round_ = load_state(t).in_progress
     if round_ is None:
         raise Http404
-    context = venue_lists.calls_context(t, round_)
-    return pdf_response(request, "print/calls.html", context, f"aufruf-{t.pk}-{round_.number}.pdf")
+    filename = f"aufruf-{t.pk}-{round_.number}.pdf"
+    heavy = t.cards >= printing.HEAVY_CARDS
+    return printing.night_pdf(request, t, "calls_job", (round_.pk,), filename, heavy=heavy)
 
 
 @login_required

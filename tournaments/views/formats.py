@@ -4,18 +4,18 @@ standings board for the screen in the room, and the printed standings."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_POST
 
 from base.htmx import partial_or_page
-from base.printing import pdf_response
+from base.printing import pdf_response, queued_pdf_response
 from clubs.forms import read_id, rule_error_text
 from clubs.models import Role
 from scoring.rules import RuleError
-from tournaments import formats
+from tournaments import formats, printing
 from tournaments.categories import overall_prizes
 from tournaments.models import Format, Tournament
 from tournaments.money import euro
@@ -82,9 +82,23 @@ def public_board(request, t: Tournament):
 
 
 @login_required
-@require_safe
+@printing.printout_view
 def print_standings(request, slug, tournament_id):
+    """The standings of a Leben or points night, as PDF; by the task worker for a night
+    of ``HEAVY_CARDS`` entries or more (8 s for 1024, measured)."""
     t, access = tournament_for(request, slug, tournament_id)
     if t.format == Format.CARDS:
         raise Http404
-    return pdf_response(request, "print/standings.html", board_context(t), f"wertung-{t.pk}.pdf")
+    filename = f"wertung-{t.pk}.pdf"
+    if t.cards >= printing.HEAVY_CARDS:
+        job = f"{__name__}.standings_job"
+        return queued_pdf_response(request, job, (t.pk,), filename, printing.night_state(t))
+    if request.method == "POST":  # made in the request: nothing to begin again
+        return HttpResponseRedirect(request.get_full_path(), status=303)
+    return pdf_response(request, "print/standings.html", board_context(t), filename)
+
+
+def standings_job(tournament_id: int, *, base: str) -> tuple[str, dict]:
+    """The standings printout made by the task worker (``print_standings``)."""
+    t = Tournament.objects.select_related("club").get(pk=tournament_id)
+    return "print/standings.html", board_context(t)

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from base.htmx import partial_or_page
 from base.links import absolute_url
 from base.printing import qr_svg
-from base.text import german_key
+from base.text import name_search
 from clubs.access import link_actor, visitor
 from clubs.forms import read_id, rule_error_text
 from scoring.rules import RuleError
@@ -102,12 +102,12 @@ def public_bracket_context(t: Tournament, query: str = "") -> dict:
     state = load_state(t)
     players = still_in(state.cards[card_id] for card_id in state.in_play())
     columns = bracket_columns(state)
-    key = german_key(query)
+    pattern = name_search(query)
     found = [
         (column.title, row)
         for column in columns
         for row in column.rows
-        if key and isinstance(row, Row) and name_matches(row, key)
+        if query and isinstance(row, Row) and name_matches(row, pattern)
     ]
     return {
         "tournament": t,
@@ -174,9 +174,9 @@ def public_seats(request, token):
     t = public_tournament(token)
     state = load_state(t)
     query = name_query(request)
-    key = german_key(query)
-    seats = [s for s in venue_lists.seats(state) if key in s.player.name_key]
-    byes = [c for c in venue_lists.byes(state) if key in c.player.name_key]
+    pattern = name_search(query)
+    seats = [s for s in venue_lists.seats(state) if pattern.search(s.player.name_key)]
+    byes = [c for c in venue_lists.byes(state) if pattern.search(c.player.name_key)]
     context = {
         "tournament": t,
         "round_name": venue_lists.current_round_name(state),

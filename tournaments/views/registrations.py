@@ -4,13 +4,11 @@ public registration form under the night's public link, a registration's private
 confirm, refuse, check in, release (``services.signup``, ``services.waiting_list``,
 ``services.checkin``)."""
 
-import time
 from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import caches
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -18,9 +16,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from base import limits
 from base.clientip import limit_address
 from base.errors import gettext_noop
-from base.text import name_fold
+from base.links import absolute_url
+from base.text import german_key, name_search
 from clubs.audit import Actor
 from clubs.forms import put_rule_error, rule_error_text
 from clubs.models import Role
@@ -42,18 +42,12 @@ from tournaments.views.public import announcement, name_query, public_tournament
 def _may_post(request) -> bool:
     """Count one registration sent from the visitor's address (``limit_address``: an
     IPv6 address by its /64); False past ``REGISTRATION_POSTS`` in the
-    ``REGISTRATION_WINDOW`` seconds since the first of the window (a limit, not a
-    ledger: two processes counting at one moment may both count one)."""
-    cache, now = caches["printouts"], time.time()
-    key = f"registrations:{limit_address(request)}"
-    start, sent = cache.get(key) or (now, 0)
-    if now - start >= settings.REGISTRATION_WINDOW:
-        start, sent = now, 0
-    if sent >= settings.REGISTRATION_POSTS:
-        return False
-    timeout = max(1, int(start + settings.REGISTRATION_WINDOW - now))
-    cache.set(key, (start, sent + 1), timeout=timeout)
-    return True
+    ``REGISTRATION_WINDOW`` seconds since the first of the window (``base.limits``)."""
+    return limits.take(
+        f"registrations:address:{limit_address(request)}",
+        settings.REGISTRATION_POSTS,
+        settings.REGISTRATION_WINDOW,
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -150,6 +144,9 @@ def registration_link(request, token):
         "transfer": bool(t.transfer_to) and r.status == RegistrationStatus.REGISTERED,
         "amount": service.amount_due(r),
         "cards": service.checked_in_cards(r),
+        "calendar_url": absolute_url(
+            request, reverse("registration_calendar", kwargs={"token": r.feed_token})
+        ),
     }
     return render(request, "tournaments/registration.html", context, status=status)
 
@@ -225,8 +222,12 @@ def _desk_page(request, t, access, form=None, terms_form=None):
             r.position = position  # type: ignore[attr-defined]
     standing = sum(1 for r in rows if r.status in service.STANDING_STATUSES)
     if query:  # a name at the door, or a transfer's reference from the bank statement
-        fold = name_fold(query)
-        rows = [r for r in rows if fold in r.name_fold or service.finds_reference(r, query)]
+        pattern = name_search(query)
+        rows = [
+            r
+            for r in rows
+            if pattern.search(german_key(r.name)) or service.finds_reference(r, query)
+        ]
     form = form or RegistrationWindowForm(
         initial={
             "opens": t.registration_opens,
