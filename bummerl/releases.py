@@ -61,7 +61,7 @@ RELEASES = (
     Release(
         "0.4.0",
         "v0.4.0",
-        "e3a60825ea004a8a0ca744aec1bb46823a17de9f",
+        "08545f1d4372b07e977240e4022b03b54bcdad5e",
         {
             "base": "0002_limit_counts",
             "clubs": "0009_audit_of_no_club",
