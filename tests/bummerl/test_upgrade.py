@@ -35,6 +35,12 @@ def test_the_version_is_one_in_the_code_the_package_and_the_changelog():
         assert release.tag == f"v{release.version}"
 
 
+def test_no_two_releases_end_at_the_same_migrations():
+    """``make upgrade`` knows a database's release by its last migrations alone."""
+    ends = [tuple(sorted(release.migrations.items())) for release in RELEASES]
+    assert len(set(ends)) == len(RELEASES)
+
+
 def test_each_release_s_migrations_are_in_this_code_and_in_its_commit():
     code = code_migrations(ROOT)
     for release in RELEASES:
